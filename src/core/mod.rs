@@ -1,0 +1,7 @@
+//! The pure planning engine: no leptos, web-sys or gloo imports here.
+//! Plain types in, plain types or typed errors out.
+
+pub mod breakeven;
+pub mod error;
+pub mod plan;
+pub mod series;
