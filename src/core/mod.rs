@@ -5,3 +5,5 @@ pub mod breakeven;
 pub mod error;
 pub mod plan;
 pub mod series;
+pub mod money;
+pub mod profile;
