@@ -1,3 +1,9 @@
 //! GPU Rent Planner: the pure engine (`core`) and the Leptos page on top of it.
 
+pub mod app;
+pub mod browser;
+pub mod components;
 pub mod core;
+pub mod format;
+pub mod i18n;
+pub mod url;

@@ -1,0 +1,143 @@
+//! Locale-aware parsing and formatting of numbers for the page (pure, natively tested).
+
+use crate::i18n::Lang;
+
+/// Parse what a user typed into a number field: accepts full-width digits and
+/// punctuation, thousands separators (`,` `，` `_` and spaces), a leading currency
+/// sign (`¥ ￥ $`), a trailing `%`. Rejects NaN, infinity and anything else.
+pub fn parse_number(text: &str) -> Option<f64> {
+    let mut s = String::with_capacity(text.len());
+    for c in text.trim().chars() {
+        let c = match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '．' | '。' => '.',
+            '－' | '−' => '-',
+            '＋' => '+',
+            c => c,
+        };
+        match c {
+            ',' | '，' | '_' | ' ' | '\u{a0}' | '\u{3000}' => {}
+            '¥' | '￥' | '$' | '%' | '％' => {}
+            c if c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E') => s.push(c),
+            _ => return None,
+        }
+    }
+    if s.is_empty() {
+        return None;
+    }
+    let v: f64 = s.parse().ok()?;
+    v.is_finite().then_some(v)
+}
+
+/// Group an unsigned digit string in threes with `,`.
+fn group(int_digits: &str) -> String {
+    let n = int_digits.len();
+    let mut out = String::with_capacity(n + n / 3);
+    for (i, c) in int_digits.chars().enumerate() {
+        if i > 0 && (n - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Format `v` with exactly `decimals` decimals and thousands separators.
+/// Both English and Chinese (zh-CN) use `,` grouping and `.` decimals.
+pub fn number(v: f64, decimals: usize, _lang: Lang) -> String {
+    if !v.is_finite() {
+        return "—".to_string();
+    }
+    let s = format!("{:.*}", decimals, v.abs());
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (s.as_str(), None),
+    };
+    let negative = v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0');
+    let mut out = String::new();
+    if negative {
+        out.push('-');
+    }
+    out.push_str(&group(int));
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    out
+}
+
+/// Format with up to `max_decimals`, dropping trailing zeros ("360", "486.22", "12.5").
+pub fn number_trim(v: f64, max_decimals: usize, lang: Lang) -> String {
+    let s = number(v, max_decimals, lang);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// The plain machine-readable form for `data-value`: '.' decimal point, no grouping,
+/// no unit, at most `max_decimals` decimals, trailing zeros dropped.
+pub fn plain(v: f64, max_decimals: usize) -> String {
+    if !v.is_finite() {
+        return String::new();
+    }
+    let s = format!("{:.*}", max_decimals, v);
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_what_people_type() {
+        assert_eq!(parse_number("9000"), Some(9000.0));
+        assert_eq!(parse_number(" 9,000.50 "), Some(9000.5));
+        assert_eq!(parse_number("９，０００"), Some(9000.0));
+        assert_eq!(parse_number("¥12.34"), Some(12.34));
+        assert_eq!(parse_number("$2"), Some(2.0));
+        assert_eq!(parse_number("1e3"), Some(1000.0));
+        assert_eq!(parse_number("-5"), Some(-5.0));
+        assert_eq!(parse_number("9000."), Some(9000.0));
+    }
+
+    #[test]
+    fn rejects_garbage_nan_and_infinity() {
+        for bad in ["", "  ", "abc", "NaN", "nan", "inf", "-inf", "infinity", "1e999", "<script>", "1.2.3", "--1"] {
+            assert_eq!(parse_number(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn formats_with_grouping() {
+        assert_eq!(number(1234567.891, 2, Lang::En), "1,234,567.89");
+        assert_eq!(number(999.995, 2, Lang::Zh), "1,000.00");
+        assert_eq!(number(-1234.5, 1, Lang::En), "-1,234.5");
+        assert_eq!(number(-0.001, 2, Lang::En), "0.00");
+        assert_eq!(number(0.0, 0, Lang::En), "0");
+        assert_eq!(number(f64::NAN, 2, Lang::En), "—");
+        assert_eq!(number_trim(360.0, 2, Lang::En), "360");
+        assert_eq!(number_trim(486.2228, 2, Lang::En), "486.22");
+        assert_eq!(number_trim(12345.5, 2, Lang::En), "12,345.5");
+    }
+
+    #[test]
+    fn plain_is_machine_readable() {
+        assert_eq!(plain(360.0, 2), "360");
+        assert_eq!(plain(486.222852, 2), "486.22");
+        assert_eq!(plain(49.31506849, 2), "49.32");
+        assert_eq!(plain(1234567.0, 2), "1234567");
+        assert_eq!(plain(-0.0001, 2), "0");
+        assert_eq!(plain(f64::INFINITY, 2), "");
+    }
+}

@@ -1,0 +1,226 @@
+//! Every user-visible string, in English and Chinese. A string missing from one
+//! language is a compile error: both tables fill the same struct.
+
+use crate::core::error::{Field, InputError, Problem};
+use crate::format::number_trim;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code {
+            "en" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+
+    /// Pick a language from a browser language tag list (`navigator.languages`).
+    pub fn from_browser<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
+        for tag in tags {
+            let tag = tag.to_ascii_lowercase();
+            if tag.starts_with("zh") {
+                return Lang::Zh;
+            }
+            if tag.starts_with("en") {
+                return Lang::En;
+            }
+        }
+        Lang::En
+    }
+
+    /// The BCP 47 tag for the `<html lang>` attribute.
+    pub fn html_tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        }
+    }
+}
+
+pub struct Text {
+    pub app_title: &'static str,
+    pub tagline: &'static str,
+    pub privacy: &'static str,
+    pub lang_toggle: &'static str,
+    pub prices_heading: &'static str,
+    pub monthly_price: &'static str,
+    pub monthly_price_hint: &'static str,
+    pub on_demand_price: &'static str,
+    pub on_demand_price_hint: &'static str,
+    pub slider_suffix: &'static str,
+    pub breakeven_heading: &'static str,
+    pub breakeven_label: &'static str,
+    pub hours_per_month_unit: &'static str,
+    pub how_computed: &'static str,
+    pub formulas_link: &'static str,
+    pub last_good_note: &'static str,
+}
+
+pub const EN: Text = Text {
+    app_title: "GPU Rent Planner",
+    tagline: "Monthly or on-demand? Size the fixed baseline from your real usage.",
+    privacy: "Everything is computed in your browser. Nothing you type leaves this page.",
+    lang_toggle: "中文",
+    prices_heading: "Prices",
+    monthly_price: "Monthly price per GPU",
+    monthly_price_hint: "Reserved / monthly (包月) price of one GPU for a month",
+    on_demand_price: "On-demand price per GPU-hour",
+    on_demand_price_hint: "Pay-as-you-go (按量) price of one GPU for one hour",
+    slider_suffix: "slider",
+    breakeven_heading: "Break-even",
+    breakeven_label: "Break-even:",
+    hours_per_month_unit: "hours per month",
+    how_computed: "How is this computed?",
+    formulas_link: "All formulas",
+    last_good_note: "Showing the last valid result until the field is fixed.",
+};
+
+pub const ZH: Text = Text {
+    app_title: "GPU 租用规划器",
+    tagline: "包月还是按量？用真实用量确定固定配额基线。",
+    privacy: "所有计算都在你的浏览器中完成，输入的内容不会离开本页面。",
+    lang_toggle: "English",
+    prices_heading: "价格",
+    monthly_price: "每卡包月价格",
+    monthly_price_hint: "一张 GPU 包月（包年包月/预留）一个月的价格",
+    on_demand_price: "每卡按量价格（每小时）",
+    on_demand_price_hint: "一张 GPU 按量付费一小时的价格",
+    slider_suffix: "滑块",
+    breakeven_heading: "盈亏平衡",
+    breakeven_label: "盈亏平衡点：",
+    hours_per_month_unit: "小时/月",
+    how_computed: "怎么算的？",
+    formulas_link: "全部公式",
+    last_good_note: "字段修正前，显示上一次有效的结果。",
+};
+
+pub fn t(lang: Lang) -> &'static Text {
+    match lang {
+        Lang::En => &EN,
+        Lang::Zh => &ZH,
+    }
+}
+
+/// "(49.3 % utilization of a 730-hour month)"
+pub fn utilization_of_month(lang: Lang, utilization: f64, hours_per_month: f64) -> String {
+    let u = number_trim(utilization * 100.0, 1, lang);
+    let h = number_trim(hours_per_month, 0, lang);
+    match lang {
+        Lang::En => format!("({u} % utilization of a {h}-hour month)"),
+        Lang::Zh => format!("（即 {h} 小时月份的 {u}% 利用率）"),
+    }
+}
+
+/// The warning shown when H* exceeds the month.
+pub fn monthly_never_pays(lang: Lang, hours_per_month: f64) -> String {
+    let h = number_trim(hours_per_month, 0, lang);
+    match lang {
+        Lang::En => format!(
+            "More than the {h} hours in a month: monthly never pays at these prices. Use on-demand."
+        ),
+        Lang::Zh => format!("超过一个月的 {h} 小时：按这组价格，包月永远不划算，请用按量。"),
+    }
+}
+
+/// "below it on-demand is cheaper, above it monthly is"
+pub fn breakeven_explainer(lang: Lang, hours: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "A GPU used less than {hours} hours a month is cheaper on demand; used more, the monthly price wins."
+        ),
+        Lang::Zh => format!("每卡每月使用少于 {hours} 小时，按量更便宜；超过则包月更划算。"),
+    }
+}
+
+pub fn field_name(lang: Lang, field: Field) -> &'static str {
+    let text = t(lang);
+    match field {
+        Field::MonthlyPrice => text.monthly_price,
+        Field::OnDemandPrice => text.on_demand_price,
+        Field::HoursPerMonth => match lang {
+            Lang::En => "Hours in a month",
+            Lang::Zh => "每月小时数",
+        },
+        _ => field.key(),
+    }
+}
+
+/// A clear message for an input error, naming the field and the reason.
+pub fn error_message(lang: Lang, err: &InputError) -> String {
+    let name = field_name(lang, err.field);
+    let why = match (&err.problem, lang) {
+        (Problem::NotANumber, Lang::En) => "is not a number.".to_string(),
+        (Problem::NotANumber, Lang::Zh) => "不是有效的数字。".to_string(),
+        (Problem::MustBePositive, Lang::En) => "must be greater than 0.".to_string(),
+        (Problem::MustBePositive, Lang::Zh) => "必须大于 0。".to_string(),
+        (Problem::MustBeNonNegative, Lang::En) => "must be 0 or more.".to_string(),
+        (Problem::MustBeNonNegative, Lang::Zh) => "不能为负数。".to_string(),
+        (Problem::TooLarge { max }, Lang::En) => format!("must be at most {}.", number_trim(*max, 2, lang)),
+        (Problem::TooLarge { max }, Lang::Zh) => format!("不能超过 {}。", number_trim(*max, 2, lang)),
+        (Problem::TooSmall { min }, Lang::En) => format!("must be at least {}.", number_trim(*min, 2, lang)),
+        (Problem::TooSmall { min }, Lang::Zh) => format!("不能小于 {}。", number_trim(*min, 2, lang)),
+        (Problem::SharesDoNotSumTo100 { sum_percent }, Lang::En) => {
+            format!("shares add up to {} %, not 100 %.", number_trim(*sum_percent, 2, lang))
+        }
+        (Problem::SharesDoNotSumTo100 { sum_percent }, Lang::Zh) => {
+            format!("各部分合计 {}%，不是 100%。", number_trim(*sum_percent, 2, lang))
+        }
+        (Problem::Empty, Lang::En) => "is empty.".to_string(),
+        (Problem::Empty, Lang::Zh) => "为空。".to_string(),
+        (Problem::Other(s), _) => s.clone(),
+    };
+    match lang {
+        Lang::En => format!("{name} {why}"),
+        Lang::Zh => format!("{name}{why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn browser_language_picks_chinese_for_any_zh_tag() {
+        assert_eq!(Lang::from_browser(["zh-CN", "en"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(["zh-TW"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(["fr", "en-US"]), Lang::En);
+        assert_eq!(Lang::from_browser(["fr"]), Lang::En);
+        assert_eq!(Lang::from_browser([]), Lang::En);
+    }
+
+    #[test]
+    fn error_messages_name_the_field_in_each_language() {
+        let e = InputError::new(Field::OnDemandPrice, Problem::MustBePositive);
+        assert_eq!(error_message(Lang::En, &e), "On-demand price per GPU-hour must be greater than 0.");
+        assert_eq!(error_message(Lang::Zh, &e), "每卡按量价格（每小时）必须大于 0。");
+    }
+
+    #[test]
+    fn utilization_sentence() {
+        assert_eq!(
+            utilization_of_month(Lang::En, 360.0 / 730.0, 730.0),
+            "(49.3 % utilization of a 730-hour month)"
+        );
+        assert_eq!(utilization_of_month(Lang::Zh, 0.5, 720.0), "（即 720 小时月份的 50% 利用率）");
+    }
+}
