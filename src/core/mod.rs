@@ -7,3 +7,8 @@ pub mod plan;
 pub mod series;
 pub mod money;
 pub mod profile;
+pub mod prices;
+pub mod effective;
+pub mod commitment;
+pub mod waterline;
+pub mod sizing;
