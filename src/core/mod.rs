@@ -19,3 +19,5 @@ pub mod burst;
 pub mod own_hw;
 pub mod hidden;
 pub mod review;
+pub mod ingest;
+pub mod samples;

@@ -1,0 +1,491 @@
+//! Layout detection from the first lines: delimiter, header, column roles, format.
+
+use super::number::parse_number;
+use super::split::split_fields;
+use super::timestamp::{parse_datetime, parse_epoch, parse_time_of_day};
+use super::{
+    ColumnChoice, ColumnUse, Delimiter, Format, IngestError, ParseOptions, TimestampStyle,
+};
+
+/// A timestamp made of one column, or a date column plus a time column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TsCol {
+    pub col: usize,
+    pub time_col: Option<usize>,
+    pub epoch: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Mode {
+    /// Numeric columns; with a timestamp or consecutive hours.
+    Wide { cols: Vec<usize> },
+    /// Long table: a series-name column and one value column.
+    Pivot { key: usize, value: usize },
+    /// nvidia-smi: GPU id column (or a single GPU) and utilization column.
+    Nvidia { id: Option<usize>, util: usize },
+    /// Job log: end timestamp and GPUs column (or 1 GPU per job).
+    Job { end: TsCol, gpus: Option<usize> },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Layout {
+    pub format: Format,
+    pub delimiter: Delimiter,
+    pub has_header: bool,
+    pub header: Vec<String>,
+    /// The header line as written (skipped wherever it repeats).
+    pub header_line: Option<String>,
+    pub ts: Option<TsCol>,
+    pub ts_style: Option<TimestampStyle>,
+    pub naive: bool,
+    pub mode: Mode,
+    /// For `Wide`: resolved; for series modes: `None` until the series are known.
+    pub used: Option<ColumnUse>,
+}
+
+impl Layout {
+    pub fn name(&self, col: usize) -> String {
+        self.header.get(col).cloned().unwrap_or_default()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Empty,
+    DateTime(TimestampStyle),
+    DateOnly,
+    TimeOnly,
+    Epoch(TimestampStyle),
+    Number,
+    Text,
+}
+
+fn classify(cell: &str, off: i32) -> Kind {
+    let t = cell.trim();
+    if t.is_empty() {
+        return Kind::Empty;
+    }
+    if let Ok(ts) = parse_datetime(t, off) {
+        return if ts.date_only {
+            Kind::DateOnly
+        } else {
+            Kind::DateTime(ts.style)
+        };
+    }
+    if parse_time_of_day(t).is_some() {
+        return Kind::TimeOnly;
+    }
+    if parse_number(t).is_ok() {
+        let int_digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        if int_digits >= 9 {
+            if let Ok(ts) = parse_epoch(t) {
+                return Kind::Epoch(ts.style);
+            }
+        }
+        return Kind::Number;
+    }
+    Kind::Text
+}
+
+#[derive(Debug, Default, Clone)]
+struct Stats {
+    nonempty: usize,
+    datetime: usize,
+    date: usize,
+    time: usize,
+    epoch: usize,
+    number: usize,
+    text: usize,
+    style: Option<TimestampStyle>,
+}
+
+impl Stats {
+    fn share(&self, n: usize) -> bool {
+        self.nonempty > 0 && n * 5 >= self.nonempty * 4
+    }
+    fn numeric(&self) -> bool {
+        self.nonempty > 0 && self.number * 2 >= self.nonempty && self.number > self.text
+    }
+}
+
+fn lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+fn has_any(name: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| name.contains(w))
+}
+
+const TIME_WORDS: &[&str] = &["time", "date", "timestamp", "时间", "日期", "时刻", "epoch"];
+const START_WORDS: &[&str] = &["start", "begin", "开始", "起始"];
+const END_WORDS: &[&str] = &["end", "finish", "stop", "结束", "终止"];
+const GPU_WORDS: &[&str] = &[
+    "gpu", "卡", "台数", "busy", "数量", "使用", "value", "count",
+];
+const TOTAL_WORDS: &[&str] = &["total", "sum", "合计", "总"];
+const UTIL_WORDS: &[&str] = &["utilization.gpu", "utilization", "利用率"];
+const GPU_ID_WORDS: &[&str] = &["index", "uuid", "pci.bus_id", "gpu_id", "gpu id", "编号"];
+
+/// Guess the delimiter: the first candidate that splits (almost) every line into the
+/// same number (≥ 2) of fields.
+fn guess_delimiter(lines: &[&str]) -> Delimiter {
+    let mut buf = Vec::new();
+    for d in [
+        Delimiter::Tab,
+        Delimiter::Semicolon,
+        Delimiter::Comma,
+        Delimiter::FullWidthComma,
+        Delimiter::Pipe,
+        Delimiter::Whitespace,
+    ] {
+        let mut counts: Vec<usize> = lines
+            .iter()
+            .map(|l| {
+                split_fields(l, d, &mut buf);
+                buf.len()
+            })
+            .collect();
+        counts.sort_unstable();
+        let mode = mode_of(&counts);
+        let agree = counts.iter().filter(|&&c| c == mode).count();
+        if mode >= 2 && agree * 5 >= counts.len() * 4 {
+            if d == Delimiter::Comma && lines.iter().all(|l| thousands_only(l)) {
+                continue;
+            }
+            return d;
+        }
+    }
+    Delimiter::None
+}
+
+/// `1,234` / `-12,345,678.5`: a single number with thousands commas, not a table.
+fn thousands_only(line: &str) -> bool {
+    let t = line.trim().trim_matches('"');
+    let t = t.strip_prefix('-').unwrap_or(t);
+    let int = t.split('.').next().unwrap_or("");
+    let mut groups = int.split(',');
+    let first = groups.next().unwrap_or("");
+    !first.is_empty()
+        && first.len() <= 3
+        && first.bytes().all(|b| b.is_ascii_digit())
+        && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn mode_of(sorted: &[usize]) -> usize {
+    let mut best = (0, 0);
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j < sorted.len() && sorted[j] == sorted[i] {
+            j += 1;
+        }
+        if j - i > best.1 || (j - i == best.1 && sorted[i] > best.0) {
+            best = (sorted[i], j - i);
+        }
+        i = j;
+    }
+    best.0
+}
+
+/// Detect the layout from the first content lines (comments already removed).
+pub(crate) fn detect(
+    lines: &[&str],
+    opts: &ParseOptions,
+    sep_hint: Option<Delimiter>,
+) -> Result<Layout, IngestError> {
+    let off = opts.utc_offset_minutes;
+    let delimiter = match (opts.format, opts.delimiter.or(sep_hint)) {
+        (_, Some(d)) => d,
+        (Some(Format::Values), None) => Delimiter::None,
+        (_, None) => guess_delimiter(lines),
+    };
+    let mut buf = Vec::new();
+    let rows: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|l| {
+            split_fields(l, delimiter, &mut buf);
+            buf.iter().map(|&(a, b)| &l[a..b]).collect()
+        })
+        .collect();
+    let kinds: Vec<Vec<Kind>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| classify(c, off)).collect())
+        .collect();
+    let texts = |k: &[Kind]| k.iter().filter(|&&k| k == Kind::Text).count();
+    let has_header = opts.header.unwrap_or_else(|| match kinds.len() {
+        0 => false,
+        1 => texts(&kinds[0]) > 0 && texts(&kinds[0]) == kinds[0].len(),
+        _ => texts(&kinds[0]) > texts(&kinds[1]),
+    });
+    let header: Vec<String> = if has_header {
+        rows.first()
+            .map(|r| r.iter().map(|s| s.to_string()).collect())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let header_line = if has_header {
+        lines.first().map(|l| l.trim().to_string())
+    } else {
+        None
+    };
+    let skip = usize::from(has_header);
+    let data = &kinds[skip.min(kinds.len())..];
+    let data_rows = &rows[skip.min(rows.len())..];
+    let mut counts: Vec<usize> = data.iter().map(Vec::len).collect();
+    counts.sort_unstable();
+    let ncols = mode_of(&counts).max(header.len()).max(1);
+    let mut stats = vec![Stats::default(); ncols];
+    for row in data {
+        for (j, k) in row.iter().enumerate().take(ncols) {
+            let s = &mut stats[j];
+            if *k != Kind::Empty {
+                s.nonempty += 1;
+            }
+            match *k {
+                Kind::DateTime(st) => {
+                    s.datetime += 1;
+                    s.style.get_or_insert(st);
+                }
+                Kind::DateOnly => s.date += 1,
+                Kind::TimeOnly => s.time += 1,
+                Kind::Epoch(st) => {
+                    s.epoch += 1;
+                    s.number += 1;
+                    s.style.get_or_insert(st);
+                }
+                Kind::Number => s.number += 1,
+                Kind::Text => s.text += 1,
+                Kind::Empty => {}
+            }
+        }
+    }
+    let names: Vec<String> = (0..ncols)
+        .map(|j| lower(header.get(j).map_or("", |s| s)))
+        .collect();
+
+    // Timestamp columns.
+    let mut ts_cols: Vec<(TsCol, Option<TimestampStyle>)> = Vec::new();
+    let mut used = vec![false; ncols];
+    for j in 0..ncols {
+        if used[j] {
+            continue;
+        }
+        let s = &stats[j];
+        let name = &names[j];
+        let time_named =
+            has_any(name, TIME_WORDS) || has_any(name, START_WORDS) || has_any(name, END_WORDS);
+        if s.share(s.datetime) {
+            ts_cols.push((
+                TsCol {
+                    col: j,
+                    time_col: None,
+                    epoch: false,
+                },
+                s.style,
+            ));
+            used[j] = true;
+        } else if s.share(s.date) {
+            if j + 1 < ncols && stats[j + 1].share(stats[j + 1].time) {
+                ts_cols.push((
+                    TsCol {
+                        col: j,
+                        time_col: Some(j + 1),
+                        epoch: false,
+                    },
+                    Some(TimestampStyle::IsoLocal),
+                ));
+                used[j + 1] = true;
+            } else {
+                ts_cols.push((
+                    TsCol {
+                        col: j,
+                        time_col: None,
+                        epoch: false,
+                    },
+                    Some(TimestampStyle::DateOnly),
+                ));
+            }
+            used[j] = true;
+        } else if s.share(s.epoch) {
+            let prev_epoch = ts_cols
+                .last()
+                .is_some_and(|(t, _)| t.epoch && t.col + 1 == j);
+            if time_named || (j == 0 && ncols >= 2) || prev_epoch {
+                ts_cols.push((
+                    TsCol {
+                        col: j,
+                        time_col: None,
+                        epoch: true,
+                    },
+                    s.style,
+                ));
+                used[j] = true;
+            }
+        }
+    }
+    let numeric: Vec<usize> = (0..ncols)
+        .filter(|&j| !used[j] && stats[j].numeric())
+        .collect();
+    let find =
+        |words: &[&str], pool: &[usize]| pool.iter().copied().find(|&j| has_any(&names[j], words));
+    let util_col = (0..ncols).find(|&j| has_any(&names[j], UTIL_WORDS));
+
+    let format = opts.format.unwrap_or_else(|| {
+        if util_col.is_some() && !ts_cols.is_empty() {
+            Format::NvidiaSmi
+        } else if ts_cols.len() >= 2 {
+            Format::JobLog
+        } else if ncols == 1 && ts_cols.is_empty() {
+            Format::Values
+        } else if is_grafana(&names, header_line.as_deref()) {
+            Format::GrafanaCsv
+        } else {
+            Format::Table
+        }
+    });
+
+    let first_ts = ts_cols.first().copied();
+    let mut layout = Layout {
+        format,
+        delimiter,
+        has_header,
+        header,
+        header_line,
+        ts: first_ts.map(|t| t.0),
+        ts_style: first_ts.and_then(|t| t.1),
+        naive: false,
+        mode: Mode::Wide { cols: Vec::new() },
+        used: None,
+    };
+    layout.naive = !matches!(
+        layout.ts_style,
+        None | Some(TimestampStyle::IsoWithOffset)
+            | Some(TimestampStyle::EpochSeconds)
+            | Some(TimestampStyle::EpochMillis)
+    );
+
+    match format {
+        Format::Values => {
+            layout.ts = None;
+            layout.ts_style = None;
+            layout.naive = false;
+            if delimiter == Delimiter::None || ncols == 1 {
+                layout.mode = Mode::Wide { cols: vec![0] };
+            } else if let Some(&c) = numeric.first() {
+                layout.mode = Mode::Wide { cols: vec![c] };
+            } else {
+                return Err(IngestError::NoNumericColumn);
+            }
+            layout.used = Some(ColumnUse::One(0));
+        }
+        Format::Table | Format::GrafanaCsv | Format::PrometheusJson => {
+            if numeric.is_empty() {
+                return Err(IngestError::NoNumericColumn);
+            }
+            let key = (0..ncols).find(|&j| {
+                !used[j] && stats[j].text * 2 >= stats[j].nonempty && stats[j].nonempty > 0 && {
+                    let mut v: Vec<&str> =
+                        data_rows.iter().filter_map(|r| r.get(j).copied()).collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v.len() * 2 <= data_rows.len().max(2)
+                }
+            });
+            match key {
+                Some(key) if numeric.len() == 1 && layout.ts.is_some() => {
+                    layout.mode = Mode::Pivot {
+                        key,
+                        value: numeric[0],
+                    };
+                }
+                _ => {
+                    let used = match opts.column {
+                        ColumnChoice::One(k) if k < numeric.len() => ColumnUse::One(k),
+                        ColumnChoice::One(k) => {
+                            return Err(IngestError::NoSuchColumn {
+                                index: k,
+                                available: numeric.len(),
+                            })
+                        }
+                        ColumnChoice::Sum => ColumnUse::Sum,
+                        ColumnChoice::Auto => auto_column(&numeric, &names),
+                    };
+                    layout.mode = Mode::Wide { cols: numeric };
+                    layout.used = Some(used);
+                }
+            }
+        }
+        Format::NvidiaSmi => {
+            let ts = ts_cols
+                .iter()
+                .find(|(t, _)| has_any(&names[t.col], &["timestamp", "time"]))
+                .or(ts_cols.first());
+            let Some(&(ts, style)) = ts else {
+                return Err(IngestError::LayoutMismatch { format });
+            };
+            let util = util_col.or_else(|| numeric.last().copied());
+            let Some(util) = util else {
+                return Err(IngestError::LayoutMismatch { format });
+            };
+            let id = find(GPU_ID_WORDS, &(0..ncols).collect::<Vec<_>>())
+                .filter(|&j| j != util && j != ts.col)
+                .or_else(|| numeric.iter().copied().find(|&j| j != util));
+            layout.ts = Some(ts);
+            layout.ts_style = style;
+            layout.mode = Mode::Nvidia { id, util };
+        }
+        Format::JobLog => {
+            let cols: Vec<usize> = ts_cols.iter().map(|(t, _)| t.col).collect();
+            let start = find(START_WORDS, &cols).or(cols.first().copied());
+            let end =
+                find(END_WORDS, &cols).or_else(|| cols.iter().copied().find(|&c| Some(c) != start));
+            let (Some(start), Some(end)) = (start, end) else {
+                return Err(IngestError::LayoutMismatch { format });
+            };
+            if start == end {
+                return Err(IngestError::LayoutMismatch { format });
+            }
+            let pick = |c: usize| ts_cols.iter().find(|(t, _)| t.col == c).copied();
+            let (Some(s), Some(e)) = (pick(start), pick(end)) else {
+                return Err(IngestError::LayoutMismatch { format });
+            };
+            let gpus = find(GPU_WORDS, &numeric).or(numeric.first().copied());
+            layout.ts = Some(s.0);
+            layout.ts_style = s.1;
+            layout.mode = Mode::Job { end: e.0, gpus };
+            layout.used = Some(ColumnUse::One(0));
+        }
+    }
+    Ok(layout)
+}
+
+fn auto_column(numeric: &[usize], names: &[String]) -> ColumnUse {
+    if numeric.len() == 1 {
+        return ColumnUse::One(0);
+    }
+    if let Some(k) = numeric
+        .iter()
+        .position(|&j| has_any(&names[j], TOTAL_WORDS))
+    {
+        return ColumnUse::One(k);
+    }
+    let gpuish: Vec<usize> = numeric
+        .iter()
+        .enumerate()
+        .filter(|(_, &j)| has_any(&names[j], GPU_WORDS))
+        .map(|(k, _)| k)
+        .collect();
+    if gpuish.len() == 1 && numeric.iter().any(|&j| !names[j].is_empty()) {
+        return ColumnUse::One(gpuish[0]);
+    }
+    ColumnUse::Sum
+}
+
+fn is_grafana(names: &[String], header_line: Option<&str>) -> bool {
+    let n: Vec<&str> = names.iter().map(String::as_str).collect();
+    n == ["series", "time", "value"]
+        || (n.first() == Some(&"time")
+            && n.len() >= 2
+            && header_line.is_some_and(|h| h.starts_with('"')))
+}

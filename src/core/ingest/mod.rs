@@ -1,0 +1,429 @@
+//! Usage-history ingestion: monitoring exports → hourly [`UsageSeries`].
+//!
+//! Pure and natively tested. Reads (auto-detected, overridable):
+//! one number per line; CSV / TSV / semicolon / whitespace / full-width-comma tables
+//! with or without (English or Chinese) headers, BOM, CRLF, full-width digits and
+//! thousands separators; several numeric columns (pick one or sum); long "series,time,
+//! value" tables (Grafana CSV export); Prometheus `query_range` JSON; `nvidia-smi
+//! --query-gpu=timestamp,index,utilization.gpu --format=csv` logs; job logs
+//! `start,end,gpus`.
+//!
+//! Everything is resampled to hourly GPUs busy (= GPU-hours per hour): sub-hourly
+//! samples averaged, coarser samples held, jobs split across hours. Hours are aligned
+//! to the planning time zone (`utc_offset_minutes`), which also interprets naive
+//! local timestamps.
+//!
+//! Entry points: [`parse`] (all at once) and [`Parser`] / [`Stepper`] (in slices, so
+//! a browser page can yield between slices and show progress). Never panics; every
+//! rejected line is reported with its 1-based number and a [`RejectReason`].
+
+mod detect;
+mod json;
+mod number;
+mod parser;
+mod prometheus;
+mod resample;
+mod split;
+mod timestamp;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+pub use parser::{Parser, Stepper};
+
+use crate::core::series::UsageSeries;
+
+/// Default maximum input size (50 MiB).
+pub const DEFAULT_MAX_INPUT_BYTES: usize = 50 * 1024 * 1024;
+/// At most this many rejected lines are listed; the rest are only counted.
+pub const MAX_LISTED_REJECTS: usize = 20;
+/// At most this many gap ranges are listed; all missing hours are counted.
+pub const MAX_LISTED_GAPS: usize = 10;
+/// Longest series produced: 10 years of hours.
+pub const MAX_HOURS: usize = 10 * 8766;
+/// Longest excerpt of an offending text, in characters.
+pub const MAX_EXCERPT_CHARS: usize = 40;
+/// At most this many distinct series (GPUs, teams, Prometheus series).
+pub const MAX_SERIES: usize = 4096;
+/// Lines longer than this (bytes) are rejected without being split.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// An input format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One number per line, consecutive hours.
+    Values,
+    /// A delimited table: optional timestamp column, one or more numeric columns,
+    /// or a long table (time, series name, value).
+    Table,
+    /// A Grafana panel "Export CSV" (wide `Time,<series>…` or long `Series;Time;Value`).
+    GrafanaCsv,
+    /// A Prometheus HTTP API `query_range` (or instant query) JSON response.
+    PrometheusJson,
+    /// `nvidia-smi --query-gpu=timestamp,index,utilization.gpu --format=csv` log.
+    NvidiaSmi,
+    /// Scheduler job log: start, end, GPUs.
+    JobLog,
+}
+
+/// Field delimiter of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Delimiter {
+    Comma,
+    Tab,
+    Semicolon,
+    Pipe,
+    /// `，` (U+FF0C)
+    FullWidthComma,
+    /// Runs of spaces / tabs.
+    Whitespace,
+    /// One field per line.
+    None,
+}
+
+/// How timestamps were written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimestampStyle {
+    /// ISO 8601 with `Z` or an offset: `2026-11-01T13:00:00+08:00`.
+    IsoWithOffset,
+    /// `2026-11-01 13:00[:00]` / `2026-11-01T13:00` (local time).
+    IsoLocal,
+    /// `2026/11/01 13:00` (local time).
+    SlashLocal,
+    /// `2026年11月1日 13:00` (local time).
+    ChineseLocal,
+    /// A date only (daily data, local midnight).
+    DateOnly,
+    /// Unix epoch seconds.
+    EpochSeconds,
+    /// Unix epoch milliseconds (or micro/nanoseconds).
+    EpochMillis,
+}
+
+/// Which numeric column(s) give GPUs busy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ColumnChoice {
+    /// Decide: a single numeric column; a "total" column; the one GPU-count column;
+    /// otherwise the sum of all.
+    #[default]
+    Auto,
+    /// `report.columns[k]` only.
+    One(usize),
+    /// Sum of all numeric columns / series.
+    Sum,
+}
+
+/// What to do with hours that have no data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GapPolicy {
+    /// Missing hours are absent from the series (timestamps jump).
+    #[default]
+    Exclude,
+    /// Missing hours are inserted with 0 GPUs busy.
+    Zero,
+}
+
+/// Parsing options. `Default` = auto-detect everything, UTC, 10 % busy threshold, 50 MiB.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseOptions {
+    /// `None` = auto-detect.
+    pub format: Option<Format>,
+    /// `None` = auto-detect.
+    pub delimiter: Option<Delimiter>,
+    /// `None` = auto-detect whether the first line is a header.
+    pub header: Option<bool>,
+    pub column: ColumnChoice,
+    pub gaps: GapPolicy,
+    /// Planning time zone: interprets naive timestamps and aligns hours (bands).
+    pub utc_offset_minutes: i32,
+    /// nvidia-smi: a GPU is busy in a sample when utilization is above this (percent).
+    pub busy_threshold_percent: f64,
+    pub max_input_bytes: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        Self {
+            format: None,
+            delimiter: None,
+            header: None,
+            column: ColumnChoice::Auto,
+            gaps: GapPolicy::Exclude,
+            utc_offset_minutes: 0,
+            busy_threshold_percent: 10.0,
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
+        }
+    }
+}
+
+/// A column (or series) of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueColumn {
+    /// 0-based field position in a row; for series (long tables, GPUs, Prometheus),
+    /// the series number in order of first appearance.
+    pub field: usize,
+    /// Header name / series label; empty when there is none (show "column N").
+    pub name: String,
+}
+
+/// What was used as GPUs busy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ColumnUse {
+    /// `report.columns[k]`.
+    One(usize),
+    /// The sum of all `report.columns`.
+    Sum,
+}
+
+/// Why a line was rejected. The UI translates these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RejectReason {
+    /// The value cell is not a number.
+    NotANumber,
+    /// The value is NaN or infinite.
+    NotFinite,
+    /// The value is negative.
+    Negative,
+    /// The value is implausibly large (> 1e9).
+    TooLarge,
+    /// The value (or timestamp) cell is empty.
+    MissingValue,
+    /// The row has fewer fields than the columns in use.
+    TooFewColumns,
+    /// The row has more than 256 fields.
+    TooManyColumns,
+    /// The timestamp cell is not a recognised date-time.
+    BadTimestamp,
+    /// The timestamp is before 1990 or after 2099.
+    TimestampOutOfRange,
+    /// Job log: end before start.
+    EndBeforeStart,
+    /// Job log: a job longer than 10 years.
+    JobTooLong,
+    /// More than 4096 distinct series / GPUs.
+    TooManySeries,
+    /// The line is longer than 64 KiB.
+    LineTooLong,
+    /// Prometheus JSON: a sample is not `[time, "value"]`.
+    BadSample,
+}
+
+/// One rejected line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RejectedLine {
+    /// 1-based line number in the input.
+    pub line: usize,
+    pub reason: RejectReason,
+    /// The offending cell (or line), at most 40 characters (`…` when cut).
+    pub excerpt: String,
+}
+
+/// A run of missing hours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gap {
+    /// UTC unix seconds of the first missing hour.
+    pub start: i64,
+    pub hours: usize,
+}
+
+/// What was read and how ("read as …").
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseReport {
+    pub format: Format,
+    pub delimiter: Delimiter,
+    pub has_header: bool,
+    /// The timestamp column (job logs: the start column).
+    pub timestamp_column: Option<ValueColumn>,
+    /// When date and time are in two columns: the time column.
+    pub time_column: Option<ValueColumn>,
+    /// Job logs: the end column.
+    pub end_column: Option<ValueColumn>,
+    pub timestamp_style: Option<TimestampStyle>,
+    /// Timestamps had no offset and were read in `utc_offset_minutes`.
+    pub naive_timestamps: bool,
+    /// Long tables: the series-name column; nvidia-smi: the GPU id column.
+    pub series_column: Option<ValueColumn>,
+    /// Numeric columns / series the user can pick from or sum.
+    pub columns: Vec<ValueColumn>,
+    pub used: ColumnUse,
+    /// Lines in the input.
+    pub lines: usize,
+    /// Data rows accepted.
+    pub rows_read: usize,
+    pub rows_rejected: usize,
+    /// The first [`MAX_LISTED_REJECTS`] rejected lines.
+    pub rejected: Vec<RejectedLine>,
+    /// Rejected lines not listed.
+    pub rejected_not_listed: usize,
+    /// Comment lines and repeated header lines skipped (blank lines are not counted).
+    pub lines_skipped: usize,
+    /// First and last timestamp read (UTC unix seconds).
+    pub span: Option<(i64, i64)>,
+    /// Typical spacing of the input samples (median), seconds.
+    pub resolution_seconds: Option<i64>,
+    /// Hours in the produced series.
+    pub hours: usize,
+    pub gap_policy: GapPolicy,
+    /// Hours without data between the first and last (excluded or zero-filled).
+    pub missing_hours: usize,
+    /// The first [`MAX_LISTED_GAPS`] runs of missing hours.
+    pub gaps: Vec<Gap>,
+    /// Rows with the same timestamp (and series) as an earlier row (averaged).
+    pub duplicates: usize,
+    /// Rows were out of time order (they were sorted).
+    pub unsorted: bool,
+    /// nvidia-smi: the busy threshold used.
+    pub busy_threshold_percent: Option<f64>,
+    pub utc_offset_minutes: i32,
+}
+
+impl ParseReport {
+    pub(crate) fn new(format: Format, opts: &ParseOptions) -> Self {
+        Self {
+            format,
+            delimiter: Delimiter::None,
+            has_header: false,
+            timestamp_column: None,
+            time_column: None,
+            end_column: None,
+            timestamp_style: None,
+            naive_timestamps: false,
+            series_column: None,
+            columns: Vec::new(),
+            used: ColumnUse::One(0),
+            lines: 0,
+            rows_read: 0,
+            rows_rejected: 0,
+            rejected: Vec::new(),
+            rejected_not_listed: 0,
+            lines_skipped: 0,
+            span: None,
+            resolution_seconds: None,
+            hours: 0,
+            gap_policy: opts.gaps,
+            missing_hours: 0,
+            gaps: Vec::new(),
+            duplicates: 0,
+            unsorted: false,
+            busy_threshold_percent: None,
+            utc_offset_minutes: opts.utc_offset_minutes,
+        }
+    }
+
+    /// Record a rejected line (listed up to [`MAX_LISTED_REJECTS`], then counted).
+    pub(crate) fn reject(&mut self, line: usize, reason: RejectReason, text: &str) {
+        self.rows_rejected += 1;
+        if self.rejected.len() < MAX_LISTED_REJECTS {
+            self.rejected.push(RejectedLine {
+                line,
+                reason,
+                excerpt: excerpt(text),
+            });
+        } else {
+            self.rejected_not_listed += 1;
+        }
+    }
+}
+
+/// Series plus what was read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub series: UsageSeries,
+    pub report: ParseReport,
+}
+
+/// Why nothing usable came out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IngestError {
+    /// Empty or whitespace-only input.
+    Empty,
+    /// Input larger than `max_input_bytes`.
+    TooLarge { bytes: usize, max_bytes: usize },
+    /// Not text (NUL bytes, mostly control or replacement characters).
+    Binary,
+    /// No numeric column found.
+    NoNumericColumn,
+    /// The forced format needs columns the text does not have
+    /// (job log: two timestamp columns; nvidia-smi: timestamp and utilization).
+    LayoutMismatch { format: Format },
+    /// `ColumnChoice::One(index)` but only `available` columns.
+    NoSuchColumn { index: usize, available: usize },
+    /// Every data row was rejected; the report lists why.
+    NoUsableRows(Box<ParseReport>),
+    /// The series would be longer than [`MAX_HOURS`].
+    TooManyHours { hours: u64, max_hours: usize },
+    /// Malformed JSON at a 1-based line.
+    InvalidJson { line: usize },
+    /// JSON, but not a Prometheus query response with `data.result`.
+    NotPrometheus,
+    /// Prometheus answered `"status":"error"`; its message (for display as is).
+    PrometheusError { message: String },
+}
+
+impl fmt::Display for IngestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IngestError::Empty => write!(f, "the input is empty"),
+            IngestError::TooLarge { bytes, max_bytes } => {
+                write!(
+                    f,
+                    "the input is {bytes} bytes, more than the {max_bytes} bytes accepted"
+                )
+            }
+            IngestError::Binary => write!(f, "the input is not text"),
+            IngestError::NoNumericColumn => write!(f, "no numeric column found"),
+            IngestError::LayoutMismatch { format } => {
+                write!(f, "the text does not have the columns of {format:?}")
+            }
+            IngestError::NoSuchColumn { index, available } => {
+                write!(f, "column {index} chosen but only {available} columns")
+            }
+            IngestError::NoUsableRows(r) => {
+                write!(f, "no usable rows ({} rejected)", r.rows_rejected)
+            }
+            IngestError::TooManyHours { hours, max_hours } => {
+                write!(f, "{hours} hours is more than the {max_hours} accepted")
+            }
+            IngestError::InvalidJson { line } => write!(f, "invalid JSON at line {line}"),
+            IngestError::NotPrometheus => write!(f, "JSON but not a Prometheus query result"),
+            IngestError::PrometheusError { message } => write!(f, "Prometheus error: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for IngestError {}
+
+pub type ParseResult = Result<Parsed, IngestError>;
+
+/// Parse a whole text at once.
+pub fn parse(text: &str, options: &ParseOptions) -> ParseResult {
+    let mut p = Parser::new(options.clone());
+    p.feed(text);
+    p.finish()
+}
+
+/// At most [`MAX_EXCERPT_CHARS`] characters of `s` (cut on a char boundary, `…` appended).
+pub(crate) fn excerpt(s: &str) -> String {
+    let s = s.trim();
+    if s.chars().count() <= MAX_EXCERPT_CHARS {
+        s.to_string()
+    } else {
+        let mut out: String = s.chars().take(MAX_EXCERPT_CHARS - 1).collect();
+        out.push('…');
+        out
+    }
+}
+
+/// UTC unix seconds of the start of the local hour containing `ms`.
+pub(crate) fn hour_key(ms: i64, utc_offset_minutes: i32) -> i64 {
+    (ms + i64::from(utc_offset_minutes) * 60_000).div_euclid(3_600_000)
+}
+
+/// UTC unix seconds at which local hour `key` starts.
+pub(crate) fn hour_start_s(key: i64, utc_offset_minutes: i32) -> i64 {
+    key * 3600 - i64::from(utc_offset_minutes) * 60
+}
+
+pub(crate) use timestamp::civil_from_days;

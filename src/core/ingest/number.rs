@@ -1,0 +1,216 @@
+//! Numeric cells: an ASCII fast path, then full-width digits, thousands separators,
+//! decimal commas and a trailing `%`. Never allocates, never panics.
+
+/// Largest value accepted in a cell (GPUs busy). Larger is almost certainly a
+/// misread column (an epoch, an ID) and would risk overflowing sums.
+pub(crate) const MAX_VALUE: f64 = 1e9;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumError {
+    Empty,
+    NotANumber,
+    NotFinite,
+}
+
+/// Trim ASCII and Unicode whitespace plus one pair of surrounding quotes.
+pub(crate) fn trim_cell(s: &str) -> &str {
+    let t = s.trim();
+    let t = if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
+        &t[1..t.len() - 1]
+    } else {
+        t
+    };
+    t.trim()
+}
+
+/// Parse a numeric cell: `12`, `12.5`, `-3`, `1e3`, `+5`, `1,234`, `1 234`, `1.234,5`,
+/// `12,5`, `45 %`, `４５`, `１，２３４`. `NaN`, `inf`, words and units are rejected.
+pub(crate) fn parse_number(cell: &str) -> Result<f64, NumError> {
+    let s = trim_cell(cell);
+    if s.is_empty() {
+        return Err(NumError::Empty);
+    }
+    let b = s.as_bytes();
+    if b.iter()
+        .all(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'))
+        && b.iter().any(u8::is_ascii_digit)
+    {
+        if let Ok(v) = s.parse::<f64>() {
+            return if v.is_finite() {
+                Ok(v)
+            } else {
+                Err(NumError::NotFinite)
+            };
+        }
+    }
+    slow_path(s)
+}
+
+fn slow_path(s: &str) -> Result<f64, NumError> {
+    let mut buf = [0u8; 64];
+    let mut n = 0usize;
+    for ch in s.chars() {
+        let c: u8 = match ch {
+            '0'..='9' | '.' | ',' | '-' | '+' | 'e' | 'E' | '%' => ch as u8,
+            '\u{FF10}'..='\u{FF19}' => b'0' + (ch as u32 - 0xFF10) as u8,
+            '\u{FF0E}' | '\u{3002}' => b'.',
+            '\u{FF0C}' | '\u{3001}' => b',',
+            '\u{FF0D}' | '\u{2212}' | '\u{2013}' => b'-',
+            '\u{FF0B}' => b'+',
+            '\u{FF05}' => b'%',
+            // Thousands separators that are not ambiguous: spaces, apostrophes, underscores.
+            ' ' | '\u{A0}' | '\u{202F}' | '\u{2009}' | '\u{3000}' | '\'' | '_' => continue,
+            'n' | 'N' | 'i' | 'I' => return nan_word(s),
+            _ => return Err(NumError::NotANumber),
+        };
+        if n >= buf.len() {
+            return Err(NumError::NotANumber);
+        }
+        buf[n] = c;
+        n += 1;
+    }
+    // A trailing percent sign (nvidia-smi "45 %", formatted Grafana exports).
+    if n > 0 && buf[n - 1] == b'%' {
+        n -= 1;
+    }
+    let digits = &mut buf[..n];
+    if digits.contains(&b'%') || !digits.iter().any(u8::is_ascii_digit) {
+        return Err(NumError::NotANumber);
+    }
+    let commas = digits.iter().filter(|&&c| c == b',').count();
+    let dots = digits.iter().filter(|&&c| c == b'.').count();
+    let mut out = [0u8; 64];
+    let mut m = 0usize;
+    // Which separator is the decimal point (if any); the other one is dropped.
+    let (decimal, thousands): (Option<u8>, Option<u8>) = if commas > 0 && dots > 0 {
+        let last_comma = digits.iter().rposition(|&c| c == b',').unwrap_or(0);
+        let last_dot = digits.iter().rposition(|&c| c == b'.').unwrap_or(0);
+        if last_comma > last_dot {
+            if commas > 1 {
+                return Err(NumError::NotANumber);
+            }
+            (Some(b','), Some(b'.'))
+        } else {
+            if dots > 1 {
+                return Err(NumError::NotANumber);
+            }
+            (Some(b'.'), Some(b','))
+        }
+    } else if commas > 0 {
+        if commas == 1 && !groups_of_three(digits, b',') {
+            (Some(b','), None)
+        } else if groups_of_three(digits, b',') {
+            (None, Some(b','))
+        } else {
+            return Err(NumError::NotANumber);
+        }
+    } else if dots > 1 {
+        if groups_of_three(digits, b'.') {
+            (None, Some(b'.'))
+        } else {
+            return Err(NumError::NotANumber);
+        }
+    } else {
+        (Some(b'.'), None)
+    };
+    for &c in digits.iter() {
+        if Some(c) == thousands {
+            continue;
+        }
+        out[m] = if Some(c) == decimal { b'.' } else { c };
+        m += 1;
+    }
+    let text = std::str::from_utf8(&out[..m]).map_err(|_| NumError::NotANumber)?;
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(NumError::NotFinite),
+        Err(_) => Err(NumError::NotANumber),
+    }
+}
+
+/// `NaN`, `inf`, `-Infinity` and friends are "not finite"; other words are "not a number".
+fn nan_word(s: &str) -> Result<f64, NumError> {
+    let t = s.trim_start_matches(['+', '-']);
+    if t.eq_ignore_ascii_case("nan")
+        || t.eq_ignore_ascii_case("inf")
+        || t.eq_ignore_ascii_case("infinity")
+    {
+        Err(NumError::NotFinite)
+    } else {
+        Err(NumError::NotANumber)
+    }
+}
+
+/// True when every `sep`-separated group after the first is exactly 3 digits and the
+/// first group is 1..=3 digits (after an optional sign): `1,234,567`.
+fn groups_of_three(digits: &[u8], sep: u8) -> bool {
+    let body = match digits.first() {
+        Some(b'-') | Some(b'+') => &digits[1..],
+        _ => digits,
+    };
+    let mut first = true;
+    for group in body.split(|&c| c == sep) {
+        let ok_digits = group.iter().all(u8::is_ascii_digit);
+        if first {
+            if !ok_digits || group.is_empty() || group.len() > 3 {
+                return false;
+            }
+            first = false;
+        } else if !ok_digits || group.len() != 3 {
+            return false;
+        }
+    }
+    !first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_and_signed() {
+        assert_eq!(parse_number("12"), Ok(12.0));
+        assert_eq!(parse_number(" 12.5 "), Ok(12.5));
+        assert_eq!(parse_number("-3"), Ok(-3.0));
+        assert_eq!(parse_number("+5"), Ok(5.0));
+        assert_eq!(parse_number("1e3"), Ok(1000.0));
+        assert_eq!(parse_number("\"7\""), Ok(7.0));
+    }
+
+    #[test]
+    fn separators() {
+        assert_eq!(parse_number("1,234"), Ok(1234.0));
+        assert_eq!(parse_number("1,234,567.5"), Ok(1234567.5));
+        assert_eq!(parse_number("1.234.567"), Ok(1234567.0));
+        assert_eq!(parse_number("1.234,5"), Ok(1234.5));
+        assert_eq!(parse_number("12,5"), Ok(12.5));
+        assert_eq!(parse_number("1 234"), Ok(1234.0));
+        assert_eq!(parse_number("1\u{A0}234"), Ok(1234.0));
+        assert_eq!(parse_number("1'234"), Ok(1234.0));
+        assert_eq!(parse_number("1,2,3"), Err(NumError::NotANumber));
+    }
+
+    #[test]
+    fn full_width() {
+        assert_eq!(parse_number("１２"), Ok(12.0));
+        assert_eq!(parse_number("１，２３４"), Ok(1234.0));
+        assert_eq!(parse_number("３．５"), Ok(3.5));
+        assert_eq!(parse_number("－２"), Ok(-2.0));
+    }
+
+    #[test]
+    fn percent_and_words() {
+        assert_eq!(parse_number("45 %"), Ok(45.0));
+        assert_eq!(parse_number("45%"), Ok(45.0));
+        assert_eq!(parse_number("NaN"), Err(NumError::NotFinite));
+        assert_eq!(parse_number("-inf"), Err(NumError::NotFinite));
+        assert_eq!(parse_number("1e999"), Err(NumError::NotFinite));
+        assert_eq!(parse_number("null"), Err(NumError::NotANumber));
+        assert_eq!(parse_number("[N/A]"), Err(NumError::NotANumber));
+        assert_eq!(parse_number("12 GPUs"), Err(NumError::NotANumber));
+        assert_eq!(parse_number(""), Err(NumError::Empty));
+        assert_eq!(parse_number("%"), Err(NumError::NotANumber));
+        assert_eq!(parse_number("-"), Err(NumError::NotANumber));
+        assert_eq!(parse_number("5%%"), Err(NumError::NotANumber));
+    }
+}

@@ -1,0 +1,811 @@
+//! The line-driven parser: feed text in slices, then finish.
+
+use std::collections::HashMap;
+
+use super::detect::{detect, Layout, Mode, TsCol};
+use super::number::{parse_number, NumError, MAX_VALUE};
+use super::resample::{hourly, jobs, Hourly, Sample};
+use super::split::split_fields;
+use super::timestamp::{parse_datetime, parse_epoch, TsError};
+use super::{
+    prometheus, ColumnChoice, ColumnUse, Delimiter, Format, IngestError, ParseOptions, ParseReport,
+    ParseResult, Parsed, RejectReason, ValueColumn, MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
+};
+use crate::core::series::UsageSeries;
+
+/// Content lines buffered before the layout is detected.
+const HEAD_LINES: usize = 100;
+const HEAD_BYTES: usize = 64 * 1024;
+
+enum Phase {
+    /// Nothing but whitespace seen so far (kept to replay).
+    Start(String),
+    /// Buffering the first lines for detection.
+    Head,
+    /// Layout known; rows are read as they come.
+    Lines(Box<Rows>),
+    /// The whole text is JSON; parsed at the end.
+    Json(String),
+    Failed(IngestError),
+}
+
+/// Incremental parser. Feed slices of text (any split, even mid-line) with
+/// [`Parser::feed`], then call [`Parser::finish`]. Each `feed` does work
+/// proportional to the slice, so a page can feed ~64 KiB at a time and yield.
+pub struct Parser {
+    opts: ParseOptions,
+    phase: Phase,
+    bytes_fed: usize,
+    lines: usize,
+    pending: String,
+    pending_overflow: bool,
+    head: Vec<(usize, String, bool)>,
+    head_bytes: usize,
+    sep_hint: Option<Delimiter>,
+    skipped: usize,
+}
+
+struct Rows {
+    layout: Layout,
+    report: ParseReport,
+    fields: Vec<(usize, usize)>,
+    scratch: String,
+    acc: Acc,
+    keys: HashMap<String, u32>,
+    names: Vec<String>,
+    last_per_col: Vec<i64>,
+    last_key: (i64, u32),
+    sorted: bool,
+    min_ms: i64,
+    max_ms: i64,
+}
+
+enum Acc {
+    Plain(Vec<f64>),
+    Samples(Vec<Sample>),
+    Jobs(Vec<(i64, i64, f64)>),
+}
+
+impl Parser {
+    pub fn new(options: ParseOptions) -> Self {
+        Self {
+            opts: options,
+            phase: Phase::Start(String::new()),
+            bytes_fed: 0,
+            lines: 0,
+            pending: String::new(),
+            pending_overflow: false,
+            head: Vec::new(),
+            head_bytes: 0,
+            sep_hint: None,
+            skipped: 0,
+        }
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes_fed(&self) -> usize {
+        self.bytes_fed
+    }
+
+    /// The input already failed (too large, binary, …): feeding more does nothing.
+    pub fn has_failed(&self) -> bool {
+        matches!(self.phase, Phase::Failed(_))
+    }
+
+    /// Feed the next slice of the text.
+    pub fn feed(&mut self, chunk: &str) {
+        if self.has_failed() {
+            return;
+        }
+        self.bytes_fed = self.bytes_fed.saturating_add(chunk.len());
+        if self.bytes_fed > self.opts.max_input_bytes {
+            self.phase = Phase::Failed(IngestError::TooLarge {
+                bytes: self.bytes_fed,
+                max_bytes: self.opts.max_input_bytes,
+            });
+            self.head = Vec::new();
+            self.pending = String::new();
+            return;
+        }
+        match &mut self.phase {
+            Phase::Json(buf) => {
+                buf.push_str(chunk);
+                return;
+            }
+            Phase::Start(buf) => {
+                let body = chunk.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
+                if body.is_empty() {
+                    buf.push_str(chunk);
+                    return;
+                }
+                if looks_binary(body) {
+                    self.phase = Phase::Failed(IngestError::Binary);
+                    return;
+                }
+                let json = match self.opts.format {
+                    Some(Format::PrometheusJson) => true,
+                    Some(_) => false,
+                    None => body.starts_with('{') || body.starts_with('['),
+                };
+                let start = std::mem::take(buf);
+                if json {
+                    let mut all = start;
+                    all.push_str(chunk);
+                    self.phase = Phase::Json(all);
+                    return;
+                }
+                self.phase = Phase::Head;
+                self.feed_lines(&start);
+            }
+            _ => {}
+        }
+        self.feed_lines(chunk);
+    }
+
+    fn feed_lines(&mut self, chunk: &str) {
+        let mut rest = chunk;
+        if !self.pending.is_empty() || self.pending_overflow {
+            match rest.find('\n') {
+                Some(i) => {
+                    self.push_pending(&rest[..i]);
+                    let line = std::mem::take(&mut self.pending);
+                    let overflow = std::mem::replace(&mut self.pending_overflow, false);
+                    self.line(&line, overflow);
+                    self.pending = line;
+                    self.pending.clear();
+                    rest = &rest[i + 1..];
+                }
+                None => {
+                    self.push_pending(rest);
+                    return;
+                }
+            }
+        }
+        match rest.rfind('\n') {
+            Some(i) => {
+                for l in rest[..i].split('\n') {
+                    if self.has_failed() {
+                        return;
+                    }
+                    self.line(l, false);
+                }
+                self.push_pending(&rest[i + 1..]);
+            }
+            None => self.push_pending(rest),
+        }
+    }
+
+    fn push_pending(&mut self, s: &str) {
+        if self.pending_overflow {
+            return;
+        }
+        if self.pending.len() + s.len() > MAX_LINE_BYTES {
+            // Keep a prefix for the excerpt; cut on a char boundary.
+            let mut cut = MAX_LINE_BYTES
+                .saturating_sub(self.pending.len())
+                .min(s.len())
+                .min(256);
+            while cut > 0 && !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            self.pending.push_str(&s[..cut]);
+            self.pending_overflow = true;
+        } else {
+            self.pending.push_str(s);
+        }
+    }
+
+    /// One complete line (without its '\n').
+    fn line(&mut self, raw: &str, overflow: bool) {
+        self.lines += 1;
+        let no = self.lines;
+        let mut l = raw.strip_suffix('\r').unwrap_or(raw);
+        if no == 1 {
+            l = l.strip_prefix('\u{FEFF}').unwrap_or(l);
+        }
+        match &mut self.phase {
+            Phase::Lines(rows) => rows.row(no, l, overflow, &self.opts, &mut self.skipped),
+            Phase::Head => {
+                let t = l.trim();
+                if t.is_empty() && !overflow {
+                    return;
+                }
+                if self.head.is_empty() && self.sep_hint.is_none() {
+                    if let Some(d) = t.strip_prefix("sep=") {
+                        self.sep_hint = match d {
+                            "," => Some(Delimiter::Comma),
+                            ";" => Some(Delimiter::Semicolon),
+                            "\t" | "" => Some(Delimiter::Tab),
+                            "|" => Some(Delimiter::Pipe),
+                            _ => None,
+                        };
+                        self.skipped += 1;
+                        return;
+                    }
+                }
+                self.head_bytes += l.len();
+                self.head.push((no, l.to_string(), overflow));
+                let content = self
+                    .head
+                    .iter()
+                    .filter(|(_, s, o)| !o && !is_comment(s.trim()))
+                    .count();
+                if content >= HEAD_LINES || self.head_bytes >= HEAD_BYTES {
+                    self.start_rows();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Detect the layout from the buffered head, then replay it.
+    fn start_rows(&mut self) {
+        let head = std::mem::take(&mut self.head);
+        let sample: Vec<&str> = head
+            .iter()
+            .filter(|(_, s, o)| !o && !is_comment(s.trim()))
+            .map(|(_, s, _)| s.trim())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if sample.is_empty() {
+            // Only comments or over-long lines so far: nothing to detect from.
+            if head.iter().all(|(_, _, o)| !o) {
+                self.skipped += head.len();
+                self.phase = Phase::Failed(IngestError::Empty);
+                return;
+            }
+        }
+        let control = sample
+            .iter()
+            .map(|s| s.chars().filter(|c| is_garbage(*c)).count())
+            .sum::<usize>();
+        let total = sample.iter().map(|s| s.chars().count()).sum::<usize>();
+        if control > 0 && control * 10 > total {
+            self.phase = Phase::Failed(IngestError::Binary);
+            return;
+        }
+        let layout = match detect(&sample, &self.opts, self.sep_hint) {
+            Ok(l) => l,
+            Err(e) => {
+                self.phase = Phase::Failed(e);
+                return;
+            }
+        };
+        let rows = Rows::new(layout, &self.opts);
+        self.phase = Phase::Lines(Box::new(rows));
+        if let Phase::Lines(rows) = &mut self.phase {
+            for (no, l, o) in &head {
+                rows.row(*no, l, *o, &self.opts, &mut self.skipped);
+            }
+        }
+    }
+
+    /// Finish: resample and report.
+    pub fn finish(mut self) -> ParseResult {
+        if !self.pending.is_empty() || self.pending_overflow {
+            let line = std::mem::take(&mut self.pending);
+            let overflow = self.pending_overflow;
+            if !self.has_failed() {
+                self.line(&line, overflow);
+            }
+        }
+        if let Phase::Head = self.phase {
+            if self.head.is_empty() {
+                return Err(IngestError::Empty);
+            }
+            self.start_rows();
+        }
+        match std::mem::replace(&mut self.phase, Phase::Failed(IngestError::Empty)) {
+            Phase::Start(_) => Err(IngestError::Empty),
+            Phase::Head => Err(IngestError::Empty),
+            Phase::Failed(e) => Err(e),
+            Phase::Json(text) => prometheus::parse_json(&text, &self.opts),
+            Phase::Lines(rows) => rows.finish(self.lines, self.skipped, &self.opts),
+        }
+    }
+}
+
+fn is_comment(t: &str) -> bool {
+    t.starts_with('#') || t.starts_with("//")
+}
+
+fn is_garbage(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\r' && c != '\n') || c == '\u{FFFD}'
+}
+
+/// NUL bytes, or more than 10 % control / replacement characters in the first 4 KiB.
+fn looks_binary(s: &str) -> bool {
+    let mut n = 0usize;
+    let mut bad = 0usize;
+    for c in s.chars().take(4096) {
+        if c == '\0' {
+            return true;
+        }
+        n += 1;
+        if is_garbage(c) {
+            bad += 1;
+        }
+    }
+    bad * 10 > n
+}
+
+fn num_reason(e: NumError) -> RejectReason {
+    match e {
+        NumError::Empty => RejectReason::MissingValue,
+        NumError::NotANumber => RejectReason::NotANumber,
+        NumError::NotFinite => RejectReason::NotFinite,
+    }
+}
+
+/// A value cell → GPUs busy (finite, 0 ..= 1e9).
+fn value(cell: &str) -> Result<f64, RejectReason> {
+    let v = parse_number(cell).map_err(num_reason)?;
+    if v < 0.0 {
+        Err(RejectReason::Negative)
+    } else if v > MAX_VALUE {
+        Err(RejectReason::TooLarge)
+    } else {
+        Ok(v + 0.0)
+    }
+}
+
+impl Rows {
+    fn new(layout: Layout, opts: &ParseOptions) -> Self {
+        let acc = match (&layout.mode, layout.ts) {
+            (Mode::Job { .. }, _) => Acc::Jobs(Vec::new()),
+            (_, Some(_)) => Acc::Samples(Vec::new()),
+            (_, None) => Acc::Plain(Vec::new()),
+        };
+        let mut report = ParseReport::new(layout.format, opts);
+        report.delimiter = layout.delimiter;
+        report.has_header = layout.has_header;
+        Self {
+            layout,
+            report,
+            fields: Vec::with_capacity(16),
+            scratch: String::new(),
+            acc,
+            keys: HashMap::new(),
+            names: Vec::new(),
+            last_per_col: Vec::new(),
+            last_key: (i64::MIN, 0),
+            sorted: true,
+            min_ms: i64::MAX,
+            max_ms: i64::MIN,
+        }
+    }
+
+    fn row(
+        &mut self,
+        no: usize,
+        l: &str,
+        overflow: bool,
+        opts: &ParseOptions,
+        skipped: &mut usize,
+    ) {
+        if overflow {
+            self.report.reject(no, RejectReason::LineTooLong, l);
+            return;
+        }
+        let t = l.trim();
+        if t.is_empty() {
+            return;
+        }
+        if is_comment(t) || self.layout.header_line.as_deref() == Some(t) {
+            *skipped += 1;
+            return;
+        }
+        if !split_fields(t, self.layout.delimiter, &mut self.fields) {
+            self.report.reject(no, RejectReason::TooManyColumns, t);
+            return;
+        }
+        match self.read_row(t, opts) {
+            Ok(()) => self.report.rows_read += 1,
+            Err((reason, cell)) => {
+                let (a, b) = cell.unwrap_or((0, t.len()));
+                self.report.reject(no, reason, t.get(a..b).unwrap_or(t));
+            }
+        }
+    }
+
+    fn cell<'a>(
+        &self,
+        t: &'a str,
+        col: usize,
+    ) -> Result<(&'a str, (usize, usize)), (RejectReason, Option<(usize, usize)>)> {
+        match self.fields.get(col) {
+            Some(&(a, b)) => Ok((t.get(a..b).unwrap_or(""), (a, b))),
+            None => Err((RejectReason::TooFewColumns, None)),
+        }
+    }
+
+    fn timestamp(
+        &mut self,
+        t: &str,
+        tc: TsCol,
+        opts: &ParseOptions,
+    ) -> Result<i64, (RejectReason, Option<(usize, usize)>)> {
+        let (cell, r) = self.cell(t, tc.col)?;
+        if cell.trim().is_empty() {
+            return Err((RejectReason::MissingValue, Some(r)));
+        }
+        let res = if let Some(tcol) = tc.time_col {
+            let (time, r2) = self.cell(t, tcol)?;
+            self.scratch.clear();
+            self.scratch.push_str(cell);
+            self.scratch.push(' ');
+            self.scratch.push_str(time);
+            parse_datetime(&self.scratch, opts.utc_offset_minutes)
+                .map_err(|e| (e, Some((r.0, r2.1))))
+        } else if tc.epoch {
+            parse_epoch(cell).map_err(|e| (e, Some(r)))
+        } else {
+            parse_datetime(cell, opts.utc_offset_minutes)
+                .or_else(|e| parse_epoch(cell).map_err(|_| e))
+                .map_err(|e| (e, Some(r)))
+        };
+        match res {
+            Ok(ts) => Ok(ts.ms),
+            Err((TsError::OutOfRange, r)) => Err((RejectReason::TimestampOutOfRange, r)),
+            Err((TsError::Bad, r)) => Err((RejectReason::BadTimestamp, r)),
+        }
+    }
+
+    fn series_index(&mut self, name: &str) -> Result<u32, RejectReason> {
+        if let Some(&i) = self.keys.get(name) {
+            return Ok(i);
+        }
+        if self.names.len() >= MAX_SERIES {
+            return Err(RejectReason::TooManySeries);
+        }
+        let i = self.names.len() as u32;
+        self.keys.insert(name.to_string(), i);
+        self.names.push(name.to_string());
+        Ok(i)
+    }
+
+    fn read_row(
+        &mut self,
+        t: &str,
+        opts: &ParseOptions,
+    ) -> Result<(), (RejectReason, Option<(usize, usize)>)> {
+        let ts = match self.layout.ts {
+            Some(tc) => Some(self.timestamp(t, tc, opts)?),
+            None => None,
+        };
+        let mode = std::mem::replace(&mut self.layout.mode, Mode::Wide { cols: Vec::new() });
+        let out = self.read_values(t, ts, &mode, opts);
+        self.layout.mode = mode;
+        out
+    }
+
+    fn read_values(
+        &mut self,
+        t: &str,
+        ts: Option<i64>,
+        mode: &Mode,
+        opts: &ParseOptions,
+    ) -> Result<(), (RejectReason, Option<(usize, usize)>)> {
+        match mode {
+            Mode::Wide { cols } => {
+                let v = match self.layout.used.unwrap_or(ColumnUse::Sum) {
+                    ColumnUse::One(k) => {
+                        let (c, r) = self.cell(t, cols.get(k).copied().unwrap_or(0))?;
+                        value(c).map_err(|e| (e, Some(r)))?
+                    }
+                    ColumnUse::Sum => {
+                        let mut sum = 0.0;
+                        let mut any = false;
+                        for &j in cols {
+                            let Some(&(a, b)) = self.fields.get(j) else {
+                                continue;
+                            };
+                            let c = t.get(a..b).unwrap_or("");
+                            match value(c) {
+                                Ok(v) => {
+                                    sum += v;
+                                    any = true;
+                                }
+                                Err(RejectReason::MissingValue) => {}
+                                Err(e) => return Err((e, Some((a, b)))),
+                            }
+                        }
+                        if !any {
+                            return Err((RejectReason::MissingValue, None));
+                        }
+                        sum
+                    }
+                };
+                self.push(ts, 0, v);
+            }
+            Mode::Pivot { key, value: vc } => {
+                let (name, r) = self.cell(t, *key)?;
+                let (c, rv) = self.cell(t, *vc)?;
+                let v = value(c).map_err(|e| (e, Some(rv)))?;
+                let i = self.series_index(name).map_err(|e| (e, Some(r)))?;
+                if let ColumnChoice::One(k) = opts.column {
+                    if k != i as usize {
+                        return Ok(());
+                    }
+                }
+                self.push(ts, i, v);
+            }
+            Mode::Nvidia { id, util } => {
+                let i = match id {
+                    Some(col) => {
+                        let (name, r) = self.cell(t, *col)?;
+                        if name.is_empty() {
+                            return Err((RejectReason::MissingValue, Some(r)));
+                        }
+                        self.series_index(name).map_err(|e| (e, Some(r)))?
+                    }
+                    None => self.series_index("").map_err(|e| (e, None))?,
+                };
+                let (c, r) = self.cell(t, *util)?;
+                let u = value(c).map_err(|e| (e, Some(r)))?;
+                if let ColumnChoice::One(k) = opts.column {
+                    if k != i as usize {
+                        return Ok(());
+                    }
+                }
+                let busy = if u > opts.busy_threshold_percent {
+                    1.0
+                } else {
+                    0.0
+                };
+                self.push(ts, i, busy);
+            }
+            Mode::Job { end, gpus } => {
+                let start = ts.unwrap_or(0);
+                let end_ms = self.timestamp(t, *end, opts)?;
+                let g = match gpus {
+                    Some(col) => {
+                        let (c, r) = self.cell(t, *col)?;
+                        value(c).map_err(|e| (e, Some(r)))?
+                    }
+                    None => 1.0,
+                };
+                if end_ms < start {
+                    return Err((RejectReason::EndBeforeStart, None));
+                }
+                if (end_ms - start) / 3_600_000 > MAX_HOURS as i64 {
+                    return Err((RejectReason::JobTooLong, None));
+                }
+                if start < self.last_key.0 {
+                    self.sorted = false;
+                }
+                self.last_key = (start, 0);
+                self.min_ms = self.min_ms.min(start);
+                self.max_ms = self.max_ms.max(end_ms);
+                if let Acc::Jobs(j) = &mut self.acc {
+                    j.push((start, end_ms, g));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, ts: Option<i64>, col: u32, v: f64) {
+        match (&mut self.acc, ts) {
+            (Acc::Samples(s), Some(ms)) => {
+                let key = (ms, col);
+                if key < self.last_key {
+                    self.sorted = false;
+                }
+                self.last_key = key;
+                let c = col as usize;
+                if self.last_per_col.len() <= c {
+                    self.last_per_col.resize(c + 1, i64::MIN);
+                }
+                if ms < self.last_per_col[c] {
+                    self.report.unsorted = true;
+                }
+                self.last_per_col[c] = ms;
+                s.push(Sample { ms, col, v });
+            }
+            (Acc::Plain(p), _) => p.push(v),
+            _ => {}
+        }
+    }
+
+    fn finish(mut self, lines: usize, skipped: usize, opts: &ParseOptions) -> ParseResult {
+        let lay = &self.layout;
+        let r = &mut self.report;
+        r.lines = lines;
+        r.lines_skipped = skipped;
+        r.timestamp_style = lay.ts_style;
+        r.naive_timestamps = lay.naive;
+        r.timestamp_column = lay.ts.map(|t| ValueColumn {
+            field: t.col,
+            name: lay.name(t.col),
+        });
+        r.time_column = lay.ts.and_then(|t| t.time_col).map(|c| ValueColumn {
+            field: c,
+            name: lay.name(c),
+        });
+        match &lay.mode {
+            Mode::Wide { cols } => {
+                r.columns = cols
+                    .iter()
+                    .map(|&c| ValueColumn {
+                        field: c,
+                        name: lay.name(c),
+                    })
+                    .collect();
+                r.used = lay.used.unwrap_or(ColumnUse::Sum);
+            }
+            Mode::Pivot { key, .. } | Mode::Nvidia { id: Some(key), .. } => {
+                r.series_column = Some(ValueColumn {
+                    field: *key,
+                    name: lay.name(*key),
+                });
+            }
+            Mode::Nvidia { id: None, util } => {
+                r.series_column = None;
+                let _ = util;
+            }
+            Mode::Job { end, gpus } => {
+                r.end_column = Some(ValueColumn {
+                    field: end.col,
+                    name: lay.name(end.col),
+                });
+                r.columns = gpus
+                    .iter()
+                    .map(|&c| ValueColumn {
+                        field: c,
+                        name: lay.name(c),
+                    })
+                    .collect();
+                r.used = ColumnUse::One(0);
+            }
+        }
+        if let Mode::Nvidia { .. } = lay.mode {
+            r.busy_threshold_percent = Some(opts.busy_threshold_percent);
+        }
+        if matches!(lay.mode, Mode::Pivot { .. } | Mode::Nvidia { .. }) {
+            r.columns = self
+                .names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| ValueColumn {
+                    field: i,
+                    name: n.clone(),
+                })
+                .collect();
+            r.used = series_use(opts.column, r.columns.len())?;
+        }
+        if r.rows_read == 0 {
+            return Err(IngestError::NoUsableRows(Box::new(self.report)));
+        }
+        let off = opts.utc_offset_minutes;
+        let (values, timestamps) = match self.acc {
+            Acc::Plain(v) => {
+                if v.len() > MAX_HOURS {
+                    return Err(IngestError::TooManyHours {
+                        hours: v.len() as u64,
+                        max_hours: MAX_HOURS,
+                    });
+                }
+                (v, None)
+            }
+            Acc::Samples(mut s) => {
+                let ncols = self.names.len().max(1);
+                let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
+                apply(r, &h);
+                (h.values, Some(h.starts))
+            }
+            Acc::Jobs(j) => {
+                r.unsorted = !self.sorted;
+                let h = jobs(&j, off)?;
+                apply(r, &h);
+                (h.values, Some(h.starts))
+            }
+        };
+        if values.is_empty() {
+            return Err(IngestError::NoUsableRows(Box::new(self.report)));
+        }
+        self.report.hours = values.len();
+        Ok(Parsed {
+            series: UsageSeries {
+                values,
+                timestamps,
+                utc_offset_minutes: off,
+            },
+            report: self.report,
+        })
+    }
+}
+
+/// The column use for series (long tables, GPUs, Prometheus).
+pub(crate) fn series_use(choice: ColumnChoice, n: usize) -> Result<ColumnUse, IngestError> {
+    match choice {
+        ColumnChoice::One(k) if k < n => Ok(ColumnUse::One(k)),
+        ColumnChoice::One(k) => Err(IngestError::NoSuchColumn {
+            index: k,
+            available: n,
+        }),
+        ColumnChoice::Sum => Ok(ColumnUse::Sum),
+        ColumnChoice::Auto if n == 1 => Ok(ColumnUse::One(0)),
+        ColumnChoice::Auto => Ok(ColumnUse::Sum),
+    }
+}
+
+pub(crate) fn apply(r: &mut ParseReport, h: &Hourly) {
+    r.span = h.span;
+    r.resolution_seconds = h.resolution_s;
+    r.missing_hours = h.missing_hours;
+    r.gaps = h.gaps.clone();
+    r.duplicates = h.duplicates;
+    r.hours = h.values.len();
+}
+
+/// Drive a [`Parser`] over a text in slices: `while !s.step(64 * 1024) { yield }`.
+pub struct Stepper<'a> {
+    text: &'a str,
+    pos: usize,
+    parser: Parser,
+}
+
+impl<'a> Stepper<'a> {
+    pub fn new(text: &'a str, options: &ParseOptions) -> Self {
+        let mut parser = Parser::new(options.clone());
+        let mut pos = 0;
+        if text.len() > options.max_input_bytes {
+            // Fail at once without looking at the text.
+            parser.feed_oversize(text.len());
+            pos = text.len();
+        }
+        Self { text, pos, parser }
+    }
+
+    /// Parse about `max_bytes` more (up to the next line end). `true` when all is fed.
+    pub fn step(&mut self, max_bytes: usize) -> bool {
+        if self.pos >= self.text.len() {
+            return true;
+        }
+        let mut end = self
+            .pos
+            .saturating_add(max_bytes.max(1))
+            .min(self.text.len());
+        if end < self.text.len() {
+            match self.text.as_bytes()[end..]
+                .iter()
+                .take(MAX_LINE_BYTES)
+                .position(|&b| b == b'\n')
+            {
+                Some(i) => end += i + 1,
+                None => {
+                    while !self.text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                }
+            }
+        }
+        self.parser.feed(&self.text[self.pos..end]);
+        self.pos = end;
+        self.pos >= self.text.len() || self.parser.has_failed()
+    }
+
+    /// Fraction of the text fed, 0.0 ..= 1.0.
+    pub fn progress(&self) -> f64 {
+        if self.text.is_empty() {
+            1.0
+        } else {
+            self.pos as f64 / self.text.len() as f64
+        }
+    }
+
+    pub fn finish(self) -> ParseResult {
+        self.parser.finish()
+    }
+}
+
+impl Parser {
+    fn feed_oversize(&mut self, bytes: usize) {
+        self.bytes_fed = bytes;
+        self.phase = Phase::Failed(IngestError::TooLarge {
+            bytes,
+            max_bytes: self.opts.max_input_bytes,
+        });
+    }
+}

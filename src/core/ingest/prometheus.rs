@@ -1,0 +1,200 @@
+//! Prometheus HTTP API responses (`/api/v1/query_range` matrix, `/api/v1/query` vector).
+
+use super::json::{self, J};
+use super::number::{parse_number, MAX_VALUE};
+use super::parser::{apply, series_use};
+use super::resample::{hourly, Sample};
+use super::timestamp::{MAX_MS, MIN_MS};
+use super::{
+    ColumnUse, Delimiter, Format, IngestError, ParseOptions, ParseReport, ParseResult, Parsed,
+    RejectReason, TimestampStyle, ValueColumn, MAX_SERIES,
+};
+use crate::core::series::UsageSeries;
+
+/// Maps increasing byte offsets to 1-based line numbers in one pass.
+struct Lines<'a> {
+    b: &'a [u8],
+    pos: usize,
+    line: usize,
+}
+
+impl Lines<'_> {
+    fn at(&mut self, at: usize) -> usize {
+        let at = at.min(self.b.len());
+        if at < self.pos {
+            self.pos = 0;
+            self.line = 1;
+        }
+        self.line += self.b[self.pos..at].iter().filter(|&&c| c == b'\n').count();
+        self.pos = at;
+        self.line
+    }
+}
+
+fn label(metric: Option<&J>) -> String {
+    let Some(J::Obj(kv)) = metric else {
+        return String::new();
+    };
+    let name = kv
+        .iter()
+        .find(|(k, _)| k == "__name__")
+        .and_then(|(_, v)| v.as_str())
+        .unwrap_or("");
+    let labels: Vec<String> = kv
+        .iter()
+        .filter(|(k, _)| k != "__name__")
+        .map(|(k, v)| format!("{k}=\"{}\"", v.as_str().unwrap_or("")))
+        .collect();
+    let s = if labels.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name}{{{}}}", labels.join(","))
+    };
+    s.chars().take(200).collect()
+}
+
+pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
+    let mut lines = Lines {
+        b: text.as_bytes(),
+        pos: 0,
+        line: 1,
+    };
+    let root = json::parse(text).map_err(|e| IngestError::InvalidJson {
+        line: lines.at(e.at),
+    })?;
+    if root.get("status").and_then(J::as_str) == Some("error") {
+        let msg = root
+            .get("error")
+            .and_then(J::as_str)
+            .or_else(|| root.get("errorType").and_then(J::as_str))
+            .unwrap_or("");
+        return Err(IngestError::PrometheusError {
+            message: msg.chars().take(500).collect(),
+        });
+    }
+    let data = root.get("data").unwrap_or(&root);
+    let Some(J::Arr(result)) = data.get("result") else {
+        return Err(IngestError::NotPrometheus);
+    };
+    let mut report = ParseReport::new(Format::PrometheusJson, opts);
+    report.delimiter = Delimiter::None;
+    report.timestamp_style = Some(TimestampStyle::EpochSeconds);
+    report.lines = text.lines().count();
+    let series: Vec<&J> = result.iter().map(|(_, s)| s).take(MAX_SERIES).collect();
+    report.columns = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| ValueColumn {
+            field: i,
+            name: label(s.get("metric")),
+        })
+        .collect();
+    report.used = series_use(opts.column, report.columns.len().max(1))?;
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut sorted = true;
+    let mut last_key = (i64::MIN, 0u32);
+    let mut last_per: Vec<i64> = vec![i64::MIN; series.len()];
+    for (i, s) in series.iter().enumerate() {
+        let pairs: Vec<(usize, &J)> = match (s.get("values"), s.get("value")) {
+            (Some(J::Arr(v)), _) => v.iter().map(|(at, p)| (*at, p)).collect(),
+            (None, Some(v @ J::Arr(_))) => vec![(0, v)],
+            _ => continue,
+        };
+        for (at, pair) in pairs {
+            let (ts, val) = match pair {
+                J::Arr(p) if p.len() == 2 => (&p[0].1, &p[1].1),
+                _ => {
+                    let line = lines.at(at);
+                    report.reject(line, RejectReason::BadSample, &excerpt_at(text, at));
+                    continue;
+                }
+            };
+            let ms = match ts {
+                J::Num(t) => (t * 1000.0).floor(),
+                J::Str(t) => t
+                    .trim()
+                    .parse::<f64>()
+                    .map(|t| (t * 1000.0).floor())
+                    .unwrap_or(f64::NAN),
+                _ => f64::NAN,
+            };
+            let v = match val {
+                J::Str(v) => parse_number(v).map_err(|e| match e {
+                    super::number::NumError::NotFinite => RejectReason::NotFinite,
+                    super::number::NumError::Empty => RejectReason::MissingValue,
+                    super::number::NumError::NotANumber => RejectReason::NotANumber,
+                }),
+                J::Num(v) => Ok(*v),
+                _ => Err(RejectReason::BadSample),
+            };
+            let reason = if !ms.is_finite() {
+                Some(RejectReason::BadTimestamp)
+            } else if !(MIN_MS as f64..MAX_MS as f64).contains(&ms) {
+                Some(RejectReason::TimestampOutOfRange)
+            } else {
+                match v {
+                    Err(r) => Some(r),
+                    Ok(v) if v < 0.0 => Some(RejectReason::Negative),
+                    Ok(v) if v > MAX_VALUE => Some(RejectReason::TooLarge),
+                    Ok(_) => None,
+                }
+            };
+            if let Some(r) = reason {
+                let line = lines.at(at);
+                report.reject(line, r, &excerpt_at(text, at));
+                continue;
+            }
+            let (ms, v) = (ms as i64, v.unwrap_or(0.0));
+            report.rows_read += 1;
+            if let ColumnUse::One(k) = report.used {
+                if k != i {
+                    continue;
+                }
+            }
+            let key = (ms, i as u32);
+            if key < last_key {
+                sorted = false;
+            }
+            last_key = key;
+            if ms < last_per[i] {
+                report.unsorted = true;
+            }
+            last_per[i] = ms;
+            samples.push(Sample {
+                ms,
+                col: i as u32,
+                v,
+            });
+        }
+    }
+    if samples.is_empty() {
+        return Err(IngestError::NoUsableRows(Box::new(report)));
+    }
+    let h = hourly(
+        &mut samples,
+        sorted,
+        series.len(),
+        opts.utc_offset_minutes,
+        opts.gaps,
+    )?;
+    apply(&mut report, &h);
+    Ok(Parsed {
+        series: UsageSeries {
+            values: h.values,
+            timestamps: Some(h.starts),
+            utc_offset_minutes: opts.utc_offset_minutes,
+        },
+        report,
+    })
+}
+
+/// The JSON text at a byte offset (up to the end of its array element), char-safe.
+fn excerpt_at(text: &str, at: usize) -> String {
+    let mut a = at.min(text.len());
+    while !text.is_char_boundary(a) {
+        a -= 1;
+    }
+    let rest = &text[a..];
+    let end = rest.find(']').map_or(rest.len(), |i| i + 1);
+    super::excerpt(&rest[..end])
+}

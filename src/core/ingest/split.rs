@@ -1,0 +1,143 @@
+//! Splitting a line into field byte ranges (reused buffer, no allocation per line).
+
+use super::Delimiter;
+
+/// More fields than this on one line: the line is rejected (bounded memory).
+pub(crate) const MAX_FIELDS: usize = 256;
+
+impl Delimiter {
+    fn bytes(self) -> &'static [u8] {
+        match self {
+            Delimiter::Comma => b",",
+            Delimiter::Tab => b"\t",
+            Delimiter::Semicolon => b";",
+            Delimiter::Pipe => b"|",
+            Delimiter::FullWidthComma => "，".as_bytes(),
+            Delimiter::Whitespace | Delimiter::None => b"",
+        }
+    }
+}
+
+/// Split `line` into trimmed field ranges (outer quotes removed). Returns `false`
+/// when the line has more than [`MAX_FIELDS`] fields (`out` then holds the first ones).
+/// Ranges always lie on char boundaries: splitting happens only at ASCII bytes or
+/// at whole delimiter sequences.
+pub(crate) fn split_fields(line: &str, delim: Delimiter, out: &mut Vec<(usize, usize)>) -> bool {
+    out.clear();
+    let b = line.as_bytes();
+    match delim {
+        Delimiter::None => {
+            out.push(trim_range(b, 0, b.len()));
+            true
+        }
+        Delimiter::Whitespace => {
+            let mut i = 0;
+            while i < b.len() {
+                while i < b.len() && is_space_at(b, i) > 0 {
+                    i += is_space_at(b, i);
+                }
+                if i >= b.len() {
+                    break;
+                }
+                let start = i;
+                while i < b.len() && is_space_at(b, i) == 0 {
+                    i += 1;
+                }
+                if out.len() >= MAX_FIELDS {
+                    return false;
+                }
+                out.push(trim_range(b, start, i));
+            }
+            true
+        }
+        _ => {
+            let d = delim.bytes();
+            let mut start = 0;
+            let mut i = 0;
+            let mut in_quotes = false;
+            while i < b.len() {
+                let c = b[i];
+                if c == b'"' {
+                    in_quotes = !in_quotes;
+                    i += 1;
+                } else if !in_quotes && c == d[0] && b[i..].starts_with(d) {
+                    if out.len() >= MAX_FIELDS {
+                        return false;
+                    }
+                    out.push(trim_range(b, start, i));
+                    i += d.len();
+                    start = i;
+                } else {
+                    i += 1;
+                }
+            }
+            if out.len() >= MAX_FIELDS {
+                return false;
+            }
+            out.push(trim_range(b, start, b.len()));
+            true
+        }
+    }
+}
+
+/// Width in bytes of the whitespace separator at `i` (space, tab, ideographic space), or 0.
+fn is_space_at(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b' ' | b'\t' => 1,
+        0xE3 if b[i..].starts_with("\u{3000}".as_bytes()) => 3,
+        _ => 0,
+    }
+}
+
+fn trim_range(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
+    while s < e && (b[s] == b' ' || b[s] == b'\t') {
+        s += 1;
+    }
+    while e > s && (b[e - 1] == b' ' || b[e - 1] == b'\t') {
+        e -= 1;
+    }
+    if e - s >= 2 && b[s] == b'"' && b[e - 1] == b'"' {
+        s += 1;
+        e -= 1;
+    }
+    (s, e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(line: &str, d: Delimiter) -> Vec<&str> {
+        let mut v = Vec::new();
+        assert!(split_fields(line, d, &mut v));
+        v.iter().map(|&(a, b)| &line[a..b]).collect()
+    }
+
+    #[test]
+    fn delimiters() {
+        assert_eq!(split("a, b ,c", Delimiter::Comma), ["a", "b", "c"]);
+        assert_eq!(
+            split("\"1,234\",\"x\"\"y\"", Delimiter::Comma),
+            ["1,234", "x\"\"y"]
+        );
+        assert_eq!(split("a;b;", Delimiter::Semicolon), ["a", "b", ""]);
+        assert_eq!(
+            split("时间，GPU数", Delimiter::FullWidthComma),
+            ["时间", "GPU数"]
+        );
+        assert_eq!(
+            split("  2026-11-01 13:00\t 12  ", Delimiter::Whitespace),
+            ["2026-11-01", "13:00", "12"]
+        );
+        assert_eq!(split("a\u{3000}b", Delimiter::Whitespace), ["a", "b"]);
+        assert_eq!(split(" 12 ", Delimiter::None), ["12"]);
+    }
+
+    #[test]
+    fn too_many_fields() {
+        let line = ",".repeat(1000);
+        let mut v = Vec::new();
+        assert!(!split_fields(&line, Delimiter::Comma, &mut v));
+        assert_eq!(v.len(), MAX_FIELDS);
+    }
+}

@@ -1,0 +1,305 @@
+//! Built-in sample histories for "Try an example": generated in code (deterministic,
+//! a small built-in PRNG), 30 days hourly with timestamps. [`csv`] renders the same
+//! history as text that `core::ingest::parse` reads back identically.
+//!
+//! Local time bands used by the generators: weekday day = Monday–Friday 09:00–21:00,
+//! weekday night = the other weekday hours, weekend = Saturday and Sunday.
+
+use std::fmt::Write as _;
+
+use crate::core::ingest::civil_from_days;
+use crate::core::series::UsageSeries;
+
+/// Days in every sample history.
+pub const DAYS: usize = 30;
+
+/// The built-in sample histories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sample {
+    /// A pre-training cluster: 64 GPUs busy around the clock, rare one-node dips.
+    SteadyPretraining,
+    /// A research lab: weekday daytime ~8 (min 6), weekday nights ~4 (min 2),
+    /// weekends ~3 (min 1).
+    BurstyLab,
+    /// A team at ~10 GPUs for 23 days, then ~4 in the last 7 days.
+    RecentDrop,
+}
+
+impl Sample {
+    pub const ALL: [Sample; 3] = [
+        Sample::SteadyPretraining,
+        Sample::BurstyLab,
+        Sample::RecentDrop,
+    ];
+
+    /// Stable machine name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Sample::SteadyPretraining => "steady-pretraining",
+            Sample::BurstyLab => "bursty-lab",
+            Sample::RecentDrop => "recent-drop",
+        }
+    }
+}
+
+/// SplitMix64: tiny, deterministic, good enough for sample data.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn tenth(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// Start of the local hour containing `start_unix`.
+fn align(start_unix: i64, off: i32) -> i64 {
+    let o = i64::from(off) * 60;
+    (start_unix + o).div_euclid(3600) * 3600 - o
+}
+
+/// The sample history: [`DAYS`] × 24 hourly values from the local hour containing
+/// `start_unix`, with timestamps.
+pub fn series(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> UsageSeries {
+    let start = align(start_unix, utc_offset_minutes);
+    let o = i64::from(utc_offset_minutes) * 60;
+    let hours = DAYS * 24;
+    let mut rng = Rng(match sample {
+        Sample::SteadyPretraining => 0x5EED_0001,
+        Sample::BurstyLab => 0x5EED_0002,
+        Sample::RecentDrop => 0x5EED_0003,
+    });
+    let mut values = Vec::with_capacity(hours);
+    let mut timestamps = Vec::with_capacity(hours);
+    for i in 0..hours {
+        let t = start + i as i64 * 3600;
+        let local = t + o;
+        let day = local.div_euclid(86_400);
+        let weekday = (day + 3).rem_euclid(7); // 0 = Monday (1970-01-01 was a Thursday)
+        let hour = local.rem_euclid(86_400) / 3600;
+        let u = rng.unit();
+        let v = match sample {
+            Sample::SteadyPretraining => {
+                if u < 0.03 {
+                    56.0
+                } else {
+                    64.0
+                }
+            }
+            Sample::BurstyLab => {
+                let weekend = weekday >= 5;
+                if weekend {
+                    1.0 + 4.0 * u
+                } else if (9..21).contains(&hour) {
+                    6.0 + 4.0 * u
+                } else {
+                    2.0 + 4.0 * u
+                }
+            }
+            Sample::RecentDrop => {
+                if i < (DAYS - 7) * 24 {
+                    9.0 + 2.0 * u
+                } else {
+                    3.0 + 2.0 * u
+                }
+            }
+        };
+        values.push(tenth(v));
+        timestamps.push(t);
+    }
+    UsageSeries {
+        values,
+        timestamps: Some(timestamps),
+        utc_offset_minutes,
+    }
+}
+
+fn push_local_iso(out: &mut String, t: i64, off: i32) {
+    let local = t + i64::from(off) * 60;
+    let (y, m, d) = civil_from_days(local.div_euclid(86_400));
+    let sec = local.rem_euclid(86_400);
+    let sign = if off < 0 { '-' } else { '+' };
+    let a = off.unsigned_abs();
+    let _ = write!(
+        out,
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}{sign}{:02}:{:02}",
+        sec / 3600,
+        sec % 3600 / 60,
+        sec % 60,
+        a / 60,
+        a % 60
+    );
+}
+
+/// The same history as [`series`], as CSV text (`timestamp,gpus_busy`, ISO 8601 with
+/// the offset) that the ingest parser reads back identically.
+pub fn csv(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> String {
+    let s = series(sample, start_unix, utc_offset_minutes);
+    let mut out = String::with_capacity(s.values.len() * 32 + 32);
+    out.push_str("timestamp,gpus_busy\n");
+    let ts = s.timestamps.unwrap_or_default();
+    for (t, v) in ts.iter().zip(&s.values) {
+        push_local_iso(&mut out, *t, utc_offset_minutes);
+        let _ = writeln!(out, ",{v}");
+    }
+    out
+}
+
+/// Benchmark input: a header and `rows` per-minute rows `2026-01-01 00:00,37.5`
+/// (naive local time, ~22 bytes a row: 525 600 rows ≈ 11.6 MB).
+pub fn generate_minutely_csv(rows: usize) -> String {
+    let mut out = String::with_capacity(rows.saturating_mul(23).saturating_add(16));
+    out.push_str("time,gpus\n");
+    let mut rng = Rng(0xBE7C_4000);
+    let start_day = 20_454; // 2026-01-01
+    let mut day = -1;
+    let mut date = String::new();
+    for i in 0..rows {
+        let d = start_day + (i / 1440) as i64;
+        if d != day {
+            day = d;
+            let (y, m, dd) = civil_from_days(d);
+            date.clear();
+            let _ = write!(date, "{y:04}-{m:02}-{dd:02}");
+        }
+        let minute = i % 1440;
+        let v = rng.next_u64() % 640;
+        let _ = writeln!(
+            out,
+            "{date} {:02}:{:02},{}.{}",
+            minute / 60,
+            minute % 60,
+            v / 10,
+            v % 10
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::ingest::{parse, Format, GapPolicy, ParseOptions};
+
+    const START: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z, a Sunday
+
+    fn band_means(s: &UsageSeries) -> ([f64; 3], [f64; 3]) {
+        let mut sum = [0.0; 3];
+        let mut n = [0.0; 3];
+        let mut min = [f64::MAX; 3];
+        let o = i64::from(s.utc_offset_minutes) * 60;
+        for (t, v) in s.timestamps.as_ref().unwrap().iter().zip(&s.values) {
+            let local = t + o;
+            let wd = (local.div_euclid(86_400) + 3).rem_euclid(7);
+            let h = local.rem_euclid(86_400) / 3600;
+            let b = if wd >= 5 {
+                2
+            } else if (9..21).contains(&h) {
+                0
+            } else {
+                1
+            };
+            sum[b] += v;
+            n[b] += 1.0;
+            min[b] = f64::min(min[b], *v);
+        }
+        ([sum[0] / n[0], sum[1] / n[1], sum[2] / n[2]], min)
+    }
+
+    #[test]
+    fn deterministic_and_month_long() {
+        for s in Sample::ALL {
+            let a = series(s, START, 480);
+            assert_eq!(a, series(s, START, 480));
+            assert_eq!(a.len(), DAYS * 24);
+            assert!(a.values.iter().all(|v| v.is_finite() && *v >= 0.0));
+            let ts = a.timestamps.as_ref().unwrap();
+            assert!(ts.windows(2).all(|w| w[1] - w[0] == 3600));
+        }
+    }
+
+    #[test]
+    fn bursty_lab_matches_the_seed_table() {
+        let (mean, min) = band_means(&series(Sample::BurstyLab, START, 480));
+        assert!((mean[0] - 8.0).abs() < 0.4, "{mean:?}");
+        assert!((mean[1] - 4.0).abs() < 0.4, "{mean:?}");
+        assert!((mean[2] - 3.0).abs() < 0.4, "{mean:?}");
+        assert!(
+            (min[0] - 6.0).abs() < 0.3 && (min[1] - 2.0).abs() < 0.3 && (min[2] - 1.0).abs() < 0.3,
+            "{min:?}"
+        );
+    }
+
+    #[test]
+    fn recent_drop_drops_in_the_last_week() {
+        let s = series(Sample::RecentDrop, START, 0);
+        let split = (DAYS - 7) * 24;
+        let before = s.values[..split].iter().sum::<f64>() / split as f64;
+        let after = s.values[split..].iter().sum::<f64>() / (s.len() - split) as f64;
+        assert!(
+            (before - 10.0).abs() < 0.3 && (after - 4.0).abs() < 0.3,
+            "{before} {after}"
+        );
+    }
+
+    #[test]
+    fn steady_is_steady() {
+        let s = series(Sample::SteadyPretraining, START, 0);
+        let mean = s.values.iter().sum::<f64>() / s.len() as f64;
+        assert!(mean > 62.0 && mean <= 64.0);
+        assert!(s.values.iter().all(|&v| v == 64.0 || v == 56.0));
+    }
+
+    #[test]
+    fn csv_round_trips_through_the_parser() {
+        for off in [480, 0, -300, 330] {
+            for s in Sample::ALL {
+                let text = csv(s, START + 1234, off);
+                let opts = ParseOptions {
+                    utc_offset_minutes: off,
+                    gaps: GapPolicy::Zero,
+                    ..Default::default()
+                };
+                let parsed = parse(&text, &opts).unwrap();
+                assert_eq!(parsed.series, series(s, START + 1234, off), "{s:?} {off}");
+                assert_eq!(parsed.report.format, Format::Table);
+                assert_eq!(parsed.report.rows_rejected, 0);
+                assert_eq!(parsed.report.missing_hours, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn minutely_csv_shape_and_parse() {
+        let text = generate_minutely_csv(3000);
+        assert_eq!(text.lines().count(), 3001);
+        assert!(text
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("2026-01-01 00:00,"));
+        assert!(text
+            .lines()
+            .nth(1441)
+            .unwrap()
+            .starts_with("2026-01-02 00:00,"));
+        let per_row = text.len() as f64 / 3000.0;
+        assert!((20.0..=24.0).contains(&per_row), "{per_row}");
+        let p = parse(&text, &ParseOptions::default()).unwrap();
+        assert_eq!(p.report.rows_read, 3000);
+        assert_eq!(p.series.len(), 50);
+        assert_eq!(p.report.resolution_seconds, Some(60));
+    }
+}
