@@ -100,8 +100,13 @@ struct Stats {
 }
 
 impl Stats {
+    /// At least 80 % of the non-empty cells.
     fn share(&self, n: usize) -> bool {
         self.nonempty > 0 && n * 5 >= self.nonempty * 4
+    }
+    /// At least half of the non-empty cells (a few bad rows do not hide a column).
+    fn most(&self, n: usize) -> bool {
+        self.nonempty > 0 && n * 2 >= self.nonempty
     }
     fn numeric(&self) -> bool {
         self.nonempty > 0 && self.number * 2 >= self.nonempty && self.number > self.text
@@ -275,7 +280,7 @@ pub(crate) fn detect(
         let name = &names[j];
         let time_named =
             has_any(name, TIME_WORDS) || has_any(name, START_WORDS) || has_any(name, END_WORDS);
-        if s.share(s.datetime) {
+        if s.most(s.datetime) {
             ts_cols.push((
                 TsCol {
                     col: j,
@@ -285,8 +290,8 @@ pub(crate) fn detect(
                 s.style,
             ));
             used[j] = true;
-        } else if s.share(s.date) {
-            if j + 1 < ncols && stats[j + 1].share(stats[j + 1].time) {
+        } else if s.most(s.date) {
+            if j + 1 < ncols && stats[j + 1].most(stats[j + 1].time) {
                 ts_cols.push((
                     TsCol {
                         col: j,

@@ -58,7 +58,11 @@ struct Rows {
     sorted: bool,
     min_ms: i64,
     max_ms: i64,
+    header_seen: bool,
 }
+
+/// Why a row was rejected, and the byte range of the offending cell.
+type RowError = (RejectReason, Option<(usize, usize)>);
 
 enum Acc {
     Plain(Vec<f64>),
@@ -116,10 +120,6 @@ impl Parser {
                 let body = chunk.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
                 if body.is_empty() {
                     buf.push_str(chunk);
-                    return;
-                }
-                if looks_binary(body) {
-                    self.phase = Phase::Failed(IngestError::Binary);
                     return;
                 }
                 let json = match self.opts.format {
@@ -199,6 +199,15 @@ impl Parser {
     fn line(&mut self, raw: &str, overflow: bool) {
         self.lines += 1;
         let no = self.lines;
+        let (raw, overflow) = if raw.len() > MAX_LINE_BYTES {
+            let mut cut = 256;
+            while !raw.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            (&raw[..cut], true)
+        } else {
+            (raw, overflow)
+        };
         let mut l = raw.strip_suffix('\r').unwrap_or(raw);
         if no == 1 {
             l = l.strip_prefix('\u{FEFF}').unwrap_or(l);
@@ -247,24 +256,40 @@ impl Parser {
             .map(|(_, s, _)| s.trim())
             .filter(|s| !s.is_empty())
             .collect();
-        if sample.is_empty() {
-            // Only comments or over-long lines so far: nothing to detect from.
-            if head.iter().all(|(_, _, o)| !o) {
-                self.skipped += head.len();
-                self.phase = Phase::Failed(IngestError::Empty);
-                return;
+        // Not text: NUL bytes, or more than 10 % control / replacement characters.
+        let mut garbage = 0usize;
+        let mut total = 0usize;
+        for (_, s, _) in &head {
+            for c in s.chars() {
+                if c == '\0' {
+                    self.phase = Phase::Failed(IngestError::Binary);
+                    return;
+                }
+                total += 1;
+                garbage += usize::from(is_garbage(c));
             }
         }
-        let control = sample
-            .iter()
-            .map(|s| s.chars().filter(|c| is_garbage(*c)).count())
-            .sum::<usize>();
-        let total = sample.iter().map(|s| s.chars().count()).sum::<usize>();
-        if control > 0 && control * 10 > total {
+        if garbage > 0 && garbage * 10 > total {
             self.phase = Phase::Failed(IngestError::Binary);
             return;
         }
-        let layout = match detect(&sample, &self.opts, self.sep_hint) {
+        if sample.is_empty() && head.iter().all(|(_, _, o)| !o) {
+            // Only comments so far: nothing to read.
+            self.phase = Phase::Failed(IngestError::Empty);
+            return;
+        }
+        let detect_opts;
+        let opts = if sample.is_empty() {
+            // Only over-long lines: read as values so each is reported.
+            detect_opts = ParseOptions {
+                format: Some(Format::Values),
+                ..self.opts.clone()
+            };
+            &detect_opts
+        } else {
+            &self.opts
+        };
+        let layout = match detect(&sample, opts, self.sep_hint) {
             Ok(l) => l,
             Err(e) => {
                 self.phase = Phase::Failed(e);
@@ -313,22 +338,6 @@ fn is_garbage(c: char) -> bool {
     (c.is_control() && c != '\t' && c != '\r' && c != '\n') || c == '\u{FFFD}'
 }
 
-/// NUL bytes, or more than 10 % control / replacement characters in the first 4 KiB.
-fn looks_binary(s: &str) -> bool {
-    let mut n = 0usize;
-    let mut bad = 0usize;
-    for c in s.chars().take(4096) {
-        if c == '\0' {
-            return true;
-        }
-        n += 1;
-        if is_garbage(c) {
-            bad += 1;
-        }
-    }
-    bad * 10 > n
-}
-
 fn num_reason(e: NumError) -> RejectReason {
     match e {
         NumError::Empty => RejectReason::MissingValue,
@@ -372,6 +381,7 @@ impl Rows {
             sorted: true,
             min_ms: i64::MAX,
             max_ms: i64::MIN,
+            header_seen: false,
         }
     }
 
@@ -391,8 +401,15 @@ impl Rows {
         if t.is_empty() {
             return;
         }
-        if is_comment(t) || self.layout.header_line.as_deref() == Some(t) {
+        if is_comment(t) {
             *skipped += 1;
+            return;
+        }
+        if self.layout.header_line.as_deref() == Some(t) {
+            if self.header_seen {
+                *skipped += 1;
+            }
+            self.header_seen = true;
             return;
         }
         if !split_fields(t, self.layout.delimiter, &mut self.fields) {
@@ -402,29 +419,20 @@ impl Rows {
         match self.read_row(t, opts) {
             Ok(()) => self.report.rows_read += 1,
             Err((reason, cell)) => {
-                let (a, b) = cell.unwrap_or((0, t.len()));
+                let (a, b) = cell.filter(|(a, b)| a < b).unwrap_or((0, t.len()));
                 self.report.reject(no, reason, t.get(a..b).unwrap_or(t));
             }
         }
     }
 
-    fn cell<'a>(
-        &self,
-        t: &'a str,
-        col: usize,
-    ) -> Result<(&'a str, (usize, usize)), (RejectReason, Option<(usize, usize)>)> {
+    fn cell<'a>(&self, t: &'a str, col: usize) -> Result<(&'a str, (usize, usize)), RowError> {
         match self.fields.get(col) {
             Some(&(a, b)) => Ok((t.get(a..b).unwrap_or(""), (a, b))),
             None => Err((RejectReason::TooFewColumns, None)),
         }
     }
 
-    fn timestamp(
-        &mut self,
-        t: &str,
-        tc: TsCol,
-        opts: &ParseOptions,
-    ) -> Result<i64, (RejectReason, Option<(usize, usize)>)> {
+    fn timestamp(&mut self, t: &str, tc: TsCol, opts: &ParseOptions) -> Result<i64, RowError> {
         let (cell, r) = self.cell(t, tc.col)?;
         if cell.trim().is_empty() {
             return Err((RejectReason::MissingValue, Some(r)));
@@ -464,11 +472,7 @@ impl Rows {
         Ok(i)
     }
 
-    fn read_row(
-        &mut self,
-        t: &str,
-        opts: &ParseOptions,
-    ) -> Result<(), (RejectReason, Option<(usize, usize)>)> {
+    fn read_row(&mut self, t: &str, opts: &ParseOptions) -> Result<(), RowError> {
         let ts = match self.layout.ts {
             Some(tc) => Some(self.timestamp(t, tc, opts)?),
             None => None,
@@ -485,7 +489,7 @@ impl Rows {
         ts: Option<i64>,
         mode: &Mode,
         opts: &ParseOptions,
-    ) -> Result<(), (RejectReason, Option<(usize, usize)>)> {
+    ) -> Result<(), RowError> {
         match mode {
             Mode::Wide { cols } => {
                 let v = match self.layout.used.unwrap_or(ColumnUse::Sum) {

@@ -46,7 +46,7 @@ pub(crate) fn hourly(
         return Ok(out);
     }
     if !sorted {
-        s.sort_unstable_by(|a, b| (a.ms, a.col).cmp(&(b.ms, b.col)));
+        s.sort_unstable_by_key(|a| (a.ms, a.col));
     }
     // Collapse duplicates (same time, same series) into their mean.
     let n = s.len();
