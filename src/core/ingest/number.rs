@@ -12,15 +12,34 @@ pub(crate) enum NumError {
     NotFinite,
 }
 
+/// `str::trim` with a fast path for the common case of ASCII ends.
+pub(crate) fn fast_trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut a = 0;
+    let mut e = b.len();
+    while a < e && b[a].is_ascii_whitespace() {
+        a += 1;
+    }
+    while e > a && b[e - 1].is_ascii_whitespace() {
+        e -= 1;
+    }
+    // Cuts happened only at ASCII bytes, so both ends are char boundaries.
+    let t = &s[a..e];
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        (Some(f), Some(l)) if f.is_ascii() && l.is_ascii() => t,
+        _ => t.trim(),
+    }
+}
+
 /// Trim ASCII and Unicode whitespace plus one pair of surrounding quotes.
 pub(crate) fn trim_cell(s: &str) -> &str {
-    let t = s.trim();
-    let t = if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
-        &t[1..t.len() - 1]
+    let t = fast_trim(s);
+    let b = t.as_bytes();
+    if b.len() >= 2 && b[0] == b'"' && b[b.len() - 1] == b'"' {
+        fast_trim(&t[1..t.len() - 1])
     } else {
         t
-    };
-    t.trim()
+    }
 }
 
 /// Parse a numeric cell: `12`, `12.5`, `-3`, `1e3`, `+5`, `1,234`, `1 234`, `1.234,5`,

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::detect::{detect, Layout, Mode, TsCol};
-use super::number::{parse_number, NumError, MAX_VALUE};
+use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
 use super::resample::{hourly, jobs, Hourly, Sample};
 use super::split::split_fields;
 use super::timestamp::{parse_datetime, parse_epoch, TsError};
@@ -208,7 +208,10 @@ impl Parser {
         } else {
             (raw, overflow)
         };
-        let mut l = raw.strip_suffix('\r').unwrap_or(raw);
+        let mut l = match raw.as_bytes().last() {
+            Some(b'\r') => &raw[..raw.len() - 1],
+            _ => raw,
+        };
         if no == 1 {
             l = l.strip_prefix('\u{FEFF}').unwrap_or(l);
         }
@@ -331,7 +334,8 @@ impl Parser {
 }
 
 fn is_comment(t: &str) -> bool {
-    t.starts_with('#') || t.starts_with("//")
+    let b = t.as_bytes();
+    b.first() == Some(&b'#') || (b.len() >= 2 && b[0] == b'/' && b[1] == b'/')
 }
 
 fn is_garbage(c: char) -> bool {
@@ -397,7 +401,7 @@ impl Rows {
             self.report.reject(no, RejectReason::LineTooLong, l);
             return;
         }
-        let t = l.trim();
+        let t = fast_trim(l);
         if t.is_empty() {
             return;
         }
@@ -434,7 +438,7 @@ impl Rows {
 
     fn timestamp(&mut self, t: &str, tc: TsCol, opts: &ParseOptions) -> Result<i64, RowError> {
         let (cell, r) = self.cell(t, tc.col)?;
-        if cell.trim().is_empty() {
+        if fast_trim(cell).is_empty() {
             return Err((RejectReason::MissingValue, Some(r)));
         }
         let res = if let Some(tcol) = tc.time_col {

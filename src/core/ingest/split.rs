@@ -60,7 +60,7 @@ pub(crate) fn split_fields(line: &str, delim: Delimiter, out: &mut Vec<(usize, u
                 if c == b'"' {
                     in_quotes = !in_quotes;
                     i += 1;
-                } else if !in_quotes && c == d[0] && b[i..].starts_with(d) {
+                } else if !in_quotes && c == d[0] && (d.len() == 1 || b[i..].starts_with(d)) {
                     if out.len() >= MAX_FIELDS {
                         return false;
                     }

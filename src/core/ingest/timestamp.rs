@@ -109,6 +109,7 @@ pub(crate) fn parse_time_of_day(cell: &str) -> Option<i64> {
 }
 
 /// Parse a date-time cell. Naive local times are shifted by `utc_offset_minutes`.
+#[inline]
 pub(crate) fn parse_datetime(cell: &str, utc_offset_minutes: i32) -> Result<Ts, TsError> {
     let mut buf = [0u8; 48];
     let (b, chinese) = normalise(cell, &mut buf).ok_or(TsError::Bad)?;
@@ -172,6 +173,7 @@ fn normalise<'a>(cell: &'a str, buf: &'a mut [u8; 48]) -> Option<(&'a [u8], bool
     Some((&buf[..n], chinese))
 }
 
+#[inline]
 fn digits(b: &[u8], p: &mut usize, min: usize, max: usize) -> Option<i64> {
     let start = *p;
     let mut v: i64 = 0;
