@@ -16,6 +16,15 @@
 //! Entry points: [`parse`] (all at once) and [`Parser`] / [`Stepper`] (in slices, so
 //! a browser page can yield between slices and show progress). Never panics; every
 //! rejected line is reported with its 1-based number and a [`RejectReason`].
+//!
+//! ```ignore
+//! let mut s = Stepper::new(&text, &options);
+//! while !s.step(64 * 1024) {          // ~1 ms of work per 64 KiB in wasm
+//!     set_progress(s.progress());     // 0.0 ..= 1.0
+//!     sleep(Duration::ZERO).await;    // yield to the browser
+//! }
+//! let result: ParseResult = s.finish(); // resampling (+ whole JSON parse) happens here
+//! ```
 
 mod detect;
 mod json;

@@ -93,12 +93,20 @@ pub(crate) fn hourly(
     };
     out.resolution_s = resolution_ms.map(|m| (m + 500) / 1000);
 
+    // Hourly input stamped a little early (13:59:58 for the 14:00 sample) belongs to
+    // the next hour: with an hourly resolution, samples up to 5 minutes early are moved.
+    let shift = if resolution_ms.is_some_and(|r| (3_240_000..=3_960_000).contains(&r)) {
+        300_000
+    } else {
+        0
+    };
+
     // Mean per (hour, series), summed over series.
     let ncols = ncols.max(s.iter().map(|x| x.col as usize + 1).max().unwrap_or(1));
     let mut acc: Vec<(f64, u32)> = vec![(0.0, 0); ncols];
     let mut touched: Vec<u32> = Vec::new();
     let mut hours: Vec<(i64, f64)> = Vec::new();
-    let mut cur = hour_key(s[0].ms, off);
+    let mut cur = hour_key(s[0].ms + shift, off);
     let flush = |acc: &mut Vec<(f64, u32)>, touched: &mut Vec<u32>| -> f64 {
         let mut total = 0.0;
         for &c in touched.iter() {
@@ -110,7 +118,7 @@ pub(crate) fn hourly(
         total
     };
     for x in s.iter() {
-        let k = hour_key(x.ms, off);
+        let k = hour_key(x.ms + shift, off);
         if k != cur {
             let v = flush(&mut acc, &mut touched);
             hours.push((cur, v));
@@ -317,6 +325,22 @@ mod tests {
         );
         let z = hourly(&mut mk(), true, 1, 0, GapPolicy::Zero).unwrap();
         assert_eq!(z.values, vec![1.0, 1.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn jittered_hourly_samples_snap_to_their_hour() {
+        let mut s: Vec<Sample> = [0, H - 2000, 2 * H + 1000, 3 * H - 60_000]
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| Sample {
+                ms: T0 + d,
+                col: 0,
+                v: i as f64,
+            })
+            .collect();
+        let h = hourly(&mut s, true, 1, 0, GapPolicy::Exclude).unwrap();
+        assert_eq!(h.values, vec![0.0, 1.0, 2.0, 3.0]);
+        assert_eq!(h.missing_hours, 0);
     }
 
     #[test]
