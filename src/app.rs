@@ -26,12 +26,21 @@ pub fn App() -> impl IntoView {
         let tags = browser::browser_languages();
         Lang::from_browser(tags.iter().map(String::as_str))
     });
-    let state = RwSignal::new(AppState { inputs: link.inputs, lang });
+    let state = RwSignal::new(AppState {
+        inputs: link.inputs,
+        lang,
+    });
 
     // The one writer of the URL: `replace`, so typing never spams history.
     Effect::new(move |_| {
         let query = state.with(|s| {
-            url::encode(&LinkState { inputs: s.inputs.clone(), lang: Some(s.lang) }, s.lang)
+            url::encode(
+                &LinkState {
+                    inputs: s.inputs.clone(),
+                    lang: Some(s.lang),
+                },
+                s.lang,
+            )
         });
         browser::replace_query(&query);
     });

@@ -13,7 +13,11 @@ pub fn browser_languages() -> Vec<String> {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
         return Vec::new();
     };
-    let mut tags: Vec<String> = nav.languages().iter().filter_map(|v| v.as_string()).collect();
+    let mut tags: Vec<String> = nav
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
     if tags.is_empty() {
         if let Some(l) = nav.language() {
             tags.push(l);
@@ -24,8 +28,12 @@ pub fn browser_languages() -> Vec<String> {
 
 /// Replace the current history entry's query (no new history entry, no reload).
 pub fn replace_query(query: &str) {
-    let Some(window) = web_sys::window() else { return };
-    let Ok(history) = window.history() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(history) = window.history() else {
+        return;
+    };
     let location = window.location();
     let path = location.pathname().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
@@ -39,7 +47,10 @@ pub fn replace_query(query: &str) {
 
 /// Set `<html lang>` so screen readers and fonts follow the UI language.
 pub fn set_document_lang(tag: &str) {
-    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
         let _ = el.set_attribute("lang", tag);
     }
 }

@@ -113,7 +113,10 @@ mod tests {
 
     #[test]
     fn rejects_garbage_nan_and_infinity() {
-        for bad in ["", "  ", "abc", "NaN", "nan", "inf", "-inf", "infinity", "1e999", "<script>", "1.2.3", "--1"] {
+        for bad in [
+            "", "  ", "abc", "NaN", "nan", "inf", "-inf", "infinity", "1e999", "<script>", "1.2.3",
+            "--1",
+        ] {
             assert_eq!(parse_number(bad), None, "{bad:?}");
         }
     }

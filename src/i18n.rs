@@ -175,15 +175,29 @@ pub fn error_message(lang: Lang, err: &InputError) -> String {
         (Problem::MustBePositive, Lang::Zh) => "必须大于 0。".to_string(),
         (Problem::MustBeNonNegative, Lang::En) => "must be 0 or more.".to_string(),
         (Problem::MustBeNonNegative, Lang::Zh) => "不能为负数。".to_string(),
-        (Problem::TooLarge { max }, Lang::En) => format!("must be at most {}.", number_trim(*max, 2, lang)),
-        (Problem::TooLarge { max }, Lang::Zh) => format!("不能超过 {}。", number_trim(*max, 2, lang)),
-        (Problem::TooSmall { min }, Lang::En) => format!("must be at least {}.", number_trim(*min, 2, lang)),
-        (Problem::TooSmall { min }, Lang::Zh) => format!("不能小于 {}。", number_trim(*min, 2, lang)),
+        (Problem::TooLarge { max }, Lang::En) => {
+            format!("must be at most {}.", number_trim(*max, 2, lang))
+        }
+        (Problem::TooLarge { max }, Lang::Zh) => {
+            format!("不能超过 {}。", number_trim(*max, 2, lang))
+        }
+        (Problem::TooSmall { min }, Lang::En) => {
+            format!("must be at least {}.", number_trim(*min, 2, lang))
+        }
+        (Problem::TooSmall { min }, Lang::Zh) => {
+            format!("不能小于 {}。", number_trim(*min, 2, lang))
+        }
         (Problem::SharesDoNotSumTo100 { sum_percent }, Lang::En) => {
-            format!("shares add up to {} %, not 100 %.", number_trim(*sum_percent, 2, lang))
+            format!(
+                "shares add up to {} %, not 100 %.",
+                number_trim(*sum_percent, 2, lang)
+            )
         }
         (Problem::SharesDoNotSumTo100 { sum_percent }, Lang::Zh) => {
-            format!("各部分合计 {}%，不是 100%。", number_trim(*sum_percent, 2, lang))
+            format!(
+                "各部分合计 {}%，不是 100%。",
+                number_trim(*sum_percent, 2, lang)
+            )
         }
         (Problem::Empty, Lang::En) => "is empty.".to_string(),
         (Problem::Empty, Lang::Zh) => "为空。".to_string(),
@@ -211,8 +225,14 @@ mod tests {
     #[test]
     fn error_messages_name_the_field_in_each_language() {
         let e = InputError::new(Field::OnDemandPrice, Problem::MustBePositive);
-        assert_eq!(error_message(Lang::En, &e), "On-demand price per GPU-hour must be greater than 0.");
-        assert_eq!(error_message(Lang::Zh, &e), "每卡按量价格（每小时）必须大于 0。");
+        assert_eq!(
+            error_message(Lang::En, &e),
+            "On-demand price per GPU-hour must be greater than 0."
+        );
+        assert_eq!(
+            error_message(Lang::Zh, &e),
+            "每卡按量价格（每小时）必须大于 0。"
+        );
     }
 
     #[test]
@@ -221,6 +241,9 @@ mod tests {
             utilization_of_month(Lang::En, 360.0 / 730.0, 730.0),
             "(49.3 % utilization of a 730-hour month)"
         );
-        assert_eq!(utilization_of_month(Lang::Zh, 0.5, 720.0), "（即 720 小时月份的 50% 利用率）");
+        assert_eq!(
+            utilization_of_month(Lang::Zh, 0.5, 720.0),
+            "（即 720 小时月份的 50% 利用率）"
+        );
     }
 }

@@ -82,7 +82,10 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
             if value.chars().count() > 40 {
                 shown.push('…');
             }
-            problems.push(LinkProblem::BadValue { param, value: shown });
+            problems.push(LinkProblem::BadValue {
+                param,
+                value: shown,
+            });
         };
         match key.as_str() {
             param::VERSION => match value.trim().parse::<u32>() {
@@ -137,7 +140,12 @@ mod tests {
     #[test]
     fn round_trip_is_exact() {
         let state = LinkState {
-            inputs: PlanInputs { monthly_price: 5999.99, on_demand_price: 12.34, hours_per_month: 744.0 },
+            inputs: PlanInputs {
+                monthly_price: 5999.99,
+                on_demand_price: 12.34,
+                hours_per_month: 744.0,
+                ..PlanInputs::default()
+            },
             lang: Some(Lang::Zh),
         };
         let q = encode(&state, Lang::Zh);
@@ -151,7 +159,10 @@ mod tests {
     fn unknown_parameters_are_ignored_and_missing_ones_default() {
         let (s, p) = decode("utm_source=doc&monthly=8000");
         assert_eq!(s.inputs.monthly_price, 8000.0);
-        assert_eq!(s.inputs.on_demand_price, PlanInputs::default().on_demand_price);
+        assert_eq!(
+            s.inputs.on_demand_price,
+            PlanInputs::default().on_demand_price
+        );
         assert_eq!(s.lang, None);
         assert!(p.is_empty());
     }
@@ -163,10 +174,22 @@ mod tests {
         assert_eq!(
             p,
             vec![
-                LinkProblem::BadValue { param: "monthly", value: "abc".into() },
-                LinkProblem::BadValue { param: "ondemand", value: "NaN".into() },
-                LinkProblem::BadValue { param: "lang", value: "fr".into() },
-                LinkProblem::BadValue { param: "hours", value: "1e999".into() },
+                LinkProblem::BadValue {
+                    param: "monthly",
+                    value: "abc".into()
+                },
+                LinkProblem::BadValue {
+                    param: "ondemand",
+                    value: "NaN".into()
+                },
+                LinkProblem::BadValue {
+                    param: "lang",
+                    value: "fr".into()
+                },
+                LinkProblem::BadValue {
+                    param: "hours",
+                    value: "1e999".into()
+                },
             ]
         );
     }

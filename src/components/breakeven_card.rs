@@ -4,14 +4,17 @@ use leptos::prelude::*;
 
 use crate::core::plan::PlanOutputs;
 use crate::format::{number, number_trim, plain};
-use crate::i18n::{breakeven_explainer, error_message, monthly_never_pays, t, utilization_of_month, Lang};
+use crate::i18n::{
+    breakeven_explainer, error_message, monthly_never_pays, t, utilization_of_month, Lang,
+};
 
 #[component]
 pub fn BreakevenCard(
     #[prop(into)] outputs: Signal<PlanOutputs>,
     #[prop(into)] lang: Signal<Lang>,
     /// The prices behind the result, for the "how is this computed" line.
-    #[prop(into)] prices: Signal<(f64, f64)>,
+    #[prop(into)]
+    prices: Signal<(f64, f64)>,
 ) -> impl IntoView {
     let result = move || outputs.with(|o| o.breakeven.clone());
     view! {
@@ -70,7 +73,7 @@ pub fn BreakevenCard(
                                     )
                                 }}
                             </p>
-                            <a href="docs/formulas.md#1-break-even">{t(l).formulas_link}</a>
+                            <a href="docs/formulas.md#breakeven">{t(l).formulas_link}</a>
                         </details>
                     }
                         .into_any()

@@ -31,7 +31,9 @@ pub fn hours_per_month(h: f64) -> Result<f64, InputError> {
     if h < MIN_HOURS_PER_MONTH {
         return Err(InputError::new(
             Field::HoursPerMonth,
-            Problem::TooSmall { min: MIN_HOURS_PER_MONTH },
+            Problem::TooSmall {
+                min: MIN_HOURS_PER_MONTH,
+            },
         ));
     }
     Ok(h)
@@ -55,7 +57,11 @@ pub struct BreakEven {
 }
 
 /// Compute the break-even point. Errors name the offending field; no NaN or infinity escapes.
-pub fn break_even(monthly: f64, on_demand: f64, hours_in_month: f64) -> Result<BreakEven, InputError> {
+pub fn break_even(
+    monthly: f64,
+    on_demand: f64,
+    hours_in_month: f64,
+) -> Result<BreakEven, InputError> {
     let p = monthly_price(monthly)?;
     let r = on_demand_price(on_demand)?;
     let h = hours_per_month(hours_in_month)?;
@@ -113,16 +119,25 @@ mod tests {
     #[test]
     fn zero_negative_and_absurd_prices_are_errors_naming_the_field() {
         let e = break_even(0.0, 25.0, 730.0).unwrap_err();
-        assert_eq!((e.field, e.problem), (Field::MonthlyPrice, Problem::MustBePositive));
+        assert_eq!(
+            (e.field, e.problem),
+            (Field::MonthlyPrice, Problem::MustBePositive)
+        );
         let e = break_even(9000.0, 0.0, 730.0).unwrap_err();
-        assert_eq!((e.field, e.problem), (Field::OnDemandPrice, Problem::MustBePositive));
+        assert_eq!(
+            (e.field, e.problem),
+            (Field::OnDemandPrice, Problem::MustBePositive)
+        );
         let e = break_even(9000.0, -3.0, 730.0).unwrap_err();
         assert_eq!(e.field, Field::OnDemandPrice);
         let e = break_even(1e300, 25.0, 730.0).unwrap_err();
         assert_eq!(e.field, Field::MonthlyPrice);
         assert!(matches!(e.problem, Problem::TooLarge { .. }));
         let e = break_even(9000.0, f64::NAN, 730.0).unwrap_err();
-        assert_eq!((e.field, e.problem), (Field::OnDemandPrice, Problem::NotANumber));
+        assert_eq!(
+            (e.field, e.problem),
+            (Field::OnDemandPrice, Problem::NotANumber)
+        );
         let e = break_even(9000.0, 25.0, 10.0).unwrap_err();
         assert_eq!(e.field, Field::HoursPerMonth);
         let e = break_even(9000.0, 25.0, 800.0).unwrap_err();

@@ -164,12 +164,34 @@ mod tests {
 
     #[test]
     fn positive_rejects_zero_negative_nan_inf_and_huge() {
-        assert_eq!(positive(Field::MonthlyPrice, 0.0, 10.0).unwrap_err().problem, Problem::MustBePositive);
-        assert_eq!(positive(Field::MonthlyPrice, -1.0, 10.0).unwrap_err().problem, Problem::MustBePositive);
-        assert_eq!(positive(Field::MonthlyPrice, f64::NAN, 10.0).unwrap_err().problem, Problem::NotANumber);
-        assert_eq!(positive(Field::MonthlyPrice, f64::INFINITY, 10.0).unwrap_err().problem, Problem::NotANumber);
         assert_eq!(
-            positive(Field::MonthlyPrice, 11.0, 10.0).unwrap_err().problem,
+            positive(Field::MonthlyPrice, 0.0, 10.0)
+                .unwrap_err()
+                .problem,
+            Problem::MustBePositive
+        );
+        assert_eq!(
+            positive(Field::MonthlyPrice, -1.0, 10.0)
+                .unwrap_err()
+                .problem,
+            Problem::MustBePositive
+        );
+        assert_eq!(
+            positive(Field::MonthlyPrice, f64::NAN, 10.0)
+                .unwrap_err()
+                .problem,
+            Problem::NotANumber
+        );
+        assert_eq!(
+            positive(Field::MonthlyPrice, f64::INFINITY, 10.0)
+                .unwrap_err()
+                .problem,
+            Problem::NotANumber
+        );
+        assert_eq!(
+            positive(Field::MonthlyPrice, 11.0, 10.0)
+                .unwrap_err()
+                .problem,
             Problem::TooLarge { max: 10.0 }
         );
         assert_eq!(positive(Field::MonthlyPrice, 10.0, 10.0), Ok(10.0));

@@ -2,22 +2,22 @@
 //! Plain types in, plain types or typed errors out.
 
 pub mod breakeven;
-pub mod error;
-pub mod plan;
-pub mod series;
-pub mod money;
-pub mod profile;
-pub mod prices;
-pub mod effective;
-pub mod commitment;
-pub mod waterline;
-pub mod sizing;
-pub mod spot;
-pub mod pools;
 pub mod budget;
 pub mod burst;
-pub mod own_hw;
+pub mod commitment;
+pub mod effective;
+pub mod error;
 pub mod hidden;
-pub mod review;
 pub mod ingest;
+pub mod money;
+pub mod own_hw;
+pub mod plan;
+pub mod pools;
+pub mod prices;
+pub mod profile;
+pub mod review;
 pub mod samples;
+pub mod series;
+pub mod sizing;
+pub mod spot;
+pub mod waterline;

@@ -21,7 +21,11 @@ pub struct UsageSeries {
 impl UsageSeries {
     /// A series without timestamps (consecutive hours).
     pub fn from_values(values: Vec<f64>) -> Self {
-        Self { values, timestamps: None, utc_offset_minutes: 0 }
+        Self {
+            values,
+            timestamps: None,
+            utc_offset_minutes: 0,
+        }
     }
 
     /// T: number of hours in the series.

@@ -1,0 +1,64 @@
+// Shared helpers for the end-to-end tests: Debian Chromium through playwright-core
+// (never a downloaded browser) against the release build served on 127.0.0.1.
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createServer } from '../scripts/static-server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '..');
+export const SCREENSHOTS = path.join(here, 'screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.GRP_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** Serve a built dist directory on 127.0.0.1 (random free port); returns { url, close }. */
+export async function serve(dir = path.join(ROOT, 'dist'), prefix = '/') {
+  if (!fs.existsSync(path.join(dir, 'index.html'))) throw new Error(`${dir} has no index.html: build first`);
+  const server = createServer(dir, prefix);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/**
+ * Open a page that records console errors, page errors and failed requests.
+ * Returns { page, problems } where problems is a live array.
+ */
+export async function openPage(browser, url, contextOptions = {}) {
+  const context = await browser.newContext({ locale: 'en-US', ...contextOptions });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=breakeven-hours]');
+  return { page, context, problems };
+}
+
+/** The plain number a result carries in data-value. */
+export async function value(page, testid) {
+  const v = await page.getAttribute(`[data-testid=${testid}]`, 'data-value');
+  if (v === null) throw new Error(`no data-value on ${testid}`);
+  return Number(v);
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

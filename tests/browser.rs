@@ -1,0 +1,143 @@
+//! Component tests in headless Chromium (wasm-bindgen-test). They mount the real
+//! `Planner` component, drive its inputs like a user does, and assert on the text a
+//! user reads (not on HTML).
+#![cfg(target_arch = "wasm32")]
+
+use gpu_rent_planner::app::{AppState, Planner};
+use gpu_rent_planner::core::plan::PlanInputs;
+use gpu_rent_planner::i18n::Lang;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Let the reactive system flush its effects.
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(10).await;
+}
+
+fn mount(lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let state = RwSignal::new(AppState {
+        inputs: PlanInputs::default(),
+        lang,
+    });
+    let handle = leptos::mount::mount_to(host.clone(), move || view! { <Planner state /> });
+    std::mem::forget(handle);
+    (host, state)
+}
+
+fn text(host: &HtmlElement) -> String {
+    host.inner_text()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn input(host: &HtmlElement, selector: &str) -> HtmlInputElement {
+    host.query_selector(selector)
+        .unwrap()
+        .expect(selector)
+        .unchecked_into()
+}
+
+fn type_into(el: &HtmlInputElement, value: &str) {
+    el.set_value(value);
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn breakeven_follows_typing_and_the_slider() {
+    let (host, _) = mount(Lang::En);
+    settle().await;
+    assert!(
+        text(&host)
+            .contains("Break-even: 360 hours per month (49.3 % utilization of a 730-hour month)"),
+        "{}",
+        text(&host)
+    );
+
+    type_into(&input(&host, "[data-testid=on-demand-price]"), "30");
+    settle().await;
+    assert!(
+        text(&host).contains("Break-even: 300 hours per month (41.1 % utilization"),
+        "{}",
+        text(&host)
+    );
+
+    type_into(&input(&host, "[data-testid=monthly-price-slider]"), "12000");
+    settle().await;
+    assert!(
+        text(&host).contains("Break-even: 400 hours per month (54.8 % utilization"),
+        "{}",
+        text(&host)
+    );
+    assert_eq!(input(&host, "[data-testid=monthly-price]").value(), "12000");
+}
+
+#[wasm_bindgen_test]
+async fn invalid_input_is_explained_and_the_last_good_result_stays() {
+    let (host, _) = mount(Lang::En);
+    settle().await;
+    let field = input(&host, "[data-testid=on-demand-price]");
+    type_into(&field, "0");
+    settle().await;
+    let t = text(&host);
+    assert!(
+        t.contains("On-demand price per GPU-hour must be greater than 0."),
+        "{t}"
+    );
+    assert!(t.contains("Break-even: 360 hours per month"), "{t}");
+    assert_eq!(field.value(), "0", "the user's text is kept");
+
+    type_into(&field, "abc");
+    settle().await;
+    assert!(text(&host).contains("On-demand price per GPU-hour is not a number."));
+    assert_eq!(field.value(), "abc");
+
+    type_into(&field, "２０");
+    settle().await;
+    let t = text(&host);
+    assert!(t.contains("Break-even: 450 hours per month"), "{t}");
+    assert!(!t.contains("not a number"), "{t}");
+}
+
+#[wasm_bindgen_test]
+async fn monthly_never_pays_is_said_not_shown_as_a_fine_utilization() {
+    let (host, _) = mount(Lang::En);
+    settle().await;
+    type_into(&input(&host, "[data-testid=monthly-price]"), "20000");
+    settle().await;
+    let t = text(&host);
+    assert!(t.contains("Break-even: 800 hours per month"), "{t}");
+    assert!(t.contains("monthly never pays at these prices"), "{t}");
+}
+
+#[wasm_bindgen_test]
+async fn chinese_text_and_the_language_toggle() {
+    let (host, state) = mount(Lang::Zh);
+    settle().await;
+    let t = text(&host);
+    assert!(t.contains("盈亏平衡点： 360 小时/月"), "{t}");
+    assert!(
+        !t.contains("Break-even"),
+        "no English on a Chinese page: {t}"
+    );
+
+    let toggle: HtmlElement = host
+        .query_selector("[data-testid=lang-toggle]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    toggle.click();
+    settle().await;
+    assert_eq!(state.get_untracked().lang, Lang::En);
+    assert!(text(&host).contains("Break-even: 360 hours per month"));
+}
