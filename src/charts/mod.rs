@@ -1,0 +1,338 @@
+//! The five charts of the page, drawn with plotters.
+//!
+//! Every chart is a plain data struct built from engine outputs by a pure constructor,
+//! a `draw` function generic over the plotters backend (canvas in the browser, SVG in
+//! native tests) and a `summary` used as the canvas' text alternative:
+//!
+//! | chart | data | module |
+//! |---|---|---|
+//! | 1 usage over time | [`usage::UsageData`] | [`usage`] |
+//! | 2 load-duration curve | [`load_duration::LoadDurationData`] | [`load_duration`] |
+//! | 3 cost vs committed GPUs | [`cost::CostData`] | [`cost`] |
+//! | 4 budget split | [`budget::BudgetData`] | [`budget`] |
+//! | 5 break-even without data | [`breakeven::BreakevenData`] | [`breakeven`] |
+//!
+//! Sizes (fonts, strokes, margins) are given in CSS pixels and multiplied by
+//! [`ChartStyle::pixel_ratio`], so a canvas sized to its CSS box × devicePixelRatio stays
+//! crisp. No drawing function panics: empty or degenerate data draws a short message.
+
+pub mod breakeven;
+pub mod downsample;
+pub mod load_duration;
+pub mod text;
+pub mod theme;
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+
+use crate::i18n::Lang;
+pub use theme::Palette;
+
+/// Why a chart could not be drawn (a backend error, as text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartError(pub String);
+
+impl std::fmt::Display for ChartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ChartError {}
+
+/// `?` on any plotters result inside a drawing function.
+pub(crate) trait OrChart<T> {
+    fn chart(self) -> Result<T, ChartError>;
+}
+
+impl<T, E: std::fmt::Display> OrChart<T> for Result<T, E> {
+    fn chart(self) -> Result<T, ChartError> {
+        self.map_err(|e| ChartError(e.to_string()))
+    }
+}
+
+/// System fonts with CJK fallbacks (no quotes: the value goes into SVG attributes and the
+/// canvas `font` shorthand as is).
+pub const DEFAULT_FONT: &str =
+    "system-ui, -apple-system, Segoe UI, PingFang SC, Microsoft YaHei, Noto Sans CJK SC, sans-serif";
+
+/// How a chart looks: colours, language, currency, font, pixel ratio.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartStyle {
+    pub palette: Palette,
+    pub lang: Lang,
+    /// Currency symbol for money axes ("¥" or "$").
+    pub currency: String,
+    pub font_family: String,
+    /// devicePixelRatio: every size is multiplied by it (clamped to 0.5..=4).
+    pub pixel_ratio: f64,
+}
+
+impl ChartStyle {
+    pub fn new(lang: Lang, currency: &str, dark: bool, pixel_ratio: f64) -> Self {
+        Self {
+            palette: if dark { Palette::DARK } else { Palette::LIGHT },
+            lang,
+            currency: currency.to_string(),
+            font_family: DEFAULT_FONT.to_string(),
+            pixel_ratio,
+        }
+    }
+
+    fn ratio(&self) -> f64 {
+        if self.pixel_ratio.is_finite() {
+            self.pixel_ratio.clamp(0.5, 4.0)
+        } else {
+            1.0
+        }
+    }
+
+    /// CSS pixels → backend pixels.
+    pub fn px(&self, css: f64) -> u32 {
+        (css * self.ratio()).round().max(1.0) as u32
+    }
+
+    /// CSS pixels → backend pixels, signed.
+    pub fn pxi(&self, css: f64) -> i32 {
+        let v = (css * self.ratio()).round() as i32;
+        if v == 0 && css != 0.0 {
+            css.signum() as i32
+        } else {
+            v
+        }
+    }
+
+    /// A text style of `css` pixels in the palette's text colour.
+    pub fn font(&self, css: f64) -> TextStyle<'_> {
+        (self.font_family.as_str(), css * self.ratio())
+            .into_font()
+            .color(&self.palette.text)
+    }
+
+    /// A stroke of `css` pixels.
+    pub fn stroke(&self, color: RGBColor, css: f64) -> ShapeStyle {
+        ShapeStyle {
+            color: color.to_rgba(),
+            filled: false,
+            stroke_width: self.px(css),
+        }
+    }
+
+    /// Money on an axis: "¥12,000".
+    pub fn money(&self, v: f64) -> String {
+        let digits = if v.abs() < 10.0 && v != 0.0 { 2 } else { 0 };
+        let s = crate::format::number(v.abs(), digits, self.lang);
+        if v < 0.0 {
+            format!("-{}{s}", self.currency)
+        } else {
+            format!("{}{s}", self.currency)
+        }
+    }
+}
+
+impl Default for ChartStyle {
+    fn default() -> Self {
+        ChartStyle::new(Lang::En, "¥", false, 1.0)
+    }
+}
+
+/// Fill the background; returns false when the area is too small to draw a chart in.
+pub(crate) fn prepare<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+) -> Result<bool, ChartError> {
+    area.fill(&style.palette.background).chart()?;
+    let (w, h) = area.dim_in_pixel();
+    Ok(w >= style.px(120.0) && h >= style.px(80.0))
+}
+
+/// A centred one-line message instead of a chart (empty or invalid data).
+pub(crate) fn message<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+    text: &str,
+) -> Result<(), ChartError> {
+    let (w, h) = area.dim_in_pixel();
+    let font =
+        style
+            .font(14.0)
+            .color(&style.palette.muted)
+            .pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Center,
+            ));
+    area.draw_text(text, &font, (w as i32 / 2, h as i32 / 2))
+        .chart()
+}
+
+/// A finite value or `fallback`.
+pub(crate) fn finite_or(v: f64, fallback: f64) -> f64 {
+    if v.is_finite() {
+        v
+    } else {
+        fallback
+    }
+}
+
+/// An axis range `0..top` that is never empty: a little headroom above `max`.
+pub(crate) fn upper(max: f64) -> f64 {
+    let m = finite_or(max, 0.0).max(0.0);
+    if m <= 0.0 {
+        1.0
+    } else {
+        m * 1.08
+    }
+}
+
+/// Format a number for an axis tick in the current language.
+pub(crate) fn tick(v: f64, lang: Lang) -> String {
+    let a = v.abs();
+    let decimals = if a == 0.0 || a >= 100.0 {
+        0
+    } else if a >= 1.0 {
+        1
+    } else {
+        2
+    };
+    crate::format::number_trim(v, decimals, lang)
+}
+
+/// The chart context every chart draws on: f64 × f64.
+pub(crate) type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// `lo..hi`, widened when empty or not finite.
+pub(crate) fn span(lo: f64, hi: f64) -> std::ops::Range<f64> {
+    let lo = finite_or(lo, 0.0);
+    let hi = finite_or(hi, lo + 1.0);
+    if hi > lo {
+        lo..hi
+    } else {
+        lo..lo + 1.0
+    }
+}
+
+/// A cartesian chart with the page's margins; `y_label_css` is the width kept for the
+/// y tick labels (money needs more).
+pub(crate) fn cartesian<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    y_label_css: f64,
+) -> Result<Plot<'a, DB>, ChartError> {
+    ChartBuilder::on(area)
+        .margin(style.px(10.0))
+        .margin_right(style.px(18.0))
+        .x_label_area_size(style.px(46.0))
+        .y_label_area_size(style.px(y_label_css))
+        .build_cartesian_2d(span(x.start, x.end), span(y.start, y.end))
+        .chart()
+}
+
+/// Grid, axes, tick labels and axis titles.
+pub(crate) fn mesh<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Plot<'a, DB>,
+    style: &ChartStyle,
+    x_desc: &str,
+    y_desc: &str,
+    x_labels: usize,
+    x_fmt: &dyn Fn(&f64) -> String,
+    y_fmt: &dyn Fn(&f64) -> String,
+) -> Result<(), ChartError> {
+    let p = &style.palette;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(x_labels)
+        .y_labels(6)
+        .x_label_formatter(x_fmt)
+        .y_label_formatter(y_fmt)
+        .label_style(style.font(11.5).color(&p.muted))
+        .axis_desc_style(style.font(12.5))
+        .axis_style(style.stroke(p.muted, 1.0))
+        .bold_line_style(style.stroke(p.grid, 1.0))
+        .light_line_style(TRANSPARENT)
+        .set_all_tick_mark_size(style.px(4.0))
+        .draw()
+        .chart()
+}
+
+/// The legend box, in the corner given.
+pub(crate) fn legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Plot<'a, DB>,
+    style: &ChartStyle,
+    position: SeriesLabelPosition,
+) -> Result<(), ChartError> {
+    let p = &style.palette;
+    chart
+        .configure_series_labels()
+        .position(position)
+        .margin(style.px(6.0))
+        .legend_area_size(style.px(28.0))
+        .label_font(style.font(11.5))
+        .background_style(p.background.mix(0.88))
+        .border_style(style.stroke(p.grid, 1.0))
+        .draw()
+        .chart()
+}
+
+/// A legend swatch: a short line, dashed when `dash` is given (dash, gap in CSS px).
+pub(crate) fn swatch<DB: DrawingBackend>(
+    style: &ChartStyle,
+    shape: ShapeStyle,
+    dash: Option<(f64, f64)>,
+) -> impl Fn((i32, i32)) -> DynElement<'static, DB, (i32, i32)> {
+    let w = style.pxi(22.0);
+    let d = dash.map(|(a, b)| (style.pxi(a), style.pxi(b)));
+    move |(x, y)| match d {
+        Some((a, b)) => {
+            DashedPathElement::new(vec![(x, y), (x + w, y)].into_iter(), a, b, shape).into_dyn()
+        }
+        None => PathElement::new(vec![(x, y), (x + w, y)], shape).into_dyn(),
+    }
+}
+
+/// A legend swatch: a filled square.
+pub(crate) fn block<DB: DrawingBackend>(
+    style: &ChartStyle,
+    fill: RGBAColor,
+) -> impl Fn((i32, i32)) -> DynElement<'static, DB, (i32, i32)> {
+    let s = style.pxi(6.0);
+    move |(x, y)| Rectangle::new([(x + s, y - s), (x + 3 * s, y + s)], fill.filled()).into_dyn()
+}
+
+/// A horizontal or sloped dashed line in data coordinates.
+pub(crate) fn dashed(
+    style: &ChartStyle,
+    points: Vec<(f64, f64)>,
+    shape: ShapeStyle,
+    dash: (f64, f64),
+) -> DashedLineSeries<std::vec::IntoIter<(f64, f64)>, i32> {
+    DashedLineSeries::new(points, style.pxi(dash.0), style.pxi(dash.1), shape)
+}
+
+/// Text anchored at `h`/`v` around a data point, moved by `offset` CSS pixels.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn label_at<'a, DB: DrawingBackend + 'a>(
+    chart: &Plot<'a, DB>,
+    style: &ChartStyle,
+    text: String,
+    at: (f64, f64),
+    offset: (f64, f64),
+    color: &RGBColor,
+    h: plotters::style::text_anchor::HPos,
+    v: plotters::style::text_anchor::VPos,
+) -> Result<(), ChartError> {
+    let font = style
+        .font(12.0)
+        .color(color)
+        .pos(plotters::style::text_anchor::Pos::new(h, v));
+    let shift = (style.pxi(offset.0), style.pxi(offset.1));
+    chart
+        .plotting_area()
+        .draw(&(EmptyElement::at(at) + Text::new(text, shift, font)))
+        .chart()
+}
