@@ -1,0 +1,224 @@
+//! Component tests of the spot, burst, hidden-costs, own-hardware and review cards in
+//! headless Chromium (wasm-bindgen-test). Each test mounts one card with the same context
+//! `Planner` provides (state → `plan` memo), drives its inputs like a user does, and checks
+//! the figures (`data-value`) and the text a user reads against hand computations.
+#![cfg(target_arch = "wasm32")]
+
+use gpu_rent_planner::app::{AppState, Ctx, ParseStatus};
+use gpu_rent_planner::components::spot_card::SpotCard;
+use gpu_rent_planner::core::plan::{plan, PlanInputs, PlanOutputs};
+use gpu_rent_planner::i18n::Lang;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Let the reactive system flush its effects.
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(10).await;
+}
+
+/// Which card to mount.
+#[derive(Clone, Copy)]
+enum Card {
+    Spot,
+}
+
+/// Mount one card with a context like `Planner`'s (no history: the sliders' profile).
+fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSignal<AppState>) {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let state = RwSignal::new(AppState::new(inputs, lang));
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let outputs: Memo<PlanOutputs> = Memo::new(move |_| state.with(|s| plan(&s.inputs)));
+        provide_context(Ctx {
+            state,
+            usage_text: RwSignal::new(String::new()),
+            parse_status: RwSignal::new(ParseStatus::Empty),
+            profile: Memo::new(|_| None),
+            outputs,
+            lang: Signal::derive(move || state.with(|s| s.lang)),
+            currency: Signal::derive(move || state.with(|s| s.currency.symbol())),
+        });
+        match card {
+            Card::Spot => view! { <SpotCard /> }.into_any(),
+        }
+    });
+    std::mem::forget(handle);
+    (host, state)
+}
+
+fn mount(card: Card, lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
+    mount_with(card, lang, PlanInputs::default())
+}
+
+fn text(host: &HtmlElement) -> String {
+    host.inner_text()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn el(host: &HtmlElement, testid: &str) -> HtmlElement {
+    let sel = format!("[data-testid={testid}]");
+    host.query_selector(&sel)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {sel} in: {}", text(host)))
+        .unchecked_into()
+}
+
+fn has(host: &HtmlElement, testid: &str) -> bool {
+    host.query_selector(&format!("[data-testid={testid}]"))
+        .unwrap()
+        .is_some()
+}
+
+/// The `data-value` of a figure.
+fn value(host: &HtmlElement, testid: &str) -> String {
+    el(host, testid)
+        .get_attribute("data-value")
+        .unwrap_or_default()
+}
+
+fn input(host: &HtmlElement, testid: &str) -> HtmlInputElement {
+    el(host, testid).unchecked_into()
+}
+
+fn fire(target: &web_sys::EventTarget, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    target
+        .dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap())
+        .unwrap();
+}
+
+fn type_into(host: &HtmlElement, testid: &str, v: &str) {
+    let el = input(host, testid);
+    el.set_value(v);
+    fire(&el, "input");
+}
+
+// ---------------------------------------------------------------- spot
+
+#[wasm_bindgen_test]
+async fn spot_defaults_and_young_interval() {
+    // Defaults: s = 8, r = 25, λ = 0.02/h, δ = 3 min = 0.05 h, R = 15 min = 0.25 h.
+    // τ = √(2·0.05/0.02) = √5 = 2.2360680 h; δ/τ = 0.0223607; λ(τ/2 + R) = 0.02·1.3680340
+    // = 0.0273607; factor 1.0497214 → 8·1.0497214 = 8.3977709 → 8.40; saving 25 − 8.40 = 16.60.
+    // Validity: λ(τ + R) = 0.02·2.4860680 = 0.0497 ≤ 0.1, δ/τ = 0.0224 ≤ 0.1 → valid.
+    // No checkpoints, J = 8: (1/0.02 + 0.25)(e^0.16 − 1) = 50.25·0.1735109 = 8.7189 h;
+    // 8·8.7189 = 69.7514 → 69.75 vs 25·8 = 200.00 on demand; 69.75/8 → 8.72 per useful hour.
+    let (host, _) = mount(Card::Spot, Lang::En);
+    settle().await;
+    assert_eq!(value(&host, "spot-effective-price"), "8.40");
+    assert_eq!(value(&host, "spot-saving"), "16.60");
+    assert_eq!(value(&host, "spot-young-interval"), "2.24");
+    assert_eq!(value(&host, "spot-interval"), "2.24");
+    assert_eq!(value(&host, "spot-checkpoint-overhead"), "0.0224");
+    assert_eq!(value(&host, "spot-reclaim-overhead"), "0.0274");
+    assert_eq!(value(&host, "spot-first-order"), "true");
+    assert_eq!(value(&host, "spot-no-checkpoint-hours"), "8.72");
+    assert_eq!(value(&host, "spot-no-checkpoint-cost"), "69.75");
+    assert_eq!(value(&host, "spot-no-checkpoint-on-demand"), "200.00");
+    assert_eq!(value(&host, "spot-no-checkpoint-price"), "8.72");
+    let t = text(&host);
+    assert!(t.contains("Each useful spot GPU-hour costs ¥8.40 with checkpoints: ¥16.60 less than on demand (¥25.00)."), "{t}");
+    assert!(t.contains("one reclaim every 50 hours on average"), "{t}");
+    assert!(!has(&host, "spot-warning") && !has(&host, "spot-no-checkpoint-warning"));
+    // δ and R are shown in minutes.
+    assert_eq!(input(&host, "checkpoint-save").value(), "3");
+    assert_eq!(input(&host, "restart-time").value(), "15");
+}
+
+#[wasm_bindgen_test]
+async fn spot_own_interval_and_validity_range() {
+    // λ = 0.02, δ = 2.4 min = 0.04 h, R = 30 min = 0.5 h → τ = √(2·0.04/0.02) = 2 h;
+    // factor 1 + 0.02 + 0.02·1.5 = 1.05 → 8.40 (formulas.md § 8 example).
+    let (host, state) = mount(Card::Spot, Lang::En);
+    settle().await;
+    type_into(&host, "checkpoint-save", "2.4");
+    type_into(&host, "restart-time", "30");
+    settle().await;
+    assert_eq!(value(&host, "spot-young-interval"), "2");
+    assert_eq!(value(&host, "spot-effective-price"), "8.40");
+    // Own interval τ = 10 h: δ/τ = 0.004, λ(5 + 0.5) = 0.11 → factor 1.114 → 8.912 → 8.91;
+    // λ(τ + R) = 0.21 > 0.1 → outside the first-order range.
+    let young = input(&host, "use-young");
+    young.set_checked(false);
+    fire(&young, "change");
+    settle().await;
+    let tau = state.get_untracked().inputs.checkpoint_interval_hours;
+    assert!(tau.is_some_and(|t| (t - 2.0).abs() < 1e-9), "{tau:?}");
+    type_into(&host, "checkpoint-interval", "10");
+    settle().await;
+    assert_eq!(value(&host, "spot-interval"), "10");
+    assert_eq!(value(&host, "spot-young-interval"), "2");
+    assert_eq!(value(&host, "spot-effective-price"), "8.91");
+    assert_eq!(value(&host, "spot-first-order"), "false");
+    let t = text(&host);
+    assert!(
+        t.contains("⚠ No: λ(τ + R) = 0.21 and δ/τ = 0.004 must both be ≤ 0.1."),
+        "{t}"
+    );
+    // Back to Young's optimum.
+    let young = input(&host, "use-young");
+    young.set_checked(true);
+    fire(&young, "change");
+    settle().await;
+    assert_eq!(state.get_untracked().inputs.checkpoint_interval_hours, None);
+    assert_eq!(value(&host, "spot-effective-price"), "8.40");
+    assert!(!has(&host, "checkpoint-interval"));
+}
+
+#[wasm_bindgen_test]
+async fn spot_warns_when_it_costs_more_than_on_demand() {
+    // λ = 1/h, δ = 30 min = 0.5 h, R = 120 min = 2 h → τ = √(2·0.5/1) = 1 h;
+    // factor 1 + 0.5 + 1·(0.5 + 2) = 4 → 8·4 = 32.00 > r = 25 → warning, 7.00 more.
+    // No checkpoints, J = 8: (1 + 2)(e^8 − 1) = 3·2979.957987 = 8939.873961 h;
+    // 8 × that = 71518.99 > 200.00 → warning.
+    let (host, _) = mount(Card::Spot, Lang::En);
+    settle().await;
+    type_into(&host, "interruption-rate", "1");
+    type_into(&host, "checkpoint-save", "30");
+    type_into(&host, "restart-time", "120");
+    settle().await;
+    assert_eq!(value(&host, "spot-effective-price"), "32.00");
+    assert_eq!(value(&host, "spot-saving"), "-7.00");
+    let w = el(&host, "spot-warning");
+    assert_eq!(w.get_attribute("role").as_deref(), Some("alert"));
+    assert!(
+        w.inner_text()
+            .starts_with("⚠ Spot costs more than on demand here: ¥32.00"),
+        "{}",
+        w.inner_text()
+    );
+    assert_eq!(value(&host, "spot-no-checkpoint-hours"), "8939.87");
+    assert_eq!(value(&host, "spot-no-checkpoint-cost"), "71518.99");
+    assert!(el(&host, "spot-no-checkpoint-warning")
+        .inner_text()
+        .contains("¥71,518.99"));
+    assert!(!has(&host, "spot-verdict"));
+}
+
+#[wasm_bindgen_test]
+async fn spot_invalid_input_keeps_last_result_and_chinese() {
+    let (host, _) = mount(Card::Spot, Lang::Zh);
+    settle().await;
+    type_into(&host, "checkpoint-save", "0");
+    settle().await;
+    let t = text(&host);
+    assert!(t.contains("检查点保存时间必须大于 0。"), "{t}");
+    assert_eq!(input(&host, "checkpoint-save").value(), "0");
+    assert_eq!(value(&host, "spot-effective-price"), "8.40");
+    assert!(
+        t.contains("带检查点时，竞价实例每有效 GPU 小时 ¥8.40"),
+        "{t}"
+    );
+    assert!(
+        !t.contains("Spot") && !t.contains("hours"),
+        "no English on a Chinese page: {t}"
+    );
+}
