@@ -470,3 +470,309 @@ fn hidpi_scales_fonts_and_strokes() {
     let x = b.axis("middle", "x");
     assert!((x.value(crossing(&b, &two).0) - 360.0).abs() <= x.tol(3.0));
 }
+
+// ---------- chart 3: cost vs committed GPUs ----------
+
+#[test]
+fn cost_curve_marks_the_four_rules_and_the_flat_region() {
+    use charts::cost::{draw, summary, CostData, FLAT_TOLERANCE};
+    use gpu_rent_planner::core::sizing::SizingRule;
+    let (_, out, _) = bursty();
+    let data = CostData::from_outputs(&out).unwrap();
+    let c = out.commitment.as_ref().unwrap();
+    assert_eq!(data.totals.len(), c.rows.len());
+    assert_eq!(data.rules.len(), 4);
+    let n_star = data.n_star;
+    let best = data.cost(n_star).unwrap();
+    assert!(data.totals.iter().all(|&t| t >= best));
+    let (lo, hi) = data.flat;
+    assert!(lo <= n_star && n_star <= hi);
+    for n in lo..=hi {
+        assert!(data.cost(n).unwrap() <= best * (1.0 + FLAT_TOLERANCE) + 1e-6);
+    }
+    if lo > 0 {
+        assert!(data.cost(lo - 1).unwrap() > best * (1.0 + FLAT_TOLERANCE));
+    }
+
+    let style = light();
+    let p = style.palette;
+    let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
+    dump("cost", &svg);
+    let x = svg.axis("middle", "x");
+    let y = svg.axis("end", "y");
+    // C(N): one point per N at its cost.
+    let line = svg.stroked("polyline", p.series);
+    assert_eq!(line.len(), 1);
+    let pts = line[0].points();
+    assert_eq!(pts.len(), data.totals.len());
+    for (n, pt) in pts.iter().enumerate() {
+        assert!((x.value(pt.0) - n as f64).abs() <= x.tol(1.5));
+        assert!(
+            (y.value(pt.1) - data.totals[n]).abs() <= y.tol(1.5),
+            "C({n})"
+        );
+    }
+    // N*: the big filled circle at (N*, C(N*)).
+    let star: Vec<_> = svg
+        .filled("circle", p.optimal)
+        .into_iter()
+        .filter(|e| e.num("r") == 6.0)
+        .collect();
+    assert_eq!(star.len(), 1);
+    assert!((x.value(star[0].num("cx")) - n_star as f64).abs() <= x.tol(1.5));
+    assert!((y.value(star[0].num("cy")) - best).abs() <= y.tol(1.5));
+    // Each rule's label names its N.
+    for (rule, n) in &data.rules {
+        let name = match rule {
+            SizingRule::Average => "average",
+            SizingRule::Waterline => "waterline",
+            SizingRule::CostOptimal => "N*",
+            SizingRule::Peak => "peak",
+        };
+        assert!(
+            svg.has_text(&format!("{name} {n}")),
+            "{name} {n}: {:?}",
+            svg.texts()
+        );
+        assert!(svg.legend.iter().any(|e| e.text == name));
+    }
+    // The flat region: a translucent band from lo − 0.3 to hi + 0.3.
+    let band: Vec<_> = svg
+        .filled("rect", p.optimal)
+        .into_iter()
+        .filter(|e| e.get("opacity") == "0.13")
+        .collect();
+    assert_eq!(band.len(), 1);
+    let bx0 = x.value(band[0].num("x"));
+    let bx1 = x.value(band[0].num("x") + band[0].num("width"));
+    assert!((bx0 - (lo as f64 - 0.3)).abs() <= x.tol(1.5), "{bx0}");
+    assert!((bx1 - (hi as f64 + 0.3)).abs() <= x.tol(1.5), "{bx1}");
+    assert!(svg.has_text("Monthly cost (¥)"));
+
+    let s = summary(&data, Lang::En, "¥");
+    assert!(s.starts_with(&format!(
+        "Cost vs committed GPUs: N from 0 to {}; cheapest N* = {n_star} at ¥",
+        data.totals.len() - 1
+    )));
+    assert!(s.contains(&format!("from N = {lo} to {hi}")));
+    assert!(summary(&data, Lang::Zh, "$").contains(&format!("最便宜 N* = {n_star}，每月 $")));
+}
+
+#[test]
+fn cost_chart_with_only_n_zero_and_without_rules() {
+    use charts::cost::{draw, CostData};
+    let data = CostData {
+        totals: vec![0.0],
+        n_star: 0,
+        rules: vec![],
+        flat: (0, 0),
+    };
+    let svg = render((W, H), |a| draw(a, &data, &light()).unwrap());
+    assert_eq!(svg.stroked("polyline", light().palette.series).len(), 1);
+    let empty = CostData {
+        totals: vec![],
+        ..data
+    };
+    let svg = render((W, H), |a| draw(a, &empty, &light()).unwrap());
+    assert!(svg.has_text("No data to chart yet"));
+}
+
+// ---------- chart 4: budget split ----------
+
+/// Heights in percent of the stacked segments, per colour, left bar first.
+fn segments(svg: &Svg, style: &ChartStyle) -> Vec<Vec<f64>> {
+    let y = svg.axis("end", "y");
+    let p = style.palette;
+    [p.fixed, p.elastic, p.spot]
+        .iter()
+        .map(|&c| {
+            let mut rects = svg.filled("rect", c);
+            rects.sort_by(|a, b| a.num("x").total_cmp(&b.num("x")));
+            rects
+                .iter()
+                .map(|r| (r.num("height") / y.slope).abs())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn budget_bars_are_as_tall_as_their_shares() {
+    use charts::budget::{draw, summary, BudgetData};
+    let (inputs, out, _) = bursty();
+    let data = BudgetData::from_outputs(&inputs, &out);
+    assert_eq!(data.target, [60.0, 25.0, 15.0]);
+    let implied = data.implied.unwrap();
+    assert!((implied.iter().sum::<f64>() - 100.0).abs() < 1e-9);
+    assert!(implied.iter().all(|&v| v > 0.0), "{implied:?}");
+    let style = light();
+    let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
+    dump("budget", &svg);
+    let seg = segments(&svg, &style);
+    for i in 0..3 {
+        assert_eq!(seg[i].len(), 2, "colour {i}: {seg:?}");
+        assert!((seg[i][0] - data.target[i]).abs() <= 0.6, "{seg:?}");
+        assert!((seg[i][1] - implied[i]).abs() <= 0.6, "{seg:?}");
+    }
+    for t in ["60 %", "25 %", "15 %", "Your split", "Plan implies"] {
+        assert!(svg.has_text(t), "{t}: {:?}", svg.texts());
+    }
+    for t in ["Fixed (monthly)", "Elastic (on demand)", "Spot & emergency"] {
+        assert!(svg.legend.iter().any(|e| e.text == t), "{t}");
+    }
+    let s = summary(&data, Lang::En, "¥");
+    assert!(s.starts_with(
+        "Budget split: your split 60 % fixed, 25 % elastic, 15 % spot and emergency; the plan implies "
+    ));
+}
+
+#[test]
+fn budget_user_split_and_a_plan_without_fixed_gpus() {
+    use charts::budget::{draw, summary, BudgetData};
+    // Sliders only: N* = 0, so the plan has no fixed part.
+    let inputs = PlanInputs {
+        budget_fixed_percent: 50.0,
+        budget_elastic_percent: 30.0,
+        budget_spot_percent: 20.0,
+        ..PlanInputs::default()
+    };
+    let data = BudgetData::from_outputs(&inputs, &plan(&inputs));
+    assert_eq!(data.implied.unwrap()[0], 0.0);
+    let style = ChartStyle::new(Lang::Zh, "¥", true, 1.0);
+    let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
+    let seg = segments(&svg, &style);
+    assert_eq!(seg[0].len(), 1);
+    assert!((seg[0][0] - 50.0).abs() <= 0.6);
+    assert!((seg[1][0] - 30.0).abs() <= 0.6 && (seg[2][0] - 20.0).abs() <= 0.6);
+    assert!(svg.has_text("方案实际"));
+    assert!(summary(&data, Lang::Zh, "¥").starts_with(
+        "预算分配：你的分配为固定 50 %、弹性 30 %、竞价与应急 20 %；方案实际为固定 0 %"
+    ));
+    // No implied split: a dash instead of a bar.
+    let none = BudgetData {
+        implied: None,
+        ..data
+    };
+    let svg = render((W, H), |a| draw(a, &none, &style).unwrap());
+    assert!(svg.has_text("—"));
+    assert_eq!(segments(&svg, &style)[0].len(), 1);
+}
+
+// ---------- chart 1: usage over time ----------
+
+fn flat_y(svg: &Svg, color: RGBColor) -> f64 {
+    let pts: Vec<(f64, f64)> = svg
+        .stroked("polyline", color)
+        .iter()
+        .flat_map(|e| e.points())
+        .collect();
+    assert!(!pts.is_empty(), "no line of {}", Palette::hex(color));
+    assert!(pts.iter().all(|pt| pt.1 == pts[0].1));
+    pts[0].1
+}
+
+#[test]
+fn usage_lines_sit_at_average_waterline_and_recommended_n() {
+    use charts::usage::{draw, summary, UsageData};
+    let (inputs, out, series) = bursty();
+    let data = UsageData::from_series(&series, inputs.lookback, &out);
+    assert_eq!(data.values.len(), 30 * 24);
+    let wl = out.waterline.as_ref().unwrap();
+    let n = out.baseline.as_ref().unwrap().gpus;
+    assert_eq!(data.average, Some(wl.average));
+    assert_eq!(data.waterline, Some(wl.overall));
+    assert_eq!(data.recommended, Some(n));
+    // Mon 2024-01-01 … Tue 01-30 local: four weekends of 48 hours.
+    assert_eq!(
+        data.weekends,
+        vec![(120, 168), (288, 336), (456, 504), (624, 672)]
+    );
+
+    let style = light();
+    let p = style.palette;
+    let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
+    dump("usage", &svg);
+    let y = svg.axis("end", "y");
+    let close = |px: f64, v: f64| (y.value(px) - v).abs() <= y.tol(1.5);
+    assert!(close(flat_y(&svg, p.average), wl.average));
+    assert!(close(flat_y(&svg, p.waterline), wl.overall));
+    assert!(close(flat_y(&svg, p.recommended), n as f64));
+    // The usage path reaches the true peak and the true minimum.
+    let path = svg.stroked("polyline", p.series);
+    assert_eq!(path.len(), 1);
+    let ys: Vec<f64> = path[0].points().iter().map(|pt| y.value(pt.1)).collect();
+    let hi = ys.iter().copied().fold(f64::MIN, f64::max);
+    let lo = ys.iter().copied().fold(f64::MAX, f64::min);
+    let max = data.peak();
+    let min = data.values.iter().copied().fold(f64::MAX, f64::min);
+    assert!((hi - max).abs() <= y.tol(1.5) && (lo - min).abs() <= y.tol(1.5));
+    // Four weekend bands, two days wide, a week apart.
+    let bands: Vec<_> = svg
+        .filled("rect", p.weekend)
+        .into_iter()
+        .filter(|e| e.get("opacity") == "0.16")
+        .collect();
+    assert_eq!(bands.len(), 4);
+    let ratio = (bands[1].num("x") - bands[0].num("x")) / bands[0].num("width");
+    assert!((ratio - 3.5).abs() < 0.05, "{ratio}");
+    assert!(svg.has_text("01-06") || svg.has_text("01-07") || svg.has_text("01-05"));
+    assert!(svg.has_text("Date (local time)"));
+    for t in [
+        "Weekend".to_string(),
+        format!("Recommended N = {n}"),
+        format!(
+            "Minimum stable waterline {}",
+            gpu_rent_planner::format::number_trim(wl.overall, 2, Lang::En)
+        ),
+    ] {
+        assert!(svg.legend.iter().any(|e| e.text == t), "{t}");
+    }
+    let s = summary(&data, Lang::En, "¥");
+    assert!(s.starts_with("Usage over time: 30 days, peak "), "{s}");
+    assert!(s.contains(&format!("recommended N {n}; 4 weekend stretches shaded")));
+}
+
+#[test]
+fn a_year_per_minute_draws_fast_and_keeps_its_one_spike() {
+    use charts::usage::{draw, UsageData};
+    let n = 365 * 24 * 60;
+    let mut values: Vec<f64> = (0..n).map(|i| 4.0 + ((i / 97) % 5) as f64).collect();
+    values[123_457] = 60.0;
+    values[400_001] = 0.0;
+    let t0 = 1_704_038_400_i64;
+    let ts: Vec<i64> = (0..n as i64).map(|i| t0 + i * 60).collect();
+    let data = UsageData::new(values, Some(&ts), 480, Some(6.0), Some(4.0), Some(5));
+    assert!((data.step_hours - 1.0 / 60.0).abs() < 1e-12);
+    assert_eq!(data.weekends.len(), 52);
+    let style = light();
+    let started = std::time::Instant::now();
+    let svg = render((1200, 400), |a| draw(a, &data, &style).unwrap());
+    let took = started.elapsed();
+    eprintln!("year of minutes drawn to SVG in {took:?}");
+    // Generous for an unoptimised test build; the release wasm build is far faster.
+    assert!(took.as_millis() < 1500, "{took:?}");
+    let y = svg.axis("end", "y");
+    let path = svg.stroked("polyline", style.palette.series);
+    let pts = path[0].points();
+    assert!(pts.len() <= 2 * 1200, "{} points", pts.len());
+    let hi = pts.iter().map(|pt| y.value(pt.1)).fold(f64::MIN, f64::max);
+    let lo = pts.iter().map(|pt| y.value(pt.1)).fold(f64::MAX, f64::min);
+    assert!((hi - 60.0).abs() <= y.tol(1.5), "{hi}");
+    assert!(lo.abs() <= y.tol(1.5), "{lo}");
+}
+
+#[test]
+fn usage_empty_flat_and_untimed() {
+    use charts::usage::{draw, summary, UsageData};
+    let empty = UsageData::new(vec![], None, 0, None, None, None);
+    let svg = render((W, H), |a| draw(a, &empty, &light()).unwrap());
+    assert!(svg.has_text("No data to chart yet"));
+    assert!(summary(&empty, Lang::Zh, "¥").starts_with("用量随时间变化：0 天"));
+    // All zero, one value, no timestamps: axes and lines still draw.
+    for values in [vec![0.0; 48], vec![3.0]] {
+        let d = UsageData::new(values, None, 0, Some(0.0), Some(0.0), Some(0));
+        let svg = render((W, H), |a| draw(a, &d, &light()).unwrap());
+        assert!(svg.has_text("Days"));
+        assert_eq!(svg.stroked("polyline", light().palette.series).len(), 1);
+    }
+}

@@ -17,10 +17,13 @@
 //! crisp. No drawing function panics: empty or degenerate data draws a short message.
 
 pub mod breakeven;
+pub mod budget;
+pub mod cost;
 pub mod downsample;
 pub mod load_duration;
 pub mod text;
 pub mod theme;
+pub mod usage;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -288,9 +291,7 @@ pub(crate) fn swatch<DB: DrawingBackend>(
     let w = style.pxi(22.0);
     let d = dash.map(|(a, b)| (style.pxi(a), style.pxi(b)));
     move |(x, y)| match d {
-        Some((a, b)) => {
-            DashedPathElement::new(vec![(x, y), (x + w, y)].into_iter(), a, b, shape).into_dyn()
-        }
+        Some((a, b)) => DashedPathElement::new(vec![(x, y), (x + w, y)], a, b, shape).into_dyn(),
         None => PathElement::new(vec![(x, y), (x + w, y)], shape).into_dyn(),
     }
 }

@@ -1,0 +1,193 @@
+//! Chart 4: budget split. The shares the user set (default 60 / 25 / 15 fixed / elastic /
+//! spot and emergency) as one stacked bar, beside the shares the chosen plan's monthly
+//! spend implies. Every segment carries its percentage as text, so colour is not the only
+//! way to tell them apart.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+use super::text::words;
+use super::{
+    block, cartesian, finite_or, label_at, legend, message, prepare, ChartError, ChartStyle,
+    OrChart, Palette,
+};
+use crate::core::plan::{PlanInputs, PlanOutputs};
+use crate::format::number_trim;
+use crate::i18n::Lang;
+
+/// What chart 4 draws: shares in percent (fixed, elastic, spot and emergency).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BudgetData {
+    /// The user's split.
+    pub target: [f64; 3],
+    /// The split the plan implies; `None` when the plan has an input error or spends nothing.
+    pub implied: Option<[f64; 3]>,
+}
+
+impl BudgetData {
+    pub fn from_outputs(inputs: &PlanInputs, outputs: &PlanOutputs) -> Self {
+        let clean = |v: f64| finite_or(v, 0.0).clamp(0.0, 100.0);
+        let implied = outputs.budget_implied.as_ref().ok().and_then(|s| {
+            (s.total.cents() > 0).then(|| {
+                [
+                    clean(s.fixed_share * 100.0),
+                    clean(s.elastic_share * 100.0),
+                    clean(s.spot_share * 100.0),
+                ]
+            })
+        });
+        Self {
+            target: [
+                clean(inputs.budget_fixed_percent),
+                clean(inputs.budget_elastic_percent),
+                clean(inputs.budget_spot_percent),
+            ],
+            implied,
+        }
+    }
+}
+
+fn pct(v: f64, lang: Lang) -> String {
+    format!("{} %", number_trim(v, 1, lang))
+}
+
+/// The text alternative.
+pub fn summary(data: &BudgetData, lang: Lang, _currency: &str) -> String {
+    let [f, e, s] = data.target.map(|v| pct(v, lang));
+    let implied = data.implied.map(|x| x.map(|v| pct(v, lang)));
+    match lang {
+        Lang::En => {
+            let tail = match implied {
+                Some([a, b, c]) => {
+                    format!("; the plan implies {a} fixed, {b} elastic, {c} spot and emergency")
+                }
+                None => "; the plan's split is not available".into(),
+            };
+            format!("Budget split: your split {f} fixed, {e} elastic, {s} spot and emergency{tail}")
+        }
+        Lang::Zh => {
+            let tail = match implied {
+                Some([a, b, c]) => format!("；方案实际为固定 {a}、弹性 {b}、竞价与应急 {c}"),
+                None => "；暂无方案实际分配".into(),
+            };
+            format!("预算分配：你的分配为固定 {f}、弹性 {e}、竞价与应急 {s}{tail}")
+        }
+    }
+}
+
+/// Draw chart 4.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &BudgetData,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let w = words(style.lang);
+    if !prepare(area, style)? {
+        return Ok(());
+    }
+    if data.target.iter().sum::<f64>() <= 0.0 && data.implied.is_none() {
+        return message(area, style, w.no_data);
+    }
+    let p = &style.palette;
+    let lang = style.lang;
+    let mut chart = cartesian(area, style, 0.0..3.0, 0.0..118.0, 52.0)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(6)
+        .y_desc(w.budget_y)
+        .y_label_formatter(&|v: &f64| {
+            if *v <= 100.0 {
+                number_trim(*v, 0, lang)
+            } else {
+                String::new()
+            }
+        })
+        .label_style(style.font(11.5).color(&p.muted))
+        .axis_desc_style(style.font(12.5))
+        .axis_style(style.stroke(p.muted, 1.0))
+        .bold_line_style(style.stroke(p.grid, 1.0))
+        .light_line_style(TRANSPARENT)
+        .set_all_tick_mark_size(style.px(4.0))
+        .draw()
+        .chart()?;
+
+    let colors = [p.fixed, p.elastic, p.spot];
+    let names = [w.fixed, w.elastic, w.spot];
+    let bars: [(f64, &str, Option<[f64; 3]>); 2] = [
+        (0.6, w.budget_target, Some(data.target)),
+        (1.6, w.budget_implied, data.implied),
+    ];
+    let half = 0.3;
+    let y = chart.as_coord_spec().clone();
+    let px_per_pct = {
+        let a = y.translate(&(0.0, 0.0)).1;
+        let b = y.translate(&(0.0, 100.0)).1;
+        (a - b).abs() as f64 / 100.0
+    };
+    for (i, name) in names.iter().enumerate() {
+        // Legend entries (drawn once, no area).
+        chart
+            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
+            .chart()?
+            .label(*name)
+            .legend(block(style, colors[i].to_rgba()));
+    }
+    for (x, title, shares) in bars {
+        label_at(
+            &chart,
+            style,
+            title.to_string(),
+            (x, 100.0),
+            (0.0, -8.0),
+            &p.text,
+            HPos::Center,
+            VPos::Bottom,
+        )?;
+        let Some(shares) = shares else {
+            label_at(
+                &chart,
+                style,
+                "—".into(),
+                (x, 50.0),
+                (0.0, 0.0),
+                &p.muted,
+                HPos::Center,
+                VPos::Center,
+            )?;
+            continue;
+        };
+        let total: f64 = shares.iter().sum();
+        let scale = if total > 100.0 { 100.0 / total } else { 1.0 };
+        let mut base = 0.0;
+        for (i, &s) in shares.iter().enumerate() {
+            let h = s * scale;
+            if h <= 0.0 {
+                continue;
+            }
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - half, base), (x + half, base + h)],
+                    colors[i].filled(),
+                )))
+                .chart()?;
+            if h * px_per_pct >= style.px(14.0) as f64 {
+                label_at(
+                    &chart,
+                    style,
+                    pct(s, lang),
+                    (x, base + h / 2.0),
+                    (0.0, 0.0),
+                    &Palette::on(colors[i]),
+                    HPos::Center,
+                    VPos::Center,
+                )?;
+            }
+            base += h;
+        }
+    }
+    legend(&mut chart, style, SeriesLabelPosition::UpperRight)?;
+    area.present().chart()
+}
