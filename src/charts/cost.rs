@@ -294,7 +294,8 @@ mod tests {
         let t = [100.0, 60.0, 51.0, 50.0, 50.9, 52.0, 70.0];
         assert_eq!(flat_region(&t, 3, 0.02), (2, 4));
         assert_eq!(flat_region(&t, 3, 0.0), (3, 3));
-        assert_eq!(flat_region(&t, 3, 1.0), (1, 6));
+        assert_eq!(flat_region(&t, 3, 0.9), (1, 6));
+        assert_eq!(flat_region(&t, 3, 1.0), (0, 6));
         assert_eq!(flat_region(&[], 0, 0.02), (0, 0));
         assert_eq!(flat_region(&[0.0, 0.0], 9, 0.02), (0, 1));
     }

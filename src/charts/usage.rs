@@ -319,9 +319,10 @@ mod tests {
         assert_eq!(d.weekends, vec![(120, 168), (288, 336)]);
         assert_eq!(d.start_local, Some(19_723 * 86_400));
         assert_eq!(d.step_hours, 1.0);
-        // The same instants read in UTC shift by 8 hours.
+        // Read in UTC the same instants start on Sunday 16:00: 8 weekend hours first,
+        // and every weekend moves 8 hours later.
         let utc = UsageData::new(vec![1.0; ts.len()], Some(&ts), 0, None, None, None);
-        assert_eq!(utc.weekends[0], (128, 176));
+        assert_eq!(utc.weekends, vec![(0, 8), (128, 176), (296, 336)]);
         // Without timestamps: no weekends, hourly steps.
         let bare = UsageData::new(vec![1.0; 5], None, 0, None, Some(f64::NAN), Some(2));
         assert!(bare.weekends.is_empty() && bare.waterline.is_none());
