@@ -5,6 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gpu_rent_planner::app::{AppState, Ctx, ParseStatus};
+use gpu_rent_planner::components::burst_card::BurstCard;
 use gpu_rent_planner::components::spot_card::SpotCard;
 use gpu_rent_planner::core::plan::{plan, PlanInputs, PlanOutputs};
 use gpu_rent_planner::i18n::Lang;
@@ -24,6 +25,7 @@ async fn settle() {
 #[derive(Clone, Copy)]
 enum Card {
     Spot,
+    Burst,
 }
 
 /// Mount one card with a context like `Planner`'s (no history: the sliders' profile).
@@ -45,6 +47,7 @@ fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSig
         });
         match card {
             Card::Spot => view! { <SpotCard /> }.into_any(),
+            Card::Burst => view! { <BurstCard /> }.into_any(),
         }
     });
     std::mem::forget(handle);
@@ -220,5 +223,103 @@ async fn spot_invalid_input_keeps_last_result_and_chinese() {
     assert!(
         !t.contains("Spot") && !t.contains("hours"),
         "no English on a Chinese page: {t}"
+    );
+}
+
+// ---------------------------------------------------------------- burst
+
+#[wasm_bindgen_test]
+async fn burst_defaults_seed_36_lora_jobs() {
+    // 36 jobs × 4 GPUs × 4 h, F = 6 free fixed GPUs, E ≤ 48 elastic at r = 25, per minute.
+    // Fixed only: ⌊6/4⌋ = 1 job at a time → 36 batches → 144 h, no extra cost.
+    // With elastic: ⌊54/4⌋ = 13 slots → ⌈36/13⌉ = 3 batches → 12 h; ⌈36/3⌉ = 12 slots = 48 GPUs
+    // → 42 elastic × 12 h = 504 GPU-h × 25 = 12 600.00; 132 h saved → 12600/132 = 95.4545 → 95.45.
+    let (host, _) = mount(Card::Burst, Lang::En);
+    settle().await;
+    for (id, v) in [
+        ("burst-fixed-parallel", "1"),
+        ("burst-fixed-batches", "36"),
+        ("burst-fixed-wall-hours", "144"),
+        ("burst-fixed-cost", "0.00"),
+        ("burst-elastic-parallel", "12"),
+        ("burst-elastic-batches", "3"),
+        ("burst-elastic-wall-hours", "12"),
+        ("burst-elastic-gpus-used", "42"),
+        ("burst-elastic-gpu-hours", "504"),
+        ("burst-elastic-cost", "12600.00"),
+        ("burst-hours-saved", "132"),
+        ("burst-cost-per-hour-saved", "95.45"),
+    ] {
+        assert_eq!(value(&host, id), v, "{id}");
+    }
+    let t = text(&host);
+    assert!(
+        t.contains("Renting 42 elastic GPUs finishes in 12 h instead of 144 h for ¥12,600.00 extra: ¥95.45 per hour saved."),
+        "{t}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn burst_follows_inputs_and_billing_increment() {
+    let (host, _) = mount(Card::Burst, Lang::En);
+    settle().await;
+    // E = 10: ⌊16/4⌋ = 4 slots → ⌈36/4⌉ = 9 batches → 36 h; 4 slots = 16 GPUs → 10 elastic,
+    // the last batch is full → 10 × 36 h = 360 GPU-h × 25 = 9 000.00; saved 144 − 36 = 108 h
+    // → 9000/108 = 83.333 → 83.33.
+    type_into(&host, "burst-elastic-gpus", "10");
+    settle().await;
+    assert_eq!(value(&host, "burst-elastic-batches"), "9");
+    assert_eq!(value(&host, "burst-elastic-wall-hours"), "36");
+    assert_eq!(value(&host, "burst-elastic-gpus-used"), "10");
+    assert_eq!(value(&host, "burst-elastic-cost"), "9000.00");
+    assert_eq!(value(&host, "burst-hours-saved"), "108");
+    assert_eq!(value(&host, "burst-cost-per-hour-saved"), "83.33");
+    // Back to E = 48 with d = 4.1 h: 3 batches → 12.3 h = 44 280 s (whole minutes);
+    // per minute 42 × 12.3 = 516.6 GPU-h × 25 = 12 915.00; per started hour each rental is
+    // 13 h → 42 × 13 = 546 GPU-h × 25 = 13 650.00.
+    type_into(&host, "burst-elastic-gpus", "48");
+    type_into(&host, "burst-job-hours", "4.1");
+    settle().await;
+    assert_eq!(value(&host, "burst-elastic-wall-hours"), "12.3");
+    assert_eq!(value(&host, "burst-elastic-gpu-hours"), "516.6");
+    assert_eq!(value(&host, "burst-elastic-cost"), "12915.00");
+    let select: web_sys::HtmlSelectElement = el(&host, "billing-increment").unchecked_into();
+    assert_eq!(select.value(), "minute");
+    select.set_value("hour");
+    fire(&select, "change");
+    settle().await;
+    assert_eq!(value(&host, "burst-elastic-gpu-hours"), "546");
+    assert_eq!(value(&host, "burst-elastic-cost"), "13650.00");
+}
+
+#[wasm_bindgen_test]
+async fn burst_without_a_fixed_run_and_bad_counts() {
+    let (host, state) = mount(Card::Burst, Lang::En);
+    settle().await;
+    // F = 2 < g = 4: no fixed-only run. With elastic: ⌊50/4⌋ = 12 slots → 3 batches → 12 h;
+    // 12 slots = 48 GPUs → 46 elastic × 12 h = 552 GPU-h × 25 = 13 800.00.
+    type_into(&host, "burst-fixed-gpus", "2");
+    settle().await;
+    assert_eq!(value(&host, "burst-fixed-wall-hours"), "");
+    assert_eq!(el(&host, "burst-fixed-wall-hours").inner_text(), "—");
+    assert_eq!(value(&host, "burst-elastic-gpus-used"), "46");
+    assert_eq!(value(&host, "burst-elastic-cost"), "13800.00");
+    assert_eq!(value(&host, "burst-hours-saved"), "");
+    assert!(text(&host).contains("The 2 fixed GPUs cannot run even one 4-GPU job"));
+    // 2.5 jobs is refused beside the field; the result keeps the last good value.
+    type_into(&host, "burst-jobs", "2.5");
+    settle().await;
+    assert_eq!(
+        el(&host, "burst-jobs-error").inner_text(),
+        "Jobs must be a whole number."
+    );
+    assert_eq!(input(&host, "burst-jobs").value(), "2.5");
+    assert_eq!(state.get_untracked().inputs.burst_jobs, 36);
+    assert_eq!(value(&host, "burst-elastic-cost"), "13800.00");
+    type_into(&host, "burst-jobs", "0");
+    settle().await;
+    assert_eq!(
+        el(&host, "burst-jobs-error").inner_text(),
+        "Jobs must be greater than 0."
     );
 }
