@@ -6,6 +6,8 @@
 
 use gpu_rent_planner::app::{AppState, Ctx, ParseStatus};
 use gpu_rent_planner::components::burst_card::BurstCard;
+use gpu_rent_planner::components::hidden_costs_card::HiddenCostsCard;
+use gpu_rent_planner::components::own_hardware_card::OwnHardwareCard;
 use gpu_rent_planner::components::spot_card::SpotCard;
 use gpu_rent_planner::core::plan::{plan, PlanInputs, PlanOutputs};
 use gpu_rent_planner::i18n::Lang;
@@ -26,6 +28,8 @@ async fn settle() {
 enum Card {
     Spot,
     Burst,
+    Hidden,
+    Own,
 }
 
 /// Mount one card with a context like `Planner`'s (no history: the sliders' profile).
@@ -48,6 +52,8 @@ fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSig
         match card {
             Card::Spot => view! { <SpotCard /> }.into_any(),
             Card::Burst => view! { <BurstCard /> }.into_any(),
+            Card::Hidden => view! { <HiddenCostsCard /> }.into_any(),
+            Card::Own => view! { <OwnHardwareCard /> }.into_any(),
         }
     });
     std::mem::forget(handle);
@@ -322,4 +328,156 @@ async fn burst_without_a_fixed_run_and_bad_counts() {
         el(&host, "burst-jobs-error").inner_text(),
         "Jobs must be greater than 0."
     );
+}
+
+// ---------------------------------------------------------------- hidden costs
+
+#[wasm_bindgen_test]
+async fn hidden_costs_defaults_and_idle_timeout() {
+    // Storage 200 + IP 20 + snapshots 50 + egress 0.8 × 100 = 80 + auto-stop 60 sessions ×
+    // 0.5 h = 30 GPU-h × 25 = 750 → 1 100.00 a month. Elastic GPU-hours of the default plan:
+    // 4 GPUs × 200 h, N* = 0 → 800 h; 1100/800 = 1.375 → 1.38 per hour; 25 + 1.38 = 26.38.
+    let (host, state) = mount(Card::Hidden, Lang::En);
+    settle().await;
+    for (id, v) in [
+        ("hidden-storage-cost", "200.00"),
+        ("hidden-public-ip-cost", "20.00"),
+        ("hidden-snapshots-cost", "50.00"),
+        ("hidden-egress-cost", "80.00"),
+        ("hidden-autostop-gpu-hours", "30"),
+        ("hidden-autostop-waste", "750.00"),
+        ("hidden-total", "1100.00"),
+        ("hidden-elastic-gpu-hours", "800"),
+        ("hidden-per-elastic-hour", "1.38"),
+        ("hidden-effective-on-demand", "26.38"),
+    ] {
+        assert_eq!(value(&host, id), v, "{id}");
+    }
+    assert_eq!(input(&host, "hidden-idle-timeout").value(), "30", "minutes");
+    let t = text(&host);
+    assert!(
+        t.contains("Hidden costs add ¥1,100.00 a month: ¥1.38 per elastic GPU-hour, so on demand really costs ¥26.38 per GPU-hour, not ¥25.00."),
+        "{t}"
+    );
+    // Idle 60 min before auto-stop: 60 × 1 h × 25 = 1 500; total 200 + 20 + 50 + 80 + 1500
+    // = 1 850.00; 1850/800 = 2.3125 → 2.31; 25 + 2.31 = 27.31.
+    type_into(&host, "hidden-idle-timeout", "60");
+    settle().await;
+    assert!((state.get_untracked().inputs.hidden_idle_timeout_hours - 1.0).abs() < 1e-12);
+    assert_eq!(value(&host, "hidden-autostop-waste"), "1500.00");
+    assert_eq!(value(&host, "hidden-total"), "1850.00");
+    assert_eq!(value(&host, "hidden-per-elastic-hour"), "2.31");
+    assert_eq!(value(&host, "hidden-effective-on-demand"), "27.31");
+    // Over 24 h of idle time is refused beside the field, the total stays.
+    type_into(&host, "hidden-idle-timeout", "1500");
+    settle().await;
+    assert_eq!(
+        el(&host, "hidden-idle-timeout-error").inner_text(),
+        "Hidden cost must be at most 1,440."
+    );
+    assert_eq!(value(&host, "hidden-total"), "1850.00");
+}
+
+#[wasm_bindgen_test]
+async fn hidden_costs_without_elastic_hours_in_chinese() {
+    // 4 GPUs × 400 h > H* = 360 → N* = 4, no elastic hours: nothing to spread over.
+    let inputs = PlanInputs {
+        used_hours: 400.0,
+        ..PlanInputs::default()
+    };
+    let (host, _) = mount_with(Card::Hidden, Lang::Zh, inputs);
+    settle().await;
+    assert_eq!(value(&host, "hidden-total"), "1100.00");
+    assert_eq!(value(&host, "hidden-elastic-gpu-hours"), "0");
+    assert_eq!(value(&host, "hidden-per-elastic-hour"), "");
+    let t = text(&host);
+    assert!(
+        t.contains("隐性成本每月 ¥1,100.00。当前方案没有弹性 GPU 小时，无法分摊。"),
+        "{t}"
+    );
+    assert!(
+        !t.contains("Hidden") && !t.contains("hour"),
+        "no English: {t}"
+    );
+}
+
+// ---------------------------------------------------------------- own hardware
+
+#[wasm_bindgen_test]
+async fn own_hardware_is_a_disclosure_with_the_worked_example() {
+    // 100 000 / 36 = 2 777.78; 0.4 kW × 1.5 × 730 h = 438 kWh × 0.8 = 350.40; colo 500.00
+    // → P_own = 3 628.18. /25 = 145.1272 h a month → × 24/730 = 4.7713 h a day,
+    // 145.1272/730 = 19.88 %; against renting at 9 000: 9000 − 3628.18 = 5 371.82.
+    let (host, _) = mount(Card::Own, Lang::En);
+    settle().await;
+    let details = el(&host, "own-hardware-details");
+    assert!(!details.has_attribute("open"), "closed by default");
+    assert!(
+        !text(&host).contains("Owning one GPU costs"),
+        "hidden while closed"
+    );
+    for (id, v) in [
+        ("own-depreciation", "2777.78"),
+        ("own-energy-kwh", "438"),
+        ("own-electricity", "350.40"),
+        ("own-colo-ops-cost", "500.00"),
+        ("own-monthly", "3628.18"),
+        ("own-breakeven-hours", "145.13"),
+        ("own-breakeven-hours-per-day", "4.77"),
+        ("own-breakeven-utilization", "0.1988"),
+        ("own-saving-vs-monthly", "5371.82"),
+    ] {
+        assert_eq!(value(&host, id), v, "{id}");
+    }
+    let summary: HtmlElement = details
+        .query_selector("summary")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    summary.click();
+    settle().await;
+    assert!(details.has_attribute("open"));
+    let t = text(&host);
+    assert!(
+        t.contains("Owning one GPU costs ¥3,628.18 a month. It beats on demand if the GPU is busy more than 4.77 h a day, and saves ¥5,371.82 a month against renting it monthly."),
+        "{t}"
+    );
+    assert!(!has(&host, "own-never-pays"));
+}
+
+#[wasm_bindgen_test]
+async fn own_hardware_never_pays_and_pue_below_one() {
+    // 1 000 000 over 12 months = 83 333.33 + 350.40 + 500.00 = 84 183.73 a month;
+    // /25 = 3 367.3492 h > 730 → never pays; per day 3367.3492 × 24/730 = 110.707 → 110.71;
+    // against renting: 9000 − 84183.73 = −75 183.73.
+    let (host, state) = mount(Card::Own, Lang::En);
+    settle().await;
+    type_into(&host, "own-purchase", "1000000");
+    type_into(&host, "own-depreciation-months", "12");
+    settle().await;
+    assert_eq!(value(&host, "own-monthly"), "84183.73");
+    assert_eq!(value(&host, "own-breakeven-hours-per-day"), "110.71");
+    assert_eq!(value(&host, "own-saving-vs-monthly"), "-75183.73");
+    let w = el(&host, "own-never-pays");
+    assert_eq!(w.get_attribute("role").as_deref(), Some("alert"));
+    assert!(w
+        .text_content()
+        .unwrap_or_default()
+        .starts_with("⚠ Owning never pays against on demand: ¥84,183.73 a month"));
+    assert!(!has(&host, "own-verdict"));
+    // PUE 0.9 is refused with the engine's rule; the last good PUE stays.
+    type_into(&host, "own-pue", "0.9");
+    settle().await;
+    assert_eq!(
+        el(&host, "own-pue-error")
+            .text_content()
+            .unwrap_or_default(),
+        "PUE must be at least 1."
+    );
+    assert_eq!(state.get_untracked().inputs.own_pue, 1.5);
+    // PUE 2: 0.4 × 2 × 730 = 584 kWh × 0.8 = 467.20 → 83 333.33 + 467.20 + 500 = 84 300.53.
+    type_into(&host, "own-pue", "2");
+    settle().await;
+    assert_eq!(value(&host, "own-energy-kwh"), "584");
+    assert_eq!(value(&host, "own-monthly"), "84300.53");
 }
