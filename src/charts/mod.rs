@@ -337,3 +337,14 @@ pub(crate) fn label_at<'a, DB: DrawingBackend + 'a>(
         .draw(&(EmptyElement::at(at) + Text::new(text, shift, font)))
         .chart()
 }
+
+/// Background and the "no data" message, for a chart without data.
+pub fn no_data<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    if prepare(area, style)? {
+        message(area, style, text::words(style.lang).no_data)?;
+    }
+    area.present().chart()
+}

@@ -1,0 +1,263 @@
+//! One chart on a `<canvas>`: sized from its CSS box × devicePixelRatio, redrawn when the
+//! signals its draw function reads change, when the box is resized and when the colour
+//! scheme flips; `role="img"` with the chart's summary as `aria-label`; a "Download PNG"
+//! button. Nothing here unwraps anything the browser hands back.
+
+use leptos::html;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use crate::charts::text::words;
+use crate::charts::{self, ChartError, ChartStyle};
+use crate::i18n::Lang;
+
+type DrawFn = dyn Fn(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), ChartError>;
+
+/// A chart module's `draw` on the canvas backend (`charts::cost::draw` etc.).
+pub type DrawOn<T> =
+    fn(&DrawingArea<CanvasBackend, Shift>, &T, &ChartStyle) -> Result<(), ChartError>;
+
+/// How a [`ChartCanvas`] draws its chart. Signals read inside are tracked: the chart is
+/// redrawn whenever they change.
+pub struct ChartDraw(Box<DrawFn>);
+
+impl ChartDraw {
+    /// Any drawing closure.
+    pub fn new<F>(f: F) -> Self
+    where
+        F: Fn(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), ChartError> + 'static,
+    {
+        ChartDraw(Box::new(f))
+    }
+
+    /// One of the chart modules' `draw` functions on reactive data; `None` draws the
+    /// "no data" message. E.g. `ChartDraw::of(data, charts::load_duration::draw)`.
+    pub fn of<T>(data: impl Into<Signal<Option<T>>>, draw: DrawOn<T>) -> Self
+    where
+        T: Send + Sync + 'static,
+    {
+        let data: Signal<Option<T>> = data.into();
+        ChartDraw::new(move |area, style| {
+            data.with(|d| match d {
+                Some(d) => draw(area, d, style),
+                None => charts::no_data(area, style),
+            })
+        })
+    }
+}
+
+/// Browser hooks to undo when the component goes away.
+struct Hooks {
+    observer: Option<web_sys::ResizeObserver>,
+    _on_resize: Closure<dyn FnMut()>,
+    scheme: Option<web_sys::MediaQueryList>,
+    on_scheme: Closure<dyn FnMut()>,
+}
+
+impl Hooks {
+    fn detach(&self) {
+        if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+        if let Some(m) = &self.scheme {
+            let _ = m.remove_event_listener_with_callback(
+                "change",
+                self.on_scheme.as_ref().unchecked_ref(),
+            );
+        }
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                "resize",
+                self._on_resize.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+fn dark_scheme() -> Option<web_sys::MediaQueryList> {
+    web_sys::window()?
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+}
+
+/// CSS box size and devicePixelRatio of the canvas.
+fn measure(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64, f64) {
+    let rect = canvas.get_bounding_client_rect();
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0);
+    (rect.width(), rect.height(), dpr)
+}
+
+/// Save the canvas as `<file_name>.png` through a temporary `<a download>`.
+fn download(canvas: &web_sys::HtmlCanvasElement, file_name: &str) {
+    let Ok(url) = canvas.to_data_url() else {
+        return;
+    };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(a) = doc
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    else {
+        return;
+    };
+    a.set_href(&url);
+    a.set_download(&format!("{file_name}.png"));
+    let body = doc.body();
+    if let Some(b) = &body {
+        let _ = b.append_child(&a);
+    }
+    a.click();
+    if let Some(b) = &body {
+        let _ = b.remove_child(&a);
+    }
+}
+
+/// One chart. The canvas takes its size from CSS (`style/charts.css`: full width, fixed
+/// height), so the drawing buffer is that box × devicePixelRatio.
+#[component]
+pub fn ChartCanvas(
+    /// `data-testid` of the figure; the canvas gets `<testid>-canvas`, the button
+    /// `<testid>-download`. Also the PNG's file name.
+    testid: &'static str,
+    /// Text alternative (`aria-label`), e.g. `charts::load_duration::summary(…)`.
+    #[prop(into)]
+    summary: Signal<String>,
+    #[prop(into)] lang: Signal<Lang>,
+    /// Currency symbol for money axes.
+    #[prop(into)]
+    currency: Signal<&'static str>,
+    /// What to draw; see [`ChartDraw::of`].
+    draw: ChartDraw,
+) -> impl IntoView {
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let size = RwSignal::new((0.0_f64, 0.0_f64, 1.0_f64));
+    let dark = RwSignal::new(dark_scheme().map(|m| m.matches()).unwrap_or(false));
+    let failed = RwSignal::new(None::<String>);
+    let draw = StoredValue::new_local(draw);
+    let hooks = StoredValue::new_local(None::<Hooks>);
+
+    canvas_ref.on_load(move |canvas: web_sys::HtmlCanvasElement| {
+        size.set(measure(&canvas));
+        let watched = canvas.clone();
+        let on_resize = Closure::<dyn FnMut()>::new(move || {
+            let m = measure(&watched);
+            if size.try_get_untracked() != Some(m) {
+                let _ = size.try_set(m);
+            }
+        });
+        // The box (layout changes) and the window (devicePixelRatio changes with zoom).
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+        if let Some(o) = &observer {
+            o.observe(&canvas);
+        }
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+        }
+        let scheme = dark_scheme();
+        let mq = scheme.clone();
+        let on_scheme = Closure::<dyn FnMut()>::new(move || {
+            if let Some(m) = &mq {
+                let _ = dark.try_set(m.matches());
+            }
+        });
+        if let Some(m) = &scheme {
+            let _ =
+                m.add_event_listener_with_callback("change", on_scheme.as_ref().unchecked_ref());
+        }
+        hooks.set_value(Some(Hooks {
+            observer,
+            _on_resize: on_resize,
+            scheme,
+            on_scheme,
+        }));
+    });
+    on_cleanup(move || {
+        hooks.try_with_value(|h| {
+            if let Some(h) = h {
+                h.detach();
+            }
+        });
+    });
+
+    Effect::new(move |_| {
+        let (w, h, dpr) = size.get();
+        let style = ChartStyle::new(lang.get(), currency.get(), dark.get(), dpr);
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        if !(w >= 1.0 && h >= 1.0) {
+            return;
+        }
+        let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+        if canvas.width() != pw {
+            canvas.set_width(pw);
+        }
+        if canvas.height() != ph {
+            canvas.set_height(ph);
+        }
+        let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+            failed.set(Some("canvas 2D context unavailable".into()));
+            return;
+        };
+        let area = backend.into_drawing_area();
+        let result = draw
+            .try_with_value(|f| (f.0)(&area, &style))
+            .unwrap_or(Ok(()));
+        let err = result.err().map(|e| e.to_string());
+        if failed.get_untracked() != err {
+            failed.set(err);
+        }
+    });
+
+    let on_download = move |_| {
+        if let Some(c) = canvas_ref.get_untracked() {
+            download(&c, testid);
+        }
+    };
+
+    view! {
+        <figure class="chart" data-testid=testid>
+            <canvas
+                class="chart-canvas"
+                role="img"
+                aria-label=move || summary.get()
+                data-testid=format!("{testid}-canvas")
+                node_ref=canvas_ref
+            >
+                {move || summary.get()}
+            </canvas>
+            <figcaption class="chart-tools">
+                {move || {
+                    failed
+                        .get()
+                        .map(|e| {
+                            view! {
+                                <span class="chart-error" role="status">
+                                    {e}
+                                </span>
+                            }
+                        })
+                }}
+                <button
+                    type="button"
+                    class="chart-download"
+                    data-testid=format!("{testid}-download")
+                    on:click=on_download
+                >
+                    {move || words(lang.get()).download_png}
+                </button>
+            </figcaption>
+        </figure>
+    }
+}
