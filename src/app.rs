@@ -1,22 +1,134 @@
 //! The page: one `RwSignal` of inputs → one `Memo` of outputs → components read it.
+//! The usage history (possibly megabytes) lives in its own signal beside the state and is
+//! parsed in slices off the input path; its profile is memoised separately, so a price
+//! change only re-runs the cheap `plan_with_history`.
 
 use leptos::prelude::*;
 
 use crate::browser;
 use crate::components::breakeven_card::BreakevenCard;
+use crate::components::budget_card::BudgetCard;
+use crate::components::effective_cost_card::EffectiveCostCard;
+use crate::components::headline_card::HeadlineCard;
 use crate::components::link_notice::LinkNotice;
-use crate::components::slider_field::SliderField;
-use crate::core::breakeven;
-use crate::core::plan::{plan, PlanInputs, PlanOutputs};
-use crate::i18n::{t, Lang};
+use crate::components::pools_card::PoolsCard;
+use crate::components::prices_panel::PricesPanel;
+use crate::components::sizing_card::SizingCard;
+use crate::components::usage_panel::UsagePanel;
+use crate::components::waterline_card::WaterlineCard;
+use crate::core::ingest::{self, IngestError, ParseOptions, Parsed, Stepper};
+use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
+use crate::core::profile::{profile, HistoryProfile};
+use crate::i18n::{t, tr, Lang};
 use crate::url::{self, LinkState};
 
-/// Everything the user controls; the URL carries exactly this.
+/// The currency label (no conversion ever happens).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Currency {
+    #[default]
+    Cny,
+    Usd,
+}
+
+impl Currency {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Currency::Cny => "¥",
+            Currency::Usd => "$",
+        }
+    }
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::Cny => "cny",
+            Currency::Usd => "usd",
+        }
+    }
+    pub fn from_code(code: &str) -> Option<Currency> {
+        match code {
+            "cny" => Some(Currency::Cny),
+            "usd" => Some(Currency::Usd),
+            _ => None,
+        }
+    }
+}
+
+/// Where the usage comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum UsageMode {
+    /// GPUs × hours used per GPU per month, from sliders.
+    #[default]
+    Sliders,
+    /// A pasted, dropped or picked history.
+    Data,
+}
+
+/// Everything the user controls except the history text; the URL carries this.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
     pub inputs: PlanInputs,
     pub lang: Lang,
+    pub currency: Currency,
+    pub mode: UsageMode,
+    /// How the history text is read (format, column, gaps, time zone…).
+    pub parse_options: ParseOptions,
 }
+
+impl AppState {
+    pub fn new(inputs: PlanInputs, lang: Lang) -> Self {
+        Self {
+            inputs,
+            lang,
+            currency: Currency::default(),
+            mode: UsageMode::default(),
+            parse_options: ParseOptions::default(),
+        }
+    }
+}
+
+/// Progress of reading the history text. (Held once, in one signal: the variant size gap is harmless.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ParseStatus {
+    /// No text.
+    #[default]
+    Empty,
+    /// Reading a large paste: fraction done.
+    Parsing(f64),
+    Done(Result<Parsed, IngestError>),
+}
+
+/// Everything components read, provided once by `Planner`.
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    pub state: RwSignal<AppState>,
+    pub usage_text: RwSignal<String>,
+    pub parse_status: RwSignal<ParseStatus>,
+    pub profile: Memo<Option<Result<HistoryProfile, crate::core::error::InputError>>>,
+    pub outputs: Memo<PlanOutputs>,
+    pub lang: Signal<Lang>,
+    pub currency: Signal<&'static str>,
+}
+
+pub fn use_ctx() -> Ctx {
+    expect_context::<Ctx>()
+}
+
+/// A `(value, setter)` pair bound to one numeric input of the plan.
+pub fn bind(
+    state: RwSignal<AppState>,
+    get: fn(&PlanInputs) -> f64,
+    set: fn(&mut PlanInputs, f64),
+) -> (Signal<f64>, Callback<f64>) {
+    (
+        Signal::derive(move || state.with(|s| get(&s.inputs))),
+        Callback::new(move |v: f64| state.update(|s| set(&mut s.inputs, v))),
+    )
+}
+
+/// Texts below this many bytes are parsed at once; larger ones in slices with progress.
+const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
+/// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
+const PARSE_SLICE_BYTES: usize = 64 * 1024;
 
 /// The real page: decodes the link once, then writes the URL from one Effect.
 #[component]
@@ -26,10 +138,9 @@ pub fn App() -> impl IntoView {
         let tags = browser::browser_languages();
         Lang::from_browser(tags.iter().map(String::as_str))
     });
-    let state = RwSignal::new(AppState {
-        inputs: link.inputs,
-        lang,
-    });
+    let mut initial = AppState::new(link.inputs, lang);
+    initial.parse_options.utc_offset_minutes = browser::utc_offset_minutes();
+    let state = RwSignal::new(initial);
 
     // The one writer of the URL: `replace`, so typing never spams history.
     Effect::new(move |_| {
@@ -55,15 +166,84 @@ pub fn App() -> impl IntoView {
 /// The planner itself, given its state (mounted alone in component tests).
 #[component]
 pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
-    let inputs = Memo::new(move |_| state.with(|s| s.inputs.clone()));
-    let outputs: Memo<PlanOutputs> = Memo::new(move |_| inputs.with(plan));
+    let usage_text = RwSignal::new(String::new());
+    let parse_status = RwSignal::new(ParseStatus::Empty);
     let lang = Signal::derive(move || state.with(|s| s.lang));
-    let text = move || t(lang.get());
+    let currency = Signal::derive(move || state.with(|s| s.currency.symbol()));
 
-    let monthly = Signal::derive(move || inputs.with(|i| i.monthly_price));
-    let on_demand = Signal::derive(move || inputs.with(|i| i.on_demand_price));
-    let set_monthly = Callback::new(move |v: f64| state.update(|s| s.inputs.monthly_price = v));
-    let set_on_demand = Callback::new(move |v: f64| state.update(|s| s.inputs.on_demand_price = v));
+    // Read the history whenever the text or the reading options change. Large texts are
+    // read in slices so the page stays responsive; a newer run cancels an older one.
+    let generation = StoredValue::new(0u64);
+    let parse_options = Memo::new(move |_| state.with(|s| s.parse_options.clone()));
+    Effect::new(move |_| {
+        let options = parse_options.get();
+        let len = usage_text.with(String::len);
+        generation.update_value(|g| *g += 1);
+        let run = generation.get_value();
+        if usage_text.with(|t| t.trim().is_empty()) {
+            parse_status.set(ParseStatus::Empty);
+        } else if len < PARSE_AT_ONCE_BYTES {
+            parse_status.set(ParseStatus::Done(
+                usage_text.with(|t| ingest::parse(t, &options)),
+            ));
+        } else {
+            parse_status.set(ParseStatus::Parsing(0.0));
+            leptos::task::spawn_local(async move {
+                let text = usage_text.get_untracked();
+                let mut stepper = Stepper::new(&text, &options);
+                loop {
+                    let done = stepper.step(PARSE_SLICE_BYTES);
+                    if generation.get_value() != run {
+                        return;
+                    }
+                    if done {
+                        break;
+                    }
+                    parse_status.set(ParseStatus::Parsing(stepper.progress()));
+                    gloo_timers::future::TimeoutFuture::new(0).await;
+                    if generation.get_value() != run {
+                        return;
+                    }
+                }
+                parse_status.set(ParseStatus::Done(stepper.finish()));
+            });
+        }
+    });
+
+    let inputs = Memo::new(move |_| state.with(|s| s.inputs.clone()));
+    let settings = Memo::new(move |_| inputs.with(|i| i.profile_settings()));
+    let mode = Memo::new(move |_| state.with(|s| s.mode));
+    let profile = Memo::new(move |_| {
+        if mode.get() != UsageMode::Data {
+            return None;
+        }
+        let settings = settings.get();
+        parse_status.with(|p| match p {
+            ParseStatus::Done(Ok(parsed)) => Some(profile(&parsed.series, &settings)),
+            _ => None,
+        })
+    });
+    let outputs: Memo<PlanOutputs> = Memo::new(move |_| {
+        profile.with(|p| {
+            let history = match p {
+                Some(Ok(prof)) => Some(prof),
+                _ => None,
+            };
+            inputs.with(|i| plan_with_history(i, history))
+        })
+    });
+
+    provide_context(Ctx {
+        state,
+        usage_text,
+        parse_status,
+        profile,
+        outputs,
+        lang,
+        currency,
+    });
+
+    let text = move || t(lang.get());
     let toggle_lang = move |_| state.update(|s| s.lang = s.lang.other());
 
     view! {
@@ -82,44 +262,30 @@ pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
                 {move || text().lang_toggle}
             </button>
         </header>
-        <main>
-            <section class="card" aria-labelledby="prices-heading">
-                <h2 id="prices-heading">{move || text().prices_heading}</h2>
-                <SliderField
-                    testid="monthly-price"
-                    label=Signal::derive(move || text().monthly_price.to_string())
-                    hint=Signal::derive(move || text().monthly_price_hint.to_string())
-                    value=monthly
-                    on_commit=set_monthly
-                    field=crate::core::error::Field::MonthlyPrice
-                    validate=breakeven::monthly_price
+        <main class="layout">
+            <div class="inputs-column">
+                <PricesPanel />
+                <UsagePanel />
+            </div>
+            <div class="results-column">
+                <HeadlineCard />
+                <BreakevenCard
+                    outputs=outputs
                     lang
-                    min=100.0
-                    max=50_000.0
-                    step=50.0
+                    prices=Signal::derive(move || inputs.with(|i| (i.monthly_price, i.on_demand_price)))
                 />
-                <SliderField
-                    testid="on-demand-price"
-                    label=Signal::derive(move || text().on_demand_price.to_string())
-                    hint=Signal::derive(move || text().on_demand_price_hint.to_string())
-                    value=on_demand
-                    on_commit=set_on_demand
-                    field=crate::core::error::Field::OnDemandPrice
-                    validate=breakeven::on_demand_price
-                    lang
-                    min=0.1
-                    max=100.0
-                    step=0.1
-                />
-            </section>
-            <BreakevenCard
-                outputs=outputs
-                lang
-                prices=Signal::derive(move || inputs.with(|i| (i.monthly_price, i.on_demand_price)))
-            />
+                <EffectiveCostCard />
+                <SizingCard />
+                <WaterlineCard />
+                <PoolsCard />
+                <BudgetCard />
+            </div>
         </main>
         <footer class="foot">
             <p>{move || text().privacy}</p>
+            <p>
+                <a href="docs/formulas.md">{move || tr(lang.get(), "Every formula, with worked examples", "全部公式与算例")}</a>
+            </p>
         </footer>
     }
 }

@@ -54,3 +54,8 @@ pub fn set_document_lang(tag: &str) {
         let _ = el.set_attribute("lang", tag);
     }
 }
+
+/// The browser's offset from UTC in minutes, east positive (Beijing: +480).
+pub fn utc_offset_minutes() -> i32 {
+    -(js_sys::Date::new_0().get_timezone_offset() as i32)
+}

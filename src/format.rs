@@ -1,5 +1,6 @@
 //! Locale-aware parsing and formatting of numbers for the page (pure, natively tested).
 
+use crate::core::money::Money;
 use crate::i18n::Lang;
 
 /// Parse what a user typed into a number field: accepts full-width digits and
@@ -95,9 +96,64 @@ pub fn plain(v: f64, max_decimals: usize) -> String {
     }
 }
 
+/// Money for people: currency sign, thousands separators, always two decimals.
+/// "¥9,000.00", "-$1,234.50".
+pub fn money(m: Money, currency: &str, lang: Lang) -> String {
+    let body = number(m.to_f64().abs(), 2, lang);
+    if m.is_negative() {
+        format!("-{currency}{body}")
+    } else {
+        format!("{currency}{body}")
+    }
+}
+
+/// Money without cents when the amount is whole ("¥9,000", "¥12.50").
+pub fn money_short(m: Money, currency: &str, lang: Lang) -> String {
+    if m.cents() % 100 == 0 {
+        let body = number((m.cents() / 100).unsigned_abs() as f64, 0, lang);
+        let sign = if m.is_negative() { "-" } else { "" };
+        format!("{sign}{currency}{body}")
+    } else {
+        money(m, currency, lang)
+    }
+}
+
+/// A fraction as a percentage: "49.3 %" in English, "49.3%" in Chinese.
+pub fn percent(fraction: f64, decimals: usize, lang: Lang) -> String {
+    let n = number_trim(fraction * 100.0, decimals, lang);
+    match lang {
+        Lang::En => format!("{n} %"),
+        Lang::Zh => format!("{n}%"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn money_and_percent() {
+        assert_eq!(
+            money(Money::from_cents(900_000), "¥", Lang::Zh),
+            "¥9,000.00"
+        );
+        assert_eq!(
+            money(Money::from_cents(-123_450), "$", Lang::En),
+            "-$1,234.50"
+        );
+        assert_eq!(money(Money::from_cents(5), "$", Lang::En), "$0.05");
+        assert_eq!(
+            money_short(Money::from_cents(900_000), "¥", Lang::En),
+            "¥9,000"
+        );
+        assert_eq!(
+            money_short(Money::from_cents(1_250), "¥", Lang::En),
+            "¥12.50"
+        );
+        assert_eq!(money_short(Money::from_cents(-100), "$", Lang::En), "-$1");
+        assert_eq!(percent(360.0 / 730.0, 1, Lang::En), "49.3 %");
+        assert_eq!(percent(0.25, 1, Lang::Zh), "25%");
+    }
 
     #[test]
     fn parses_what_people_type() {

@@ -152,17 +152,48 @@ pub fn breakeven_explainer(lang: Lang, hours: &str) -> String {
     }
 }
 
-pub fn field_name(lang: Lang, field: Field) -> &'static str {
-    let text = t(lang);
-    match field {
-        Field::MonthlyPrice => text.monthly_price,
-        Field::OnDemandPrice => text.on_demand_price,
-        Field::HoursPerMonth => match lang {
-            Lang::En => "Hours in a month",
-            Lang::Zh => "每月小时数",
-        },
-        _ => field.key(),
+/// Pick the string for the language: every UI string is written as a pair.
+pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
     }
+}
+
+pub fn field_name(lang: Lang, field: Field) -> &'static str {
+    let (en, zh) = match field {
+        Field::MonthlyPrice => (EN.monthly_price, ZH.monthly_price),
+        Field::OnDemandPrice => (EN.on_demand_price, ZH.on_demand_price),
+        Field::SpotPrice => ("Spot price per GPU-hour", "每卡竞价价格（每小时）"),
+        Field::HoursPerMonth => ("Hours in a month", "每月小时数"),
+        Field::UsedHours => ("Hours used per GPU per month", "每卡每月使用小时数"),
+        Field::Gpus => ("GPUs", "GPU 数量"),
+        Field::Budget => ("Monthly budget", "月度预算"),
+        Field::BudgetShare => ("Budget shares", "预算比例"),
+        Field::Quantile => ("Waterline quantile", "水位分位数"),
+        Field::BandHours => ("Daytime band hours", "白天时段"),
+        Field::InterruptionRate => ("Interruption rate", "中断率"),
+        Field::CheckpointSave => ("Checkpoint save time", "检查点保存时间"),
+        Field::RestartTime => ("Restart time", "重启时间"),
+        Field::CheckpointInterval => ("Checkpoint interval", "检查点间隔"),
+        Field::JobLength => ("Job length", "任务时长"),
+        Field::InterruptibleShare => ("Interruptible share", "可中断比例"),
+        Field::Jobs => ("Jobs", "任务数"),
+        Field::GpusPerJob => ("GPUs per job", "每任务 GPU 数"),
+        Field::JobHours => ("Hours per job", "每任务小时数"),
+        Field::FixedGpus => ("Fixed GPUs", "固定 GPU 数"),
+        Field::ElasticGpus => ("Elastic GPUs", "弹性 GPU 数"),
+        Field::Purchase => ("Purchase price per GPU", "每卡采购价"),
+        Field::DepreciationMonths => ("Depreciation months", "折旧月数"),
+        Field::PowerKw => ("Power per GPU (kW)", "每卡功率（kW）"),
+        Field::Pue => ("PUE", "PUE"),
+        Field::ElectricityPrice => ("Electricity price per kWh", "电价（每千瓦时）"),
+        Field::ColoOps => ("Colocation and operations per month", "托管与运维（每月）"),
+        Field::HiddenCost => ("Hidden cost", "隐性成本"),
+        Field::Threshold => ("Threshold", "阈值"),
+        Field::UsageHistory => ("Usage history", "用量历史"),
+    };
+    tr(lang, en, zh)
 }
 
 /// A clear message for an input error, naming the field and the reason.
@@ -199,6 +230,8 @@ pub fn error_message(lang: Lang, err: &InputError) -> String {
                 number_trim(*sum_percent, 2, lang)
             )
         }
+        (Problem::NotWhole, Lang::En) => "must be a whole number.".to_string(),
+        (Problem::NotWhole, Lang::Zh) => "必须是整数。".to_string(),
         (Problem::Empty, Lang::En) => "is empty.".to_string(),
         (Problem::Empty, Lang::Zh) => "为空。".to_string(),
         (Problem::Other(s), _) => s.clone(),

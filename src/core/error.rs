@@ -94,6 +94,8 @@ pub enum Problem {
     SharesDoNotSumTo100 { sum_percent: f64 },
     /// Empty history or no usable rows.
     Empty,
+    /// Must be a whole number (a count of GPUs, jobs…).
+    NotWhole,
     /// Anything else, stated in English for logs; the UI maps known cases.
     Other(String),
 }
@@ -122,6 +124,7 @@ impl fmt::Display for InputError {
                 format!("shares add up to {sum_percent} %, not 100 %")
             }
             Problem::Empty => "is empty".to_string(),
+            Problem::NotWhole => "must be a whole number".to_string(),
             Problem::Other(s) => s.clone(),
         };
         write!(f, "{} {}", self.field.key(), what)
@@ -156,6 +159,15 @@ pub fn non_negative(field: Field, value: f64, max: f64) -> Result<f64, InputErro
         return Err(InputError::new(field, Problem::TooLarge { max }));
     }
     Ok(value)
+}
+
+/// Validate a count: a finite whole number from 0 to `max`.
+pub fn whole(field: Field, value: f64, max: f64) -> Result<f64, InputError> {
+    let v = non_negative(field, value, max)?;
+    if v.fract() != 0.0 {
+        return Err(InputError::new(field, Problem::NotWhole));
+    }
+    Ok(v)
 }
 
 #[cfg(test)]
@@ -201,6 +213,18 @@ mod tests {
     fn non_negative_accepts_zero() {
         assert_eq!(non_negative(Field::UsedHours, 0.0, 10.0), Ok(0.0));
         assert!(non_negative(Field::UsedHours, -0.5, 10.0).is_err());
+    }
+
+    #[test]
+    fn whole_accepts_counts_only() {
+        assert_eq!(whole(Field::Gpus, 4.0, 100.0), Ok(4.0));
+        assert_eq!(whole(Field::Gpus, 0.0, 100.0), Ok(0.0));
+        assert_eq!(
+            whole(Field::Gpus, 2.5, 100.0).unwrap_err().problem,
+            Problem::NotWhole
+        );
+        assert!(whole(Field::Gpus, 101.0, 100.0).is_err());
+        assert!(whole(Field::Gpus, -1.0, 100.0).is_err());
     }
 
     #[test]

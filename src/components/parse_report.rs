@@ -1,0 +1,300 @@
+//! What was read from the pasted history: "read as …", rows, span, gaps, rejected lines.
+
+use leptos::prelude::*;
+
+use crate::app::{use_ctx, ParseStatus};
+use crate::core::ingest::{
+    ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseReport, RejectReason,
+    TimestampStyle,
+};
+use crate::format::percent;
+use crate::i18n::{tr, Lang};
+
+fn format_name(l: Lang, f: Format) -> &'static str {
+    match f {
+        Format::Values => tr(
+            l,
+            "one number per line (consecutive hours)",
+            "每行一个数字（连续小时）",
+        ),
+        Format::Table => tr(l, "table", "表格"),
+        Format::GrafanaCsv => tr(l, "Grafana CSV export", "Grafana CSV 导出"),
+        Format::PrometheusJson => tr(
+            l,
+            "Prometheus query_range JSON",
+            "Prometheus query_range JSON",
+        ),
+        Format::NvidiaSmi => tr(l, "nvidia-smi log", "nvidia-smi 日志"),
+        Format::JobLog => tr(
+            l,
+            "job log (start, end, GPUs)",
+            "任务日志（开始、结束、GPU 数）",
+        ),
+    }
+}
+
+fn delimiter_name(l: Lang, d: Delimiter) -> &'static str {
+    match d {
+        Delimiter::Comma => tr(l, "comma", "逗号"),
+        Delimiter::Tab => tr(l, "tab", "制表符"),
+        Delimiter::Semicolon => tr(l, "semicolon", "分号"),
+        Delimiter::Pipe => tr(l, "pipe", "竖线"),
+        Delimiter::FullWidthComma => tr(l, "full-width comma", "全角逗号"),
+        Delimiter::Whitespace => tr(l, "spaces", "空格"),
+        Delimiter::None => tr(l, "none", "无"),
+    }
+}
+
+fn timestamp_name(l: Lang, s: TimestampStyle) -> &'static str {
+    match s {
+        TimestampStyle::IsoWithOffset => tr(l, "ISO 8601 with offset", "带时区的 ISO 8601"),
+        TimestampStyle::IsoLocal => tr(l, "ISO local time", "ISO 本地时间"),
+        TimestampStyle::SlashLocal => tr(l, "yyyy/mm/dd local time", "yyyy/mm/dd 本地时间"),
+        TimestampStyle::ChineseLocal => tr(l, "年月日 local time", "年月日 本地时间"),
+        TimestampStyle::DateOnly => tr(l, "dates only", "仅日期"),
+        TimestampStyle::EpochSeconds => tr(l, "Unix seconds", "Unix 秒"),
+        TimestampStyle::EpochMillis => tr(l, "Unix milliseconds", "Unix 毫秒"),
+    }
+}
+
+pub fn reason_text(l: Lang, r: RejectReason) -> &'static str {
+    match r {
+        RejectReason::NotANumber => tr(l, "not a number", "不是数字"),
+        RejectReason::NotFinite => tr(l, "not a finite number", "不是有限数值"),
+        RejectReason::Negative => tr(l, "negative value", "负数"),
+        RejectReason::TooLarge => tr(l, "value too large", "数值过大"),
+        RejectReason::MissingValue => tr(l, "missing value", "缺少数值"),
+        RejectReason::TooFewColumns => tr(l, "too few columns", "列数不足"),
+        RejectReason::TooManyColumns => tr(l, "too many columns", "列数过多"),
+        RejectReason::BadTimestamp => tr(l, "unreadable timestamp", "无法识别的时间"),
+        RejectReason::TimestampOutOfRange => tr(l, "timestamp out of range", "时间超出范围"),
+        RejectReason::EndBeforeStart => tr(l, "end before start", "结束早于开始"),
+        RejectReason::JobTooLong => tr(l, "job too long", "任务时长过长"),
+        RejectReason::TooManySeries => tr(l, "too many series", "序列过多"),
+        RejectReason::LineTooLong => tr(l, "line too long", "行过长"),
+        RejectReason::BadSample => tr(l, "unusable sample", "无法使用的采样"),
+    }
+}
+
+pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
+    match (e, l) {
+        (IngestError::Empty, _) => tr(l, "The history is empty: paste hourly GPU usage, drop a file or try an example.", "用量历史为空：请粘贴每小时 GPU 用量、拖入文件或试用示例。").to_string(),
+        (IngestError::TooLarge { bytes, max_bytes }, Lang::En) => format!("The history is {:.1} MB; the planner reads up to {:.0} MB. Resample it to hourly first.", *bytes as f64 / 1048576.0, *max_bytes as f64 / 1048576.0),
+        (IngestError::TooLarge { bytes, max_bytes }, Lang::Zh) => format!("用量历史有 {:.1} MB，最多可读取 {:.0} MB。请先按小时汇总。", *bytes as f64 / 1048576.0, *max_bytes as f64 / 1048576.0),
+        (IngestError::Binary, _) => tr(l, "This is not text (binary data?). Export the history as CSV or plain numbers.", "这不是文本（可能是二进制文件）。请导出为 CSV 或纯数字。").to_string(),
+        (IngestError::NoNumericColumn, _) => tr(l, "No column of numbers found.", "没有找到数字列。").to_string(),
+        (IngestError::LayoutMismatch { format }, Lang::En) => format!("The text does not have the columns a {} needs.", format_name(l, *format)),
+        (IngestError::LayoutMismatch { format }, Lang::Zh) => format!("文本缺少{}所需的列。", format_name(l, *format)),
+        (IngestError::NoSuchColumn { index, available }, Lang::En) => format!("Column {} does not exist; there are {available}.", index + 1),
+        (IngestError::NoSuchColumn { index, available }, Lang::Zh) => format!("第 {} 列不存在，共有 {available} 列。", index + 1),
+        (IngestError::NoUsableRows(_), _) => tr(l, "No usable row: every line was rejected (see below).", "没有可用的行：所有行都被拒绝（见下方）。").to_string(),
+        (IngestError::TooManyHours { hours, max_hours }, Lang::En) => format!("The history spans {hours} hours; at most {max_hours} are read."),
+        (IngestError::TooManyHours { hours, max_hours }, Lang::Zh) => format!("用量历史跨度 {hours} 小时，最多读取 {max_hours} 小时。"),
+        (IngestError::InvalidJson { line }, Lang::En) => format!("Malformed JSON at line {line}."),
+        (IngestError::InvalidJson { line }, Lang::Zh) => format!("第 {line} 行 JSON 格式错误。"),
+        (IngestError::NotPrometheus, _) => tr(l, "JSON, but not a Prometheus query response (no data.result).", "是 JSON，但不是 Prometheus 查询结果（没有 data.result）。").to_string(),
+        (IngestError::PrometheusError { message }, Lang::En) => format!("Prometheus returned an error: {message}"),
+        (IngestError::PrometheusError { message }, Lang::Zh) => format!("Prometheus 返回错误：{message}"),
+    }
+}
+
+fn utc_text(unix: i64, offset_minutes: i32) -> String {
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let local = unix + offset_minutes as i64 * 60;
+    let days = local.div_euclid(86_400);
+    let secs = local.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        secs / 3600,
+        (secs % 3600) / 60
+    )
+}
+
+fn report_view(l: Lang, r: &ParseReport) -> impl IntoView {
+    let mut read_as = format_name(l, r.format).to_string();
+    if r.format == Format::Table || r.format == Format::GrafanaCsv {
+        read_as.push_str(&format!(
+            ", {} {}",
+            tr(l, "delimiter", "分隔符"),
+            delimiter_name(l, r.delimiter)
+        ));
+        read_as.push_str(if r.has_header {
+            tr(l, ", with header", "，有表头")
+        } else {
+            tr(l, ", no header", "，无表头")
+        });
+    }
+    if let Some(s) = r.timestamp_style {
+        read_as.push_str(&format!(
+            ", {} {}",
+            tr(l, "time as", "时间格式"),
+            timestamp_name(l, s)
+        ));
+    }
+    let column = |i: usize| {
+        r.columns
+            .get(i)
+            .map(|c| {
+                if c.name.is_empty() {
+                    format!("{} {}", tr(l, "column", "列"), c.field + 1)
+                } else {
+                    c.name.clone()
+                }
+            })
+            .unwrap_or_default()
+    };
+    let used = match r.used {
+        ColumnUse::One(i) => column(i),
+        ColumnUse::Sum => format!(
+            "{} ({})",
+            tr(l, "sum of all numeric columns", "所有数字列之和"),
+            r.columns.len()
+        ),
+    };
+    let span = r.span.map(|(a, b)| {
+        format!(
+            "{} → {}",
+            utc_text(a, r.utc_offset_minutes),
+            utc_text(b, r.utc_offset_minutes)
+        )
+    });
+    let resolution = r.resolution_seconds.map(|s| match s {
+        s if s % 3600 == 0 => format!("{} h", s / 3600),
+        s if s % 60 == 0 => format!("{} min", s / 60),
+        s => format!("{s} s"),
+    });
+    let gaps = if r.missing_hours == 0 {
+        tr(l, "no gaps", "无缺口").to_string()
+    } else {
+        let how = match r.gap_policy {
+            GapPolicy::Exclude => tr(l, "excluded", "已排除"),
+            GapPolicy::Zero => tr(l, "counted as 0", "按 0 计"),
+        };
+        match l {
+            Lang::En => format!(
+                "{} missing hours in {} gaps ({how})",
+                r.missing_hours,
+                r.gaps.len().max(1)
+            ),
+            Lang::Zh => format!("缺失 {} 小时（{how}）", r.missing_hours),
+        }
+    };
+    let rejected = r.rejected.clone();
+    let not_listed = r.rejected_not_listed;
+    view! {
+        <dl class="report" data-testid="parse-report">
+            <div><dt>{tr(l, "Read as", "识别为")}</dt><dd data-testid="read-as">{read_as}</dd></div>
+            <div><dt>{tr(l, "GPUs busy from", "GPU 用量取自")}</dt><dd data-testid="read-column">{used}</dd></div>
+            <div>
+                <dt>{tr(l, "Rows read", "读取行数")}</dt>
+                <dd data-testid="rows-read" data-value=r.rows_read.to_string()>{r.rows_read}</dd>
+            </div>
+            <div>
+                <dt>{tr(l, "Hours", "小时数")}</dt>
+                <dd data-testid="hours-read" data-value=r.hours.to_string()>
+                    {r.hours} {resolution.map(|x| format!(" ({} {x})", tr(l, "samples every", "采样间隔")))}
+                </dd>
+            </div>
+            {span.map(|s| view! { <div><dt>{tr(l, "Span", "时间范围")}</dt><dd>{s}</dd></div> })}
+            <div><dt>{tr(l, "Gaps", "缺口")}</dt><dd data-testid="gaps">{gaps}</dd></div>
+            {(r.duplicates > 0).then(|| view! {
+                <div><dt>{tr(l, "Duplicate timestamps", "重复时间戳")}</dt><dd>{r.duplicates} {tr(l, " (averaged)", "（已取平均）")}</dd></div>
+            })}
+            {r.unsorted.then(|| view! { <div><dt>{tr(l, "Order", "顺序")}</dt><dd>{tr(l, "unsorted rows were sorted", "乱序行已排序")}</dd></div> })}
+            <div>
+                <dt>{tr(l, "Rejected lines", "被拒绝的行")}</dt>
+                <dd data-testid="rows-rejected" data-value=r.rows_rejected.to_string()>{r.rows_rejected}</dd>
+            </div>
+        </dl>
+        {(!rejected.is_empty()).then(|| view! {
+            <ul class="rejected" data-testid="rejected-lines">
+                {rejected.into_iter().map(|x| {
+                    let line = match l { Lang::En => format!("Line {}: ", x.line), Lang::Zh => format!("第 {} 行：", x.line) };
+                    view! { <li>{line}{reason_text(l, x.reason)} " — " <code>{x.excerpt}</code></li> }
+                }).collect_view()}
+                {(not_listed > 0).then(|| view! {
+                    <li>{match l { Lang::En => format!("… and {not_listed} more rejected lines"), Lang::Zh => format!("……另有 {not_listed} 行被拒绝") }}</li>
+                })}
+            </ul>
+        })}
+    }
+}
+
+/// The parse status and report, with the "read as" corrections (column, gaps).
+#[component]
+pub fn ParseReportView() -> impl IntoView {
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let state = ctx.state;
+    let columns = Memo::new(move |_| {
+        ctx.parse_status.with(|p| match p {
+            ParseStatus::Done(Ok(parsed)) => parsed.report.columns.clone(),
+            _ => Vec::new(),
+        })
+    });
+    view! {
+        <div class="parse-status" aria-live="polite">
+            {move || {
+                let l = lang.get();
+                match ctx.parse_status.get() {
+                    ParseStatus::Empty => view! { <p class="field-hint">{tr(l, "No history yet.", "尚无用量历史。")}</p> }.into_any(),
+                    ParseStatus::Parsing(f) => view! {
+                        <div>
+                            <progress data-testid="parse-progress" max="1" value=f.to_string()></progress>
+                            " " {tr(l, "Reading…", "读取中……")} " " {percent(f, 0, l)}
+                        </div>
+                    }.into_any(),
+                    ParseStatus::Done(Ok(parsed)) => report_view(l, &parsed.report).into_any(),
+                    ParseStatus::Done(Err(e)) => {
+                        let report = match &e { IngestError::NoUsableRows(r) => Some(r.clone()), _ => None };
+                        view! {
+                            <p class="error" role="alert" data-testid="usage-error">{ingest_error_text(l, &e)}</p>
+                            {report.map(|r| report_view(l, &r))}
+                        }.into_any()
+                    }
+                }
+            }}
+        </div>
+        <div class="inline-controls">
+            <label>
+                {move || tr(lang.get(), "GPUs busy column", "GPU 用量列")}
+                <select data-testid="column-choice" on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    let choice = match v.as_str() {
+                        "auto" => ColumnChoice::Auto,
+                        "sum" => ColumnChoice::Sum,
+                        n => n.parse::<usize>().map(ColumnChoice::One).unwrap_or_default(),
+                    };
+                    state.update(|s| s.parse_options.column = choice);
+                }>
+                    <option value="auto">{move || tr(lang.get(), "automatic", "自动")}</option>
+                    <option value="sum">{move || tr(lang.get(), "sum of all", "全部求和")}</option>
+                    {move || columns.get().into_iter().enumerate().map(|(i, c)| {
+                        let name = if c.name.is_empty() { format!("{} {}", tr(lang.get(), "column", "列"), c.field + 1) } else { c.name };
+                        view! { <option value=i.to_string()>{name}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+            <label>
+                {move || tr(lang.get(), "Missing hours", "缺失小时")}
+                <select data-testid="gap-policy" on:change=move |ev| {
+                    let gaps = if event_target_value(&ev) == "zero" { GapPolicy::Zero } else { GapPolicy::Exclude };
+                    state.update(|s| s.parse_options.gaps = gaps);
+                }>
+                    <option value="exclude">{move || tr(lang.get(), "exclude", "排除")}</option>
+                    <option value="zero">{move || tr(lang.get(), "count as 0", "按 0 计")}</option>
+                </select>
+            </label>
+        </div>
+    }
+}

@@ -1,0 +1,176 @@
+//! Prices: monthly, on-demand, spot, month length, currency, dated example presets.
+
+use leptos::prelude::*;
+
+use crate::app::{bind, use_ctx, Currency};
+use crate::components::slider_field::SliderField;
+use crate::core::breakeven::{self, HOURS_PER_MONTH_CHOICES, MAX_HOURLY_PRICE};
+use crate::core::error::{positive, Field};
+use crate::i18n::{t, tr, Lang};
+
+/// An example price set. Dated, editable, never a quote.
+pub struct Preset {
+    pub key: &'static str,
+    pub name: &'static str,
+    /// (monthly, on-demand, spot) in CNY and in USD.
+    pub cny: (f64, f64, f64),
+    pub usd: (f64, f64, f64),
+}
+
+/// The date the example prices were written down.
+pub const PRESETS_DATE: &str = "2026-11";
+
+pub const PRESETS: [Preset; 3] = [
+    Preset {
+        key: "a100-80g",
+        name: "A100 80GB",
+        cny: (15_000.0, 35.0, 12.0),
+        usd: (1_500.0, 3.0, 1.2),
+    },
+    Preset {
+        key: "h100-80g",
+        name: "H100 80GB",
+        cny: (28_000.0, 60.0, 22.0),
+        usd: (2_200.0, 4.5, 2.0),
+    },
+    Preset {
+        key: "rtx4090",
+        name: "RTX 4090",
+        cny: (2_500.0, 5.0, 2.0),
+        usd: (300.0, 0.6, 0.3),
+    },
+];
+
+#[component]
+pub fn PricesPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let state = ctx.state;
+    let lang = ctx.lang;
+    let (monthly, set_monthly) = bind(state, |i| i.monthly_price, |i, v| i.monthly_price = v);
+    let (on_demand, set_on_demand) =
+        bind(state, |i| i.on_demand_price, |i, v| i.on_demand_price = v);
+    let (spot, set_spot) = bind(state, |i| i.spot_price, |i, v| i.spot_price = v);
+    let label = move |en: &'static str, zh: &'static str| {
+        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+    };
+
+    let apply_preset = move |ev| {
+        let key = event_target_value(&ev);
+        if let Some(p) = PRESETS.iter().find(|p| p.key == key) {
+            state.update(|s| {
+                let (m, r, sp) = match s.currency {
+                    Currency::Cny => p.cny,
+                    Currency::Usd => p.usd,
+                };
+                s.inputs.monthly_price = m;
+                s.inputs.on_demand_price = r;
+                s.inputs.spot_price = sp;
+            });
+        }
+    };
+
+    view! {
+        <section class="card" aria-labelledby="prices-heading">
+            <h2 id="prices-heading">{move || t(lang.get()).prices_heading}</h2>
+            <div class="inline-controls">
+                <label>
+                    {move || tr(lang.get(), "Currency", "币种")}
+                    <select
+                        data-testid="currency"
+                        on:change=move |ev| {
+                            if let Some(c) = Currency::from_code(&event_target_value(&ev)) {
+                                state.update(|s| s.currency = c);
+                            }
+                        }
+                    >
+                        <option value="cny" selected=move || state.with(|s| s.currency == Currency::Cny)>"¥ CNY"</option>
+                        <option value="usd" selected=move || state.with(|s| s.currency == Currency::Usd)>"$ USD"</option>
+                    </select>
+                </label>
+                <label>
+                    {move || tr(lang.get(), "Hours in a month", "每月小时数")}
+                    <select
+                        data-testid="hours-per-month"
+                        on:change=move |ev| {
+                            if let Ok(h) = event_target_value(&ev).parse::<f64>() {
+                                state.update(|s| s.inputs.hours_per_month = h);
+                            }
+                        }
+                    >
+                        {HOURS_PER_MONTH_CHOICES
+                            .iter()
+                            .map(|&h| {
+                                view! {
+                                    <option
+                                        value=h.to_string()
+                                        selected=move || state.with(|s| s.inputs.hours_per_month == h)
+                                    >
+                                        {h.to_string()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    {move || tr(lang.get(), "Example prices", "示例价格")}
+                    <select data-testid="preset" on:change=apply_preset>
+                        <option value="">{move || tr(lang.get(), "— choose —", "— 选择 —")}</option>
+                        {PRESETS
+                            .iter()
+                            .map(|p| view! { <option value=p.key>{p.name}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+            </div>
+            <p class="field-hint" data-testid="preset-note">
+                {move || match lang.get() {
+                    Lang::En => format!("Example prices noted {PRESETS_DATE}: illustrations, not quotes. Type your own."),
+                    Lang::Zh => format!("示例价格记录于 {PRESETS_DATE}，仅作示意，不是报价。请填写你自己的价格。"),
+                }}
+            </p>
+            <SliderField
+                testid="monthly-price"
+                label=Signal::derive(move || t(lang.get()).monthly_price.to_string())
+                hint=Signal::derive(move || t(lang.get()).monthly_price_hint.to_string())
+                value=monthly
+                on_commit=set_monthly
+                field=Field::MonthlyPrice
+                validate=breakeven::monthly_price
+                lang
+                min=100.0
+                max=50_000.0
+                step=50.0
+            />
+            <SliderField
+                testid="on-demand-price"
+                label=Signal::derive(move || t(lang.get()).on_demand_price.to_string())
+                hint=Signal::derive(move || t(lang.get()).on_demand_price_hint.to_string())
+                value=on_demand
+                on_commit=set_on_demand
+                field=Field::OnDemandPrice
+                validate=breakeven::on_demand_price
+                lang
+                min=0.1
+                max=100.0
+                step=0.1
+            />
+            <SliderField
+                testid="spot-price"
+                label=label("Spot price per GPU-hour", "每卡竞价价格（每小时）")
+                hint=label(
+                    "Interruptible (spot / preemptible) price of one GPU for one hour",
+                    "可被回收的竞价（抢占式）实例一张 GPU 一小时的价格",
+                )
+                value=spot
+                on_commit=set_spot
+                field=Field::SpotPrice
+                validate=|v| positive(Field::SpotPrice, v, MAX_HOURLY_PRICE)
+                lang
+                min=0.1
+                max=100.0
+                step=0.1
+            />
+        </section>
+    }
+}

@@ -1,0 +1,238 @@
+//! Usage: sliders (GPUs × hours) or a history (paste / drop / file / example), lookback,
+//! waterline settings.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::app::{bind, use_ctx, UsageMode};
+use crate::components::parse_report::ParseReportView;
+use crate::components::slider_field::SliderField;
+use crate::core::breakeven::MAX_HOURS_PER_MONTH;
+use crate::core::error::{non_negative, whole, Field};
+use crate::core::profile::{Lookback, LOOKBACK_CHOICES, MAX_GPUS};
+use crate::core::samples::{self, Sample};
+use crate::i18n::{tr, Lang};
+
+fn sample_name(l: Lang, s: Sample) -> &'static str {
+    match s {
+        Sample::SteadyPretraining => tr(l, "Steady pre-training cluster", "稳定的预训练集群"),
+        Sample::BurstyLab => tr(l, "Bursty research lab", "波动的研究实验室"),
+        Sample::RecentDrop => tr(l, "Usage dropped last week", "上周用量下降的团队"),
+    }
+}
+
+fn lookback_name(l: Lang, lb: Lookback) -> String {
+    match (lb, l) {
+        (Lookback::Days(d), Lang::En) => format!("last {d} days"),
+        (Lookback::Days(d), Lang::Zh) => format!("最近 {d} 天"),
+        (Lookback::All, _) => tr(l, "all history", "全部历史").to_string(),
+    }
+}
+
+fn lookback_key(lb: Lookback) -> String {
+    match lb {
+        Lookback::Days(d) => d.to_string(),
+        Lookback::All => "all".to_string(),
+    }
+}
+
+/// Read a dropped or picked file as text into the history.
+fn read_file(
+    file: web_sys::File,
+    usage_text: RwSignal<String>,
+    set_textarea: impl Fn(&str) + 'static,
+) {
+    leptos::task::spawn_local(async move {
+        if let Ok(v) = wasm_bindgen_futures::JsFuture::from(file.text()).await {
+            if let Some(text) = v.as_string() {
+                set_textarea(&text);
+                usage_text.set(text);
+            }
+        }
+    });
+}
+
+#[component]
+pub fn UsagePanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let state = ctx.state;
+    let lang = ctx.lang;
+    let usage_text = ctx.usage_text;
+    let label = move |en: &'static str, zh: &'static str| {
+        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+    };
+    let (gpus, set_gpus) = bind(state, |i| i.gpus as f64, |i, v| i.gpus = v as u32);
+    let (used, set_used) = bind(state, |i| i.used_hours, |i, v| i.used_hours = v);
+    let (quantile, set_quantile) =
+        bind(state, |i| i.quantile_percent, |i, v| i.quantile_percent = v);
+    let mode = move || state.with(|s| s.mode);
+    let textarea: NodeRef<leptos::html::Textarea> = NodeRef::new();
+    let set_textarea = move |text: &str| {
+        if let Some(el) = textarea.get_untracked() {
+            el.set_value(text);
+        }
+    };
+    let dragging = RwSignal::new(false);
+
+    let load_sample = move |s: Sample| {
+        // 30 days ending at the start of the current hour, in the user's time zone.
+        let now = (js_sys::Date::now() / 1000.0) as i64;
+        let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
+        let offset = state.with_untracked(|st| st.parse_options.utc_offset_minutes);
+        let text = samples::csv(s, start, offset);
+        set_textarea(&text);
+        usage_text.set(text);
+        state.update(|st| st.mode = UsageMode::Data);
+    };
+
+    view! {
+        <section class="card" aria-labelledby="usage-heading">
+            <h2 id="usage-heading">{move || tr(lang.get(), "Usage", "用量")}</h2>
+            <fieldset class="mode-switch">
+                <legend>{move || tr(lang.get(), "Usage from", "用量来源")}</legend>
+                <label>
+                    <input type="radio" name="usage-mode" data-testid="mode-sliders"
+                        prop:checked=move || mode() == UsageMode::Sliders
+                        on:change=move |_| state.update(|s| s.mode = UsageMode::Sliders) />
+                    {move || tr(lang.get(), "Sliders (no data)", "滑块（无数据）")}
+                </label>
+                <label>
+                    <input type="radio" name="usage-mode" data-testid="mode-data"
+                        prop:checked=move || mode() == UsageMode::Data
+                        on:change=move |_| state.update(|s| s.mode = UsageMode::Data) />
+                    {move || tr(lang.get(), "My usage history", "我的用量历史")}
+                </label>
+            </fieldset>
+            <div class="usage-sliders" class:hidden=move || mode() != UsageMode::Sliders>
+                <SliderField
+                    testid="gpus"
+                    label=label("GPUs", "GPU 数量")
+                    hint=label("How many GPUs the team runs", "团队使用的 GPU 数量")
+                    value=gpus
+                    on_commit=set_gpus
+                    field=Field::Gpus
+                    validate=|v| whole(Field::Gpus, v, MAX_GPUS)
+                    lang
+                    min=1.0
+                    max=64.0
+                    step=1.0
+                />
+                <SliderField
+                    testid="used-hours"
+                    label=label("Hours used per GPU per month", "每卡每月使用小时数")
+                    hint=label("Hours each GPU is actually busy in a month", "每张 GPU 每月实际忙碌的小时数")
+                    value=used
+                    on_commit=set_used
+                    field=Field::UsedHours
+                    validate=|v| non_negative(Field::UsedHours, v, MAX_HOURS_PER_MONTH)
+                    lang
+                    min=0.0
+                    max=744.0
+                    step=1.0
+                />
+            </div>
+            <div class="usage-data" class:hidden=move || mode() != UsageMode::Data>
+                <label class="field-label" for="usage-data">
+                    {move || tr(lang.get(), "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
+                </label>
+                <p class="field-hint" id="usage-data-hint">
+                    {move || tr(lang.get(),
+                        "CSV/TSV with or without timestamps, one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus).",
+                        "支持带或不带时间戳的 CSV/TSV、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
+                </p>
+                <textarea
+                    id="usage-data"
+                    data-testid="usage-data"
+                    node_ref=textarea
+                    class="usage-textarea"
+                    class:dragging=move || dragging.get()
+                    rows="8"
+                    spellcheck="false"
+                    aria-describedby="usage-data-hint"
+                    placeholder="2026-11-01 00:00,3\n2026-11-01 01:00,2.5\n…"
+                    on:input=move |ev| usage_text.set(event_target_value(&ev))
+                    on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
+                    on:dragleave=move |_| dragging.set(false)
+                    on:drop=move |ev: web_sys::DragEvent| {
+                        ev.prevent_default();
+                        dragging.set(false);
+                        if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+                            read_file(file, usage_text, set_textarea);
+                        }
+                    }
+                ></textarea>
+                <div class="inline-controls">
+                    <label class="file-pick">
+                        {move || tr(lang.get(), "Choose a file…", "选择文件……")}
+                        <input type="file" data-testid="usage-file" accept=".csv,.tsv,.txt,.json,.log,text/*,application/json"
+                            on:change=move |ev| {
+                                let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
+                                if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
+                                    read_file(file, usage_text, set_textarea);
+                                }
+                            } />
+                    </label>
+                    <span class="field-hint">{move || tr(lang.get(), "Try an example:", "试用示例：")}</span>
+                    {Sample::ALL.into_iter().map(|s| view! {
+                        <button type="button" data-testid=format!("sample-{}", s.key()) on:click=move |_| load_sample(s)>
+                            {move || sample_name(lang.get(), s)}
+                        </button>
+                    }).collect_view()}
+                </div>
+                <ParseReportView />
+                <div class="inline-controls">
+                    <label>
+                        {move || tr(lang.get(), "Lookback", "回看窗口")}
+                        <select data-testid="lookback" on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            let lb = if v == "all" { Some(Lookback::All) } else { v.parse().ok().map(Lookback::Days) };
+                            if let Some(lb) = lb { state.update(|s| s.inputs.lookback = lb); }
+                        }>
+                            {LOOKBACK_CHOICES.into_iter().map(|lb| view! {
+                                <option value=lookback_key(lb) selected=move || state.with(|s| s.inputs.lookback == lb)>
+                                    {move || lookback_name(lang.get(), lb)}
+                                </option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label>
+                        {move || tr(lang.get(), "Daytime from", "白天从")}
+                        <select data-testid="day-start" on:change=move |ev| {
+                            if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_start_hour = h); }
+                        }>
+                            {(0..24u32).map(|h| view! {
+                                <option value=h.to_string() selected=move || state.with(|s| s.inputs.day_start_hour == h)>{format!("{h:02}:00")}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label>
+                        {move || tr(lang.get(), "to", "到")}
+                        <select data-testid="day-end" on:change=move |ev| {
+                            if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_end_hour = h); }
+                        }>
+                            {(1..=24u32).map(|h| view! {
+                                <option value=h.to_string() selected=move || state.with(|s| s.inputs.day_end_hour == h)>{format!("{h:02}:00")}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                </div>
+                <SliderField
+                    testid="quantile"
+                    label=label("Waterline quantile (%)", "水位分位数（%）")
+                    hint=label(
+                        "The level usage stays at or above in all but this share of hours; 0 = strict minimum",
+                        "除这一比例的小时外，用量都不低于该水位；0 = 严格最小值",
+                    )
+                    value=quantile
+                    on_commit=set_quantile
+                    field=Field::Quantile
+                    validate=|v| non_negative(Field::Quantile, v, 50.0)
+                    lang
+                    min=0.0
+                    max=50.0
+                    step=1.0
+                />
+            </div>
+        </section>
+    }
+}
