@@ -8,8 +8,10 @@ use gpu_rent_planner::app::{AppState, Ctx, ParseStatus};
 use gpu_rent_planner::components::burst_card::BurstCard;
 use gpu_rent_planner::components::hidden_costs_card::HiddenCostsCard;
 use gpu_rent_planner::components::own_hardware_card::OwnHardwareCard;
+use gpu_rent_planner::components::review_card::ReviewCard;
 use gpu_rent_planner::components::spot_card::SpotCard;
 use gpu_rent_planner::core::plan::{plan, PlanInputs, PlanOutputs};
+use gpu_rent_planner::core::review::ReviewMonthInput;
 use gpu_rent_planner::i18n::Lang;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -30,6 +32,7 @@ enum Card {
     Burst,
     Hidden,
     Own,
+    Review,
 }
 
 /// Mount one card with a context like `Planner`'s (no history: the sliders' profile).
@@ -54,6 +57,7 @@ fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSig
             Card::Burst => view! { <BurstCard /> }.into_any(),
             Card::Hidden => view! { <HiddenCostsCard /> }.into_any(),
             Card::Own => view! { <OwnHardwareCard /> }.into_any(),
+            Card::Review => view! { <ReviewCard /> }.into_any(),
         }
     });
     std::mem::forget(handle);
@@ -480,4 +484,176 @@ async fn own_hardware_never_pays_and_pue_below_one() {
     settle().await;
     assert_eq!(value(&host, "own-energy-kwh"), "584");
     assert_eq!(value(&host, "own-monthly"), "84300.53");
+}
+
+// ---------------------------------------------------------------- review
+
+/// 4 GPUs × 400 h > H* = 360 h → the plan's baseline N* = 4.
+fn baseline_four() -> PlanInputs {
+    PlanInputs {
+        used_hours: 400.0,
+        ..PlanInputs::default()
+    }
+}
+
+fn click(host: &HtmlElement, testid: &str) {
+    el(host, testid).click();
+}
+
+#[wasm_bindgen_test]
+async fn review_typed_months_flags_and_actions() {
+    let (host, state) = mount_with(Card::Review, Lang::En, baseline_four());
+    settle().await;
+    assert!(has(&host, "review-empty"));
+    for _ in 0..3 {
+        click(&host, "review-add-month");
+    }
+    settle().await;
+    assert!(
+        has(&host, "review-months-status"),
+        "empty months are incomplete"
+    );
+    let months = [
+        (1, ["2025-01", "70", "36000", "5000", "1"]),
+        (2, ["2025-02", "55", "36,000", "30000", "1"]),
+        (3, ["2025-03", "40", "36000", "40000", "3"]),
+    ];
+    let cols = [
+        "label",
+        "utilization",
+        "fixed-spend",
+        "elastic-spend",
+        "queue",
+    ];
+    for (k, (id, cells)) in months.iter().enumerate() {
+        for (col, v) in cols.iter().zip(cells) {
+            type_into(&host, &format!("review-month-{id}-{col}"), v);
+        }
+        settle().await;
+        if k < 2 {
+            // All or nothing: later months are still empty.
+            assert!(has(&host, "review-empty"), "{}", text(&host));
+        }
+    }
+    assert!(!has(&host, "review-months-status"));
+    assert_eq!(state.get_untracked().inputs.review_months.len(), 3);
+    // Utilization 70, 55, 40 % against 60 %: months 2 and 3 low → lower N = 4 → 3.
+    // Elastic 40 000 > fixed 36 000 only in month 3 → no raise. Queue 3 h > 2 h in the
+    // latest month → tighten.
+    assert_eq!(value(&host, "review-source"), "typed");
+    assert_eq!(value(&host, "review-baseline"), "4");
+    assert_eq!(value(&host, "review-row-0-utilization"), "0.7");
+    assert_eq!(value(&host, "review-row-1-fixed-spend"), "36000.00");
+    assert_eq!(value(&host, "review-row-2-elastic-spend"), "40000.00");
+    assert_eq!(value(&host, "review-row-2-queue"), "3");
+    assert_eq!(value(&host, "review-row-0-flags"), "");
+    assert_eq!(value(&host, "review-row-1-flags"), "low-utilization");
+    assert_eq!(
+        value(&host, "review-row-2-flags"),
+        "low-utilization,elastic-above-fixed,queue-over-limit"
+    );
+    assert_eq!(value(&host, "review-action-lower-baseline"), "3");
+    assert_eq!(value(&host, "review-action-tighten-autoscaling"), "3");
+    assert!(!has(&host, "review-action-raise-baseline"));
+    let t = text(&host);
+    assert!(t.contains("Fixed utilization was under 60 % two months running: lower the baseline from 4 to 3 GPUs."), "{t}");
+    assert!(
+        t.contains(
+            "Jobs queued 3 h in 2025-03, over the 2 h limit: tighten the autoscaling triggers"
+        ),
+        "{t}"
+    );
+    assert!(el(&host, "review-row-2-flags")
+        .inner_text()
+        .contains("Queue over limit"));
+
+    // A bad cell is explained beside it, its text kept, and the review keeps the last set.
+    type_into(&host, "review-month-2-utilization", "abc");
+    settle().await;
+    assert_eq!(
+        el(&host, "review-month-2-utilization-error").inner_text(),
+        "Fixed utilization (%) is not a number."
+    );
+    assert_eq!(input(&host, "review-month-2-utilization").value(), "abc");
+    assert!(has(&host, "review-months-status"));
+    assert_eq!(value(&host, "review-row-1-utilization"), "0.55");
+    type_into(&host, "review-month-2-utilization", "150");
+    settle().await;
+    assert_eq!(
+        el(&host, "review-month-2-utilization-error").inner_text(),
+        "Fixed utilization (%) must be at most 100."
+    );
+    type_into(&host, "review-month-2-utilization", "55");
+    settle().await;
+    assert!(!has(&host, "review-months-status"));
+
+    // Threshold 50 %: only month 3 is low → no lowering; queue limit 5 h → nothing to do.
+    type_into(&host, "review-utilization-threshold", "50");
+    settle().await;
+    assert!(!has(&host, "review-action-lower-baseline"));
+    assert_eq!(value(&host, "review-row-1-flags"), "");
+    type_into(&host, "review-queue-limit", "5");
+    settle().await;
+    assert_eq!(value(&host, "review-action-keep"), "4");
+    assert!(text(&host).contains("Keep the baseline at 4 GPUs: no rule is triggered."));
+
+    // Removing the first month leaves two rows, in order.
+    click(&host, "review-month-1-remove");
+    settle().await;
+    assert_eq!(state.get_untracked().inputs.review_months.len(), 2);
+    assert_eq!(el(&host, "review-row-0-label").inner_text(), "2025-02");
+    assert!(!has(&host, "review-row-2-label"));
+}
+
+#[wasm_bindgen_test]
+async fn review_months_from_the_state_in_chinese() {
+    // Elastic 150 > 100 and 100.01 > 100 in the last two months → raise N = 4 → 5.
+    let month = |label: &str, u: f64, f: f64, e: f64| ReviewMonthInput {
+        label: label.into(),
+        fixed_utilization_percent: u,
+        fixed_spend: f,
+        elastic_spend: e,
+        queue_hours: None,
+    };
+    let inputs = PlanInputs {
+        review_months: vec![
+            month("a", 90.0, 100.0, 150.0),
+            month("b", 95.0, 100.0, 100.01),
+        ],
+        ..baseline_four()
+    };
+    let (host, state) = mount_with(Card::Review, Lang::Zh, inputs);
+    settle().await;
+    assert_eq!(input(&host, "review-month-1-label").value(), "a");
+    assert_eq!(
+        input(&host, "review-month-2-elastic-spend").value(),
+        "100.01"
+    );
+    assert_eq!(input(&host, "review-month-2-queue").value(), "");
+    assert_eq!(value(&host, "review-action-raise-baseline"), "5");
+    assert_eq!(value(&host, "review-row-1-queue"), "");
+    assert_eq!(value(&host, "review-row-1-flags"), "elastic-above-fixed");
+    let t = text(&host);
+    assert!(
+        t.contains("弹性支出连续两个月高于固定支出：把基线从 4 张升到 5 张。"),
+        "{t}"
+    );
+    assert!(t.contains("未知"), "{t}");
+    assert!(
+        !t.contains("Elastic") && !t.contains("Month"),
+        "no English: {t}"
+    );
+    // An empty label is refused.
+    type_into(&host, "review-month-1-label", " ");
+    settle().await;
+    assert_eq!(
+        el(&host, "review-month-1-label-error").inner_text(),
+        "月份不能为空。"
+    );
+    assert_eq!(state.get_untracked().inputs.review_months[0].label, "a");
+    // Months replaced from elsewhere (a link) replace the form.
+    state.update(|s| s.inputs.review_months.clear());
+    settle().await;
+    assert!(!has(&host, "review-month-1-label"));
+    assert!(has(&host, "review-empty"));
 }

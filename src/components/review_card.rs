@@ -1,0 +1,562 @@
+//! § 14 Monthly review: per month fixed utilization, fixed and elastic spend, queue time and
+//! flags, the recommended actions as sentences, editable thresholds, and a small form to
+//! type months in (they replace the history's calendar months while there are any).
+//!
+//! The form keeps exactly what the user typed; a month is only used when every field of
+//! every typed month is valid (all or nothing), so the review keeps showing the last
+//! complete set while a field is being fixed.
+
+use leptos::prelude::*;
+
+use crate::app::{bind, use_ctx};
+use crate::components::slider_field::SliderField;
+use crate::core::error::{non_negative, Field, Problem};
+use crate::core::review::{
+    ReviewAction, ReviewMonthInput, ReviewSource, MAX_QUEUE_HOURS, MAX_REVIEW_SPEND,
+};
+use crate::format::{money, number_trim, parse_number, percent, plain};
+use crate::i18n::{error_message, tr, Lang};
+
+/// One typed month as the user's text.
+#[derive(Clone, Copy)]
+struct Draft {
+    id: u64,
+    label: RwSignal<String>,
+    utilization: RwSignal<String>,
+    fixed: RwSignal<String>,
+    elastic: RwSignal<String>,
+    queue: RwSignal<String>,
+}
+
+/// The columns of the form, for messages and ids.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Label,
+    Utilization,
+    FixedSpend,
+    ElasticSpend,
+    Queue,
+}
+
+impl Column {
+    fn key(self) -> &'static str {
+        match self {
+            Column::Label => "label",
+            Column::Utilization => "utilization",
+            Column::FixedSpend => "fixed-spend",
+            Column::ElasticSpend => "elastic-spend",
+            Column::Queue => "queue",
+        }
+    }
+    fn name(self, l: Lang) -> &'static str {
+        match self {
+            Column::Label => tr(l, "Month", "月份"),
+            Column::Utilization => tr(l, "Fixed utilization (%)", "固定配额利用率（%）"),
+            Column::FixedSpend => tr(l, "Fixed spend", "固定支出"),
+            Column::ElasticSpend => tr(l, "Elastic spend", "弹性支出"),
+            Column::Queue => tr(
+                l,
+                "Queue time (hours, optional)",
+                "排队时间（小时，可不填）",
+            ),
+        }
+    }
+    /// Largest accepted value of a numeric column.
+    fn max(self) -> f64 {
+        match self {
+            Column::Utilization => 100.0,
+            Column::Queue => MAX_QUEUE_HOURS,
+            _ => MAX_REVIEW_SPEND,
+        }
+    }
+}
+
+/// A message for a bad cell, naming the column.
+fn cell_message(l: Lang, col: Column, p: &Problem) -> String {
+    let name = col.name(l);
+    let why = match (p, l) {
+        (Problem::Empty, Lang::En) if col == Column::Label => "is required.".to_string(),
+        (Problem::Empty, Lang::Zh) if col == Column::Label => "不能为空。".to_string(),
+        (Problem::Empty, Lang::En) => "is required: type a number.".to_string(),
+        (Problem::Empty, Lang::Zh) => "不能为空，请填写数字。".to_string(),
+        (Problem::NotANumber, Lang::En) => "is not a number.".to_string(),
+        (Problem::NotANumber, Lang::Zh) => "不是有效的数字。".to_string(),
+        (Problem::MustBeNonNegative, Lang::En) => "must be 0 or more.".to_string(),
+        (Problem::MustBeNonNegative, Lang::Zh) => "不能为负数。".to_string(),
+        (Problem::TooLarge { max }, Lang::En) => {
+            format!("must be at most {}.", number_trim(*max, 2, l))
+        }
+        (Problem::TooLarge { max }, Lang::Zh) => format!("不能超过 {}。", number_trim(*max, 2, l)),
+        (other, _) => {
+            return error_message(
+                l,
+                &crate::core::error::InputError::new(Field::UsageHistory, other.clone()),
+            )
+        }
+    };
+    match l {
+        Lang::En => format!("{name} {why}"),
+        Lang::Zh => format!("{name}{why}"),
+    }
+}
+
+/// Parse one numeric cell. `Ok(None)` only for an empty optional cell.
+fn parse_cell(col: Column, text: &str) -> Result<Option<f64>, Problem> {
+    if text.trim().is_empty() {
+        return if col == Column::Queue {
+            Ok(None)
+        } else {
+            Err(Problem::Empty)
+        };
+    }
+    let v = parse_number(text).ok_or(Problem::NotANumber)?;
+    non_negative(Field::UsageHistory, v, col.max())
+        .map(Some)
+        .map_err(|e| e.problem)
+}
+
+fn check(col: Column, text: &str) -> Result<(), Problem> {
+    match col {
+        Column::Label => {
+            if text.trim().is_empty() {
+                Err(Problem::Empty)
+            } else {
+                Ok(())
+            }
+        }
+        _ => parse_cell(col, text).map(|_| ()),
+    }
+}
+
+impl Draft {
+    fn new(id: u64, m: Option<&ReviewMonthInput>) -> Self {
+        let num = |v: f64| plain(v, 6);
+        Draft {
+            id,
+            label: RwSignal::new(m.map(|m| m.label.clone()).unwrap_or_default()),
+            utilization: RwSignal::new(
+                m.map(|m| num(m.fixed_utilization_percent))
+                    .unwrap_or_default(),
+            ),
+            fixed: RwSignal::new(m.map(|m| num(m.fixed_spend)).unwrap_or_default()),
+            elastic: RwSignal::new(m.map(|m| num(m.elastic_spend)).unwrap_or_default()),
+            queue: RwSignal::new(m.and_then(|m| m.queue_hours).map(num).unwrap_or_default()),
+        }
+    }
+    fn text(&self, col: Column) -> RwSignal<String> {
+        match col {
+            Column::Label => self.label,
+            Column::Utilization => self.utilization,
+            Column::FixedSpend => self.fixed,
+            Column::ElasticSpend => self.elastic,
+            Column::Queue => self.queue,
+        }
+    }
+    /// The month, when every cell is valid.
+    fn parse(&self) -> Option<ReviewMonthInput> {
+        let label = self.label.get_untracked().trim().to_string();
+        if label.is_empty() {
+            return None;
+        }
+        let num = |col: Column| parse_cell(col, &self.text(col).get_untracked()).ok();
+        Some(ReviewMonthInput {
+            label,
+            fixed_utilization_percent: num(Column::Utilization)??,
+            fixed_spend: num(Column::FixedSpend)??,
+            elastic_spend: num(Column::ElasticSpend)??,
+            queue_hours: num(Column::Queue)?,
+        })
+    }
+}
+
+const COLUMNS: [Column; 5] = [
+    Column::Label,
+    Column::Utilization,
+    Column::FixedSpend,
+    Column::ElasticSpend,
+    Column::Queue,
+];
+
+#[component]
+pub fn ReviewCard() -> impl IntoView {
+    let ctx = use_ctx();
+    let state = ctx.state;
+    let lang = ctx.lang;
+    let label = move |en: &'static str, zh: &'static str| {
+        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+    };
+    let (util_threshold, set_util_threshold) = bind(
+        state,
+        |i| i.review_utilization_threshold_percent,
+        |i, v| i.review_utilization_threshold_percent = v,
+    );
+    let (queue_limit, set_queue_limit) = bind(
+        state,
+        |i| i.review_queue_limit_hours,
+        |i, v| i.review_queue_limit_hours = v,
+    );
+
+    // The typed months: drafts (the user's text) and the last list written to the state.
+    let next_id = StoredValue::new(0u64);
+    let new_id = move || {
+        next_id.update_value(|n| *n += 1);
+        next_id.get_value()
+    };
+    let initial = state.with_untracked(|s| s.inputs.review_months.clone());
+    let drafts: RwSignal<Vec<Draft>> = RwSignal::new(
+        initial
+            .iter()
+            .map(|m| Draft::new(new_id(), Some(m)))
+            .collect(),
+    );
+    let last_committed = StoredValue::new(initial);
+
+    // Months set from elsewhere (a link, a reset) replace the drafts.
+    Effect::new(move |_| {
+        let months = state.with(|s| s.inputs.review_months.clone());
+        if last_committed.with_value(|c| *c != months) {
+            drafts.set(
+                months
+                    .iter()
+                    .map(|m| Draft::new(new_id(), Some(m)))
+                    .collect(),
+            );
+            last_committed.set_value(months);
+        }
+    });
+
+    let all_valid = move || {
+        drafts.with(|ds| {
+            ds.iter().all(|d| {
+                COLUMNS
+                    .iter()
+                    .all(|&c| d.text(c).with(|t| check(c, t).is_ok()))
+            })
+        })
+    };
+    let commit = move || {
+        let parsed: Option<Vec<ReviewMonthInput>> =
+            drafts.with_untracked(|ds| ds.iter().map(Draft::parse).collect());
+        if let Some(months) = parsed {
+            if state.with_untracked(|s| s.inputs.review_months != months) {
+                last_committed.set_value(months.clone());
+                state.update(|s| s.inputs.review_months = months);
+            }
+        }
+    };
+    let add_month = move |_| {
+        let d = Draft::new(new_id(), None);
+        drafts.update(|ds| ds.push(d));
+    };
+
+    let month_form = move |d: Draft| {
+        let position = move || {
+            drafts.with(|ds| {
+                ds.iter()
+                    .position(|x| x.id == d.id)
+                    .map(|p| p + 1)
+                    .unwrap_or(0)
+            })
+        };
+        let cells = COLUMNS
+            .iter()
+            .map(|&col| {
+                let text = d.text(col);
+                let id = format!("review-month-{}-{}", d.id, col.key());
+                let error_id = format!("{id}-error");
+                let error = move || text.with(|t| check(col, t).err());
+                view! {
+                    <div class="month-cell" class:field-invalid=move || error().is_some()>
+                        <label class="field-label" for=id.clone()>{move || col.name(lang.get())}</label>
+                        <input
+                            type="text"
+                            id=id.clone()
+                            data-testid=id.clone()
+                            class="field-number"
+                            class:month-label=col == Column::Label
+                            inputmode=if col == Column::Label { "text" } else { "decimal" }
+                            autocomplete="off"
+                            spellcheck="false"
+                            aria-describedby=error_id.clone()
+                            aria-invalid=move || if error().is_some() { "true" } else { "false" }
+                            prop:value=move || text.get()
+                            on:input=move |ev| {
+                                text.set(event_target_value(&ev));
+                                commit();
+                            }
+                        />
+                        <p class="field-error" id=error_id.clone() data-testid=error_id aria-live="polite">
+                            {move || error().map(|p| cell_message(lang.get(), col, &p))}
+                        </p>
+                    </div>
+                }
+            })
+            .collect_view();
+        let remove = move |_| {
+            drafts.update(|ds| ds.retain(|x| x.id != d.id));
+            commit();
+        };
+        view! {
+            <fieldset class="month-row">
+                <legend>
+                    {move || match lang.get() {
+                        Lang::En => format!("Month {}", position()),
+                        Lang::Zh => format!("第 {} 个月", position()),
+                    }}
+                </legend>
+                {cells}
+                <button
+                    type="button"
+                    class="month-remove"
+                    data-testid=format!("review-month-{}-remove", d.id)
+                    on:click=remove
+                    aria-label=move || match lang.get() {
+                        Lang::En => format!("Remove month {}", position()),
+                        Lang::Zh => format!("删除第 {} 个月", position()),
+                    }
+                >
+                    {move || tr(lang.get(), "Remove", "删除")}
+                </button>
+            </fieldset>
+        }
+    };
+
+    view! {
+        <section class="card" aria-labelledby="review-heading">
+            <h2 id="review-heading">{move || tr(lang.get(), "Monthly review", "月度复盘")}</h2>
+            <SliderField
+                testid="review-utilization-threshold"
+                label=label("Low-utilization threshold (%)", "低利用率阈值（%）")
+                hint=label(
+                    "Fixed GPUs busier than this are well used; under it two months running, lower the baseline.",
+                    "固定配额利用率低于此值算偏低；连续两个月偏低就下调基线。",
+                )
+                value=util_threshold
+                on_commit=set_util_threshold
+                field=Field::Threshold
+                validate=|v| non_negative(Field::Threshold, v, 100.0)
+                lang
+                min=0.0
+                max=100.0
+                step=1.0
+            />
+            <SliderField
+                testid="review-queue-limit"
+                label=label("Queue-time limit (hours)", "排队时间上限（小时）")
+                hint=label(
+                    "Jobs waiting longer than this in the latest month call for earlier scale-out.",
+                    "最近一个月任务排队超过此时长，就应更早触发弹性扩容。",
+                )
+                value=queue_limit
+                on_commit=set_queue_limit
+                field=Field::Threshold
+                validate=|v| non_negative(Field::Threshold, v, MAX_QUEUE_HOURS)
+                lang
+                min=0.0
+                max=24.0
+                step=0.5
+            />
+            {move || {
+                let l = lang.get();
+                let cur = ctx.currency.get();
+                let inputs = state.with(|s| s.inputs.clone());
+                match ctx.outputs.with(|o| o.review.clone()) {
+                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
+                    Ok(None) => view! {
+                        <p class="explainer" data-testid="review-empty">
+                            {tr(
+                                l,
+                                "No months to review yet: load a usage history, or type months below.",
+                                "还没有可复盘的月份：请导入用量历史，或在下方填写各月数据。",
+                            )}
+                        </p>
+                    }
+                        .into_any(),
+                    Ok(Some(r)) => {
+                        let n = r.baseline;
+                        let source = match r.source {
+                            ReviewSource::History => tr(l, "From your usage history.", "数据来自用量历史。"),
+                            ReviewSource::Typed => tr(l, "From the months typed below.", "数据来自下方填写的月份。"),
+                        };
+                        let baseline_text = match l {
+                            Lang::En => format!("{n} fixed GPUs"),
+                            Lang::Zh => format!("{n} 张固定 GPU"),
+                        };
+                        let threshold = number_trim(inputs.review_utilization_threshold_percent, 2, l);
+                        let limit = number_trim(inputs.review_queue_limit_hours, 2, l);
+                        let latest = r.rows.last().cloned();
+                        let actions = if r.actions.is_empty() {
+                            let s = match l {
+                                Lang::En => format!("Keep the baseline at {n} GPUs: no rule is triggered."),
+                                Lang::Zh => format!("保持基线 {n} 张 GPU：没有触发任何规则。"),
+                            };
+                            view! { <li data-testid="review-action-keep" data-value=n.to_string()>{s}</li> }.into_any()
+                        } else {
+                            r.actions
+                                .iter()
+                                .map(|a| match *a {
+                                    ReviewAction::LowerBaseline { from, to } => {
+                                        let s = match l {
+                                            Lang::En => format!("Fixed utilization was under {threshold} % two months running: lower the baseline from {from} to {to} GPUs."),
+                                            Lang::Zh => format!("固定配额利用率连续两个月低于 {threshold}%：把基线从 {from} 张降到 {to} 张。"),
+                                        };
+                                        view! { <li data-testid="review-action-lower-baseline" data-value=to.to_string()>{s}</li> }.into_any()
+                                    }
+                                    ReviewAction::RaiseBaseline { from, to } => {
+                                        let s = match l {
+                                            Lang::En => format!("Elastic spend was above fixed spend two months running: raise the baseline from {from} to {to} GPUs."),
+                                            Lang::Zh => format!("弹性支出连续两个月高于固定支出：把基线从 {from} 张升到 {to} 张。"),
+                                        };
+                                        view! { <li data-testid="review-action-raise-baseline" data-value=to.to_string()>{s}</li> }.into_any()
+                                    }
+                                    ReviewAction::TightenAutoscaling => {
+                                        let (label, q) = latest
+                                            .as_ref()
+                                            .map(|m| (m.label.clone(), m.queue_hours.unwrap_or(0.0)))
+                                            .unwrap_or_default();
+                                        let qs = number_trim(q, 2, l);
+                                        let s = match l {
+                                            Lang::En => format!("Jobs queued {qs} h in {label}, over the {limit} h limit: tighten the autoscaling triggers so elastic GPUs start sooner."),
+                                            Lang::Zh => format!("{label} 任务排队 {qs} 小时，超过 {limit} 小时上限：收紧弹性扩容的触发条件，让弹性 GPU 更早启动。"),
+                                        };
+                                        view! { <li data-testid="review-action-tighten-autoscaling" data-value=plain(q, 2)>{s}</li> }.into_any()
+                                    }
+                                })
+                                .collect_view()
+                                .into_any()
+                        };
+                        let rows = r
+                            .rows
+                            .iter()
+                            .enumerate()
+                            .map(|(i, row)| {
+                                let mut flags: Vec<(&'static str, &'static str)> = Vec::new();
+                                if row.low_utilization {
+                                    flags.push(("low-utilization", tr(l, "Low utilization", "利用率低")));
+                                }
+                                if row.elastic_above_fixed {
+                                    flags.push(("elastic-above-fixed", tr(l, "Elastic above fixed", "弹性高于固定")));
+                                }
+                                if row.queue_over_limit {
+                                    flags.push(("queue-over-limit", tr(l, "Queue over limit", "排队超限")));
+                                }
+                                let flag_keys = flags.iter().map(|f| f.0).collect::<Vec<_>>().join(",");
+                                let badges = if flags.is_empty() {
+                                    view! { <span class="badge badge-ok">{tr(l, "✓ OK", "✓ 正常")}</span> }.into_any()
+                                } else {
+                                    flags
+                                        .iter()
+                                        .map(|f| view! { <span class="badge badge-flag">"⚑ " {f.1}</span> })
+                                        .collect_view()
+                                        .into_any()
+                                };
+                                let util = row
+                                    .fixed_utilization
+                                    .map(|u| percent(u, 1, l))
+                                    .unwrap_or_else(|| tr(l, "— (no fixed GPUs)", "—（无固定 GPU）").to_string());
+                                let queue = row
+                                    .queue_hours
+                                    .map(|q| format!("{}{}", number_trim(q, 2, l), tr(l, " h", " 小时")))
+                                    .unwrap_or_else(|| tr(l, "unknown", "未知").to_string());
+                                view! {
+                                    <tr>
+                                        <th scope="row" data-testid=format!("review-row-{i}-label")>{row.label.clone()}</th>
+                                        <td
+                                            data-testid=format!("review-row-{i}-utilization")
+                                            data-value=row.fixed_utilization.map(|u| plain(u, 4)).unwrap_or_default()
+                                        >
+                                            {util}
+                                        </td>
+                                        <td data-testid=format!("review-row-{i}-fixed-spend") data-value=row.fixed_spend.to_plain_string()>
+                                            {money(row.fixed_spend, cur, l)}
+                                        </td>
+                                        <td data-testid=format!("review-row-{i}-elastic-spend") data-value=row.elastic_spend.to_plain_string()>
+                                            {money(row.elastic_spend, cur, l)}
+                                        </td>
+                                        <td
+                                            data-testid=format!("review-row-{i}-queue")
+                                            data-value=row.queue_hours.map(|q| plain(q, 2)).unwrap_or_default()
+                                        >
+                                            {queue}
+                                        </td>
+                                        <td data-testid=format!("review-row-{i}-flags") data-value=flag_keys>{badges}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view();
+                        view! {
+                            <p
+                                class="explainer"
+                                data-testid="review-source"
+                                data-value=match r.source {
+                                    ReviewSource::History => "history",
+                                    ReviewSource::Typed => "typed",
+                                }
+                            >
+                                {source}
+                                " "
+                                {tr(l, "Baseline reviewed:", "复盘基线：")}
+                                " "
+                                <strong data-testid="review-baseline" data-value=n.to_string()>{baseline_text}</strong>
+                            </p>
+                            <div class="table-scroll">
+                                <table class="review-table">
+                                    <caption>{tr(l, "Month by month", "逐月情况")}</caption>
+                                    <thead>
+                                        <tr>
+                                            <th scope="col">{tr(l, "Month", "月份")}</th>
+                                            <th scope="col">{tr(l, "Fixed utilization", "固定配额利用率")}</th>
+                                            <th scope="col">{tr(l, "Fixed spend", "固定支出")}</th>
+                                            <th scope="col">{tr(l, "Elastic spend", "弹性支出")}</th>
+                                            <th scope="col">{tr(l, "Queue time", "排队时间")}</th>
+                                            <th scope="col">{tr(l, "Flags", "标记")}</th>
+                                        </tr>
+                                    </thead>
+                                    <tbody>{rows}</tbody>
+                                </table>
+                            </div>
+                            <h3>{tr(l, "Recommended actions", "建议操作")}</h3>
+                            <ul class="actions" data-testid="review-actions">{actions}</ul>
+                            <details class="how">
+                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <p class="formula">
+                                    {match l {
+                                        Lang::En => format!(
+                                            "On the latest two months: utilization < {threshold} % in both → N − 1; elastic spend > fixed spend in both → N + 1; queue time > {limit} h in the latest → tighten autoscaling. For history months: utilization = covered(N) / (N·T_m), fixed spend = N·P·T_m/H, elastic spend = r·E_m(N)."
+                                        ),
+                                        Lang::Zh => format!(
+                                            "看最近两个月：利用率都 < {threshold}% → N − 1；弹性支出都 > 固定支出 → N + 1；最近一个月排队 > {limit} 小时 → 收紧弹性扩容。历史月份：利用率 = covered(N) / (N·T_m)，固定支出 = N·P·T_m/H，弹性支出 = r·E_m(N)。"
+                                        ),
+                                    }}
+                                </p>
+                                <a href="docs/formulas.md#review">{tr(l, "Formula", "公式")}</a>
+                            </details>
+                        }
+                            .into_any()
+                    }
+                }
+            }}
+            <h3 id="review-months-heading">{move || tr(lang.get(), "Type your months", "手动填写各月数据")}</h3>
+            <p class="field-hint">
+                {move || tr(
+                    lang.get(),
+                    "Typed months replace the history's months in the review. Spend in the page's currency.",
+                    "填写的月份会替代用量历史中的月份参与复盘。金额使用本页的币种。",
+                )}
+            </p>
+            <For each=move || drafts.get() key=|d| d.id children=month_form />
+            <Show when=move || !all_valid()>
+                <p class="warning" role="status" data-testid="review-months-status">
+                    {move || tr(
+                        lang.get(),
+                        "⚠ Some typed months are incomplete or invalid: the review shows the last complete set until they are fixed.",
+                        "⚠ 有月份未填完或有误：修正前，复盘显示上一组完整的数据。",
+                    )}
+                </p>
+            </Show>
+            <button type="button" data-testid="review-add-month" on:click=add_month>
+                {move || tr(lang.get(), "+ Add a month", "+ 添加一个月")}
+            </button>
+        </section>
+    }
+}
