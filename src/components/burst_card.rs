@@ -240,7 +240,7 @@ pub fn BurstCard() -> impl IntoView {
                             money(w.cost, cur, l),
                         );
                         view! {
-                            <table class="compare" data-testid="burst-table">
+                            <div class="table-wrap"><table class="compare" data-testid="burst-table">
                                 <caption>{tr(l, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
                                 <thead>
                                     <tr>
@@ -283,7 +283,7 @@ pub fn BurstCard() -> impl IntoView {
                                         <td data-testid="burst-elastic-cost" data-value=w.cost.to_plain_string()>{money(w.cost, cur, l)}</td>
                                     </tr>
                                 </tbody>
-                            </table>
+                            </table></div>
                             <dl class="figures">
                                 <div>
                                     <dt>{tr(l, "Hours saved by elastic GPUs", "加弹性 GPU 节省的时间")}</dt>

@@ -499,7 +499,7 @@ pub fn ReviewCard() -> impl IntoView {
                                 " "
                                 <strong data-testid="review-baseline" data-value=n.to_string()>{baseline_text}</strong>
                             </p>
-                            <div class="table-scroll">
+                            <div class="table-wrap">
                                 <table class="review-table">
                                     <caption>{tr(l, "Month by month", "逐月情况")}</caption>
                                     <thead>
