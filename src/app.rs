@@ -8,6 +8,12 @@ use leptos::prelude::*;
 use crate::browser;
 use crate::components::breakeven_card::BreakevenCard;
 use crate::components::budget_card::BudgetCard;
+use crate::components::burst_card::BurstCard;
+use crate::components::charts_panel::ChartsPanel;
+use crate::components::hidden_costs_card::HiddenCostsCard;
+use crate::components::own_hardware_card::OwnHardwareCard;
+use crate::components::review_card::ReviewCard;
+use crate::components::spot_card::SpotCard;
 use crate::components::effective_cost_card::EffectiveCostCard;
 use crate::components::headline_card::HeadlineCard;
 use crate::components::link_notice::LinkNotice;
@@ -266,6 +272,7 @@ pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
             <div class="inputs-column">
                 <PricesPanel />
                 <UsagePanel />
+                <OwnHardwareCard />
             </div>
             <div class="results-column">
                 <HeadlineCard />
@@ -279,6 +286,11 @@ pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
                 <WaterlineCard />
                 <PoolsCard />
                 <BudgetCard />
+                <SpotCard />
+                <BurstCard />
+                <HiddenCostsCard />
+                <ReviewCard />
+                <ChartsPanel />
             </div>
         </main>
         <footer class="foot">

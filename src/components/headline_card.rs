@@ -27,6 +27,14 @@ pub fn HeadlineCard() -> impl IntoView {
                             let saving_share = saving.ratio(sizing.all_on_demand);
                             let spot = pools.spot_gpu_hours > 0.0;
                             let sentence = match l {
+                                Lang::En if n == 0 => format!(
+                                    "Commit no GPU monthly: run everything on demand{}.",
+                                    if spot { " (+ spot for interruptible work)" } else { "" }
+                                ),
+                                Lang::Zh if n == 0 => format!(
+                                    "不包月：全部按量{}。",
+                                    if spot { "（可中断任务用竞价实例）" } else { "" }
+                                ),
                                 Lang::En => format!(
                                     "Commit {n} GPU{} monthly, run the rest on demand{}.",
                                     if n == 1 { "" } else { "s" },

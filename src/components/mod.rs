@@ -4,6 +4,7 @@ pub mod breakeven_card;
 pub mod budget_card;
 pub mod burst_card;
 pub mod chart_canvas;
+pub mod charts_panel;
 pub mod effective_cost_card;
 pub mod headline_card;
 pub mod hidden_costs_card;
