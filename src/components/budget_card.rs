@@ -65,7 +65,7 @@ pub fn BudgetCard() -> impl IntoView {
                 let cur = ctx.currency.get();
                 let (split, implied) = ctx.outputs.with(|o| (o.budget.clone(), o.budget_implied.clone()));
                 match split {
-                    Err(e) => view! { <p class="error" role="alert" data-testid="budget-error">{error_message(l, &e)}</p> }.into_any(),
+                    Err(e) => view! { <p class="error" role="alert" data-testid="budget-split-error">{error_message(l, &e)}</p> }.into_any(),
                     Ok(b) => {
                         let gpus = match l {
                             Lang::En => format!("buys {} monthly GPU{} ({} left over)", b.fixed_gpus, if b.fixed_gpus == 1 { "" } else { "s" }, money(b.fixed_remainder, cur, l)),

@@ -240,7 +240,7 @@ pub fn BurstCard() -> impl IntoView {
                             money(w.cost, cur, l),
                         );
                         view! {
-                            <div class="table-wrap"><table class="compare" data-testid="burst-table">
+                            <div class="table-wrap" tabindex="0"><table class="compare" data-testid="burst-table">
                                 <caption>{tr(l, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
                                 <thead>
                                     <tr>

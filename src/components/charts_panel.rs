@@ -21,29 +21,55 @@ pub fn ChartsPanel() -> impl IntoView {
         }
         let lookback = inputs.with(|i| i.lookback);
         ctx.parse_status.with(|p| match p {
-            ParseStatus::Done(Ok(parsed)) => outputs.with(|o| Some(UsageData::from_series(&parsed.series, lookback, o))),
+            ParseStatus::Done(Ok(parsed)) => {
+                outputs.with(|o| Some(UsageData::from_series(&parsed.series, lookback, o)))
+            }
             _ => None,
         })
     });
     let ld = Memo::new(move |_| outputs.with(load_duration::LoadDurationData::from_outputs));
     let cost_data = Memo::new(move |_| outputs.with(cost::CostData::from_outputs));
-    let budget_data = Memo::new(move |_| inputs.with(|i| outputs.with(|o| Some(budget::BudgetData::from_outputs(i, o)))));
-    let be = Memo::new(move |_| inputs.with(|i| outputs.with(|o| breakeven::BreakevenData::from_outputs(i, o))));
+    let budget_data = Memo::new(move |_| {
+        inputs.with(|i| outputs.with(|o| Some(budget::BudgetData::from_outputs(i, o))))
+    });
+    let be = Memo::new(move |_| {
+        inputs.with(|i| outputs.with(|o| breakeven::BreakevenData::from_outputs(i, o)))
+    });
 
     let usage_summary = Signal::derive(move || {
-        usage_data.with(|d| d.as_ref().map(|d| usage::summary(d, lang.get(), currency.get())).unwrap_or_default())
+        usage_data.with(|d| {
+            d.as_ref()
+                .map(|d| usage::summary(d, lang.get(), currency.get()))
+                .unwrap_or_default()
+        })
     });
     let ld_summary = Signal::derive(move || {
-        ld.with(|d| d.as_ref().map(|d| load_duration::summary(d, lang.get(), currency.get())).unwrap_or_default())
+        ld.with(|d| {
+            d.as_ref()
+                .map(|d| load_duration::summary(d, lang.get(), currency.get()))
+                .unwrap_or_default()
+        })
     });
     let cost_summary = Signal::derive(move || {
-        cost_data.with(|d| d.as_ref().map(|d| cost::summary(d, lang.get(), currency.get())).unwrap_or_default())
+        cost_data.with(|d| {
+            d.as_ref()
+                .map(|d| cost::summary(d, lang.get(), currency.get()))
+                .unwrap_or_default()
+        })
     });
     let budget_summary = Signal::derive(move || {
-        budget_data.with(|d| d.as_ref().map(|d| budget::summary(d, lang.get(), currency.get())).unwrap_or_default())
+        budget_data.with(|d| {
+            d.as_ref()
+                .map(|d| budget::summary(d, lang.get(), currency.get()))
+                .unwrap_or_default()
+        })
     });
     let be_summary = Signal::derive(move || {
-        be.with(|d| d.as_ref().map(|d| breakeven::summary(d, lang.get(), currency.get())).unwrap_or_default())
+        be.with(|d| {
+            d.as_ref()
+                .map(|d| breakeven::summary(d, lang.get(), currency.get()))
+                .unwrap_or_default()
+        })
     });
 
     view! {

@@ -39,7 +39,7 @@ pub fn PoolsCard() -> impl IntoView {
                 match ctx.outputs.with(|o| o.pools.clone()) {
                     Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
                     Ok(p) => view! {
-                        <div class="table-wrap">
+                        <div class="table-wrap" tabindex="0">
                             <table data-testid="pools-table">
                                 <caption>{tr(l, "Monthly cost by pool", "各资源池月度成本")}</caption>
                                 <thead><tr>

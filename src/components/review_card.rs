@@ -499,7 +499,7 @@ pub fn ReviewCard() -> impl IntoView {
                                 " "
                                 <strong data-testid="review-baseline" data-value=n.to_string()>{baseline_text}</strong>
                             </p>
-                            <div class="table-wrap">
+                            <div class="table-wrap" tabindex="0">
                                 <table class="review-table">
                                     <caption>{tr(l, "Month by month", "逐月情况")}</caption>
                                     <thead>

@@ -91,7 +91,7 @@ pub fn SizingCard() -> impl IntoView {
                                 {n_star.map(|n| n.to_string()).unwrap_or_else(|| "—".into())}
                             </strong>
                         </p>
-                        <div class="table-wrap">
+                        <div class="table-wrap" tabindex="0">
                             <table class="sizing" data-testid="sizing-table">
                                 <caption>{tr(l, "Monthly cost of each sizing rule (rest on demand)", "各种配额规则的月度成本（其余按量）")}</caption>
                                 <thead><tr>

@@ -36,17 +36,52 @@ fn lookback_key(lb: Lookback) -> String {
     }
 }
 
+/// Above this size the textarea shows a preview: Chromium lays out a multi-megabyte
+/// textarea on every frame (measured: a 12 MB paste read in 31 s shown, 1.9 s previewed).
+/// The full text is kept in the state and read; only the display is shortened.
+pub const PREVIEW_ABOVE_BYTES: usize = 512 * 1024;
+const PREVIEW_LINES: usize = 100;
+
+/// The first lines of a large text, for display.
+fn preview(text: &str) -> String {
+    let mut end = text.len();
+    for (count, (i, _)) in text.match_indices('\n').enumerate() {
+        if count + 1 == PREVIEW_LINES {
+            end = i;
+            break;
+        }
+    }
+    format!("{}\n…", &text[..end])
+}
+
+/// Put a history into the state, and into the textarea (a preview when large).
+fn set_history(
+    text: String,
+    usage_text: RwSignal<String>,
+    textarea: NodeRef<leptos::html::Textarea>,
+    from_textarea: bool,
+) {
+    let big = text.len() > PREVIEW_ABOVE_BYTES;
+    if let Some(el) = textarea.get_untracked() {
+        if big {
+            el.set_value(&preview(&text));
+        } else if !from_textarea {
+            el.set_value(&text);
+        }
+    }
+    usage_text.set(text);
+}
+
 /// Read a dropped or picked file as text into the history.
 fn read_file(
     file: web_sys::File,
     usage_text: RwSignal<String>,
-    set_textarea: impl Fn(&str) + 'static,
+    textarea: NodeRef<leptos::html::Textarea>,
 ) {
     leptos::task::spawn_local(async move {
         if let Ok(v) = wasm_bindgen_futures::JsFuture::from(file.text()).await {
             if let Some(text) = v.as_string() {
-                set_textarea(&text);
-                usage_text.set(text);
+                set_history(text, usage_text, textarea, false);
             }
         }
     });
@@ -67,11 +102,7 @@ pub fn UsagePanel() -> impl IntoView {
         bind(state, |i| i.quantile_percent, |i, v| i.quantile_percent = v);
     let mode = move || state.with(|s| s.mode);
     let textarea: NodeRef<leptos::html::Textarea> = NodeRef::new();
-    let set_textarea = move |text: &str| {
-        if let Some(el) = textarea.get_untracked() {
-            el.set_value(text);
-        }
-    };
+    let big = Memo::new(move |_| usage_text.with(|t| t.len() > PREVIEW_ABOVE_BYTES));
     let dragging = RwSignal::new(false);
 
     let load_sample = move |s: Sample| {
@@ -79,9 +110,7 @@ pub fn UsagePanel() -> impl IntoView {
         let now = (js_sys::Date::now() / 1000.0) as i64;
         let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
         let offset = state.with_untracked(|st| st.parse_options.utc_offset_minutes);
-        let text = samples::csv(s, start, offset);
-        set_textarea(&text);
-        usage_text.set(text);
+        set_history(samples::csv(s, start, offset), usage_text, textarea, false);
         state.update(|st| st.mode = UsageMode::Data);
     };
 
@@ -140,6 +169,22 @@ pub fn UsagePanel() -> impl IntoView {
                         "CSV/TSV with or without timestamps, one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus).",
                         "支持带或不带时间戳的 CSV/TSV、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
                 </p>
+                {move || big.get().then(|| {
+                    let l = lang.get();
+                    let (bytes, lines) = usage_text.with(|t| (t.len(), t.lines().count()));
+                    let mb = format!("{:.1}", bytes as f64 / 1_048_576.0);
+                    view! {
+                        <p class="field-hint" data-testid="usage-preview-note">
+                            {match l {
+                                Lang::En => format!("Large history ({mb} MB, {lines} lines): the box shows the first {PREVIEW_LINES} lines; the whole text is kept and read. "),
+                                Lang::Zh => format!("用量历史较大（{mb} MB，{lines} 行）：输入框只显示前 {PREVIEW_LINES} 行，完整内容已保留并读取。"),
+                            }}
+                            <button type="button" data-testid="usage-clear" on:click=move |_| set_history(String::new(), usage_text, textarea, false)>
+                                {tr(l, "Clear", "清空")}
+                            </button>
+                        </p>
+                    }
+                })}
                 <textarea
                     id="usage-data"
                     data-testid="usage-data"
@@ -150,14 +195,15 @@ pub fn UsagePanel() -> impl IntoView {
                     spellcheck="false"
                     aria-describedby="usage-data-hint"
                     placeholder="2026-11-01 00:00,3\n2026-11-01 01:00,2.5\n…"
-                    on:input=move |ev| usage_text.set(event_target_value(&ev))
+                    prop:readOnly=move || big.get()
+                    on:input=move |ev| set_history(event_target_value(&ev), usage_text, textarea, true)
                     on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
                     on:dragleave=move |_| dragging.set(false)
                     on:drop=move |ev: web_sys::DragEvent| {
                         ev.prevent_default();
                         dragging.set(false);
                         if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-                            read_file(file, usage_text, set_textarea);
+                            read_file(file, usage_text, textarea);
                         }
                     }
                 ></textarea>
@@ -168,7 +214,7 @@ pub fn UsagePanel() -> impl IntoView {
                             on:change=move |ev| {
                                 let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
                                 if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
-                                    read_file(file, usage_text, set_textarea);
+                                    read_file(file, usage_text, textarea);
                                 }
                             } />
                     </label>

@@ -43,7 +43,7 @@ pub fn WaterlineCard() -> impl IntoView {
                                 {tr(l, ")", "）")}
                             </p>
                             {w.bands.clone().map(|bands| view! {
-                                <div class="table-wrap">
+                                <div class="table-wrap" tabindex="0">
                                     <table data-testid="band-table">
                                         <caption>{match l {
                                             Lang::En => format!("GPUs busy per time band (waterline = {q} % quantile)"),
