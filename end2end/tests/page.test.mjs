@@ -88,6 +88,10 @@ test('data mode: a pasted history gives the hand-computed waterline, N* and plan
   // Sizing table, cost-optimal row: 18 000 + 25 × 1 216.67 = 48 416.67.
   assert.equal(await value(page, 'sizing-cost-optimal-total'), 48416.67);
   assert.equal(await value(page, 'sizing-peak-n'), 6);
+  // Effective cost from the history: the 2 committed GPUs are busy all 48 h → 730 h a month
+  // each → 9 000 / 730 = 12.33 per used hour, nothing idle.
+  assert.equal(await value(page, 'effective-hourly'), 12.33);
+  assert.equal(await value(page, 'idle-cost'), 0);
   assert.deepEqual(problems, []);
   await screenshot(page, 'page-data-mode');
   await context.close();

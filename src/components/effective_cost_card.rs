@@ -45,7 +45,25 @@ pub fn EffectiveCostCard() -> impl IntoView {
                             (Cheaper::Same, crate::i18n::Lang::En) => format!("At {h} h a month both cost the same."),
                             (Cheaper::Same, crate::i18n::Lang::Zh) => format!("每月用 {h} 小时，两者成本相同。"),
                         };
+                        let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
+                        let source = match (from_history, l) {
+                            (true, crate::i18n::Lang::En) => format!(
+                                "From your history: each of the {} committed GPU(s) worked {h} h a month on average.",
+                                ec.gpus
+                            ),
+                            (true, crate::i18n::Lang::Zh) => format!(
+                                "来自你的用量历史：{} 张包月 GPU 平均每张每月工作 {h} 小时。",
+                                ec.gpus
+                            ),
+                            (false, crate::i18n::Lang::En) => {
+                                format!("From the sliders: {} GPU(s), each used {h} h a month.", ec.gpus)
+                            }
+                            (false, crate::i18n::Lang::Zh) => {
+                                format!("来自滑块：{} 张 GPU，每张每月使用 {h} 小时。", ec.gpus)
+                            }
+                        };
                         view! {
+                            <p class="field-hint" data-testid="effective-source">{source}</p>
                             <dl class="figures">
                                 <div>
                                     <dt>{tr(l, "Cost per hour actually used", "每实际使用小时成本")}</dt>

@@ -360,9 +360,6 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         series_hours: h.series_hours,
         lookback_exceeds_history: h.lookback_exceeds_history,
     });
-    let effective = prices
-        .clone()
-        .and_then(|p| effective_cost(&p, inputs.used_hours, inputs.gpus));
     let load = both.clone().map(|(p, h)| load_duration(&h.window, p));
     let commit = both.clone().map(|(p, h)| commitment(&h.window, p));
     let wl = prof
@@ -378,6 +375,26 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
             gpus: baseline_n(inputs, h, p, &wl)?,
         })
     });
+
+    // § 2 with a history: the committed GPUs (at least one) and the hours each actually
+    // worked per month, Σ min(u_t, G) / G × H / T; without one: the sliders G and h.
+    let effective = match (history, &both, &baseline) {
+        (Some(_), Ok((p, h)), Ok(b)) => {
+            let g = b.gpus.max(1);
+            let hours = h.window.hours();
+            let used = if hours > 0.0 {
+                (h.window.covered(g) / f64::from(g) * p.hours_per_month / hours)
+                    .clamp(0.0, p.hours_per_month)
+            } else {
+                0.0
+            };
+            effective_cost(p, used, g)
+        }
+        (Some(_), Err(e), _) | (Some(_), _, Err(e)) => Err(e.clone()),
+        (None, _, _) => prices
+            .clone()
+            .and_then(|p| effective_cost(&p, inputs.used_hours, inputs.gpus)),
+    };
 
     let spot_in = inputs.spot_inputs();
     let spot = prices
@@ -498,6 +515,64 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
 mod tests {
     use super::*;
     use crate::core::profile::profile;
+
+    /// 28 hours at 2 GPUs, then 20 hours at 6 (T = 48 h, no timestamps).
+    fn two_level_history() -> HistoryProfile {
+        let mut v = vec![2.0; 28];
+        v.extend(vec![6.0; 20]);
+        let series = crate::core::series::UsageSeries::from_values(v);
+        let inputs = PlanInputs {
+            lookback: Lookback::All,
+            ..PlanInputs::default()
+        };
+        profile(&series, &inputs.profile_settings()).unwrap()
+    }
+
+    #[test]
+    fn effective_cost_with_a_history_uses_the_committed_gpus_hours() {
+        let prof = two_level_history();
+        // N* = 2 (levels 3..6 busy 20 h of 48 → 304.2 h/month < 360). The two committed GPUs
+        // are busy all 48 h: Σ min(u, 2) = 96 → 96 / 2 × 730 / 48 = 730 h each.
+        let out = plan_with_history(&PlanInputs::default(), Some(&prof));
+        let ec = out.effective_cost.unwrap();
+        assert_eq!(ec.gpus, 2);
+        assert!((ec.used_hours - 730.0).abs() < 1e-9);
+        assert_eq!(ec.cost_per_used_hour.unwrap().to_plain_string(), "12.33"); // 9000 / 730
+        assert_eq!(ec.idle_money.to_plain_string(), "0.00");
+
+        // Commit 3: Σ min(u, 3) = 28·2 + 20·3 = 116 → 116 / 3 × 730 / 48 = 588.06 h each;
+        // 9000 / 588.0556 = 15.30 per used hour; idle 141.94 h → 9000 × 141.94 / 730 = 1750.00.
+        let custom = PlanInputs {
+            baseline_rule: BaselineRule::Custom,
+            custom_baseline_gpus: 3,
+            ..PlanInputs::default()
+        };
+        let ec = plan_with_history(&custom, Some(&prof))
+            .effective_cost
+            .unwrap();
+        assert_eq!(ec.gpus, 3);
+        assert_eq!(format!("{:.2}", ec.used_hours), "588.06");
+        assert_eq!(ec.cost_per_used_hour.unwrap().to_plain_string(), "15.30");
+        assert_eq!(ec.idle_money.to_plain_string(), "1750.00");
+
+        // Commit 0 (custom): the figures are for one GPU, the busiest level: 48 h of 48 → 730 h.
+        let none = PlanInputs {
+            custom_baseline_gpus: 0,
+            ..custom
+        };
+        let ec = plan_with_history(&none, Some(&prof))
+            .effective_cost
+            .unwrap();
+        assert_eq!(ec.gpus, 1);
+        assert!((ec.used_hours - 730.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn effective_cost_without_a_history_uses_the_sliders() {
+        let ec = plan(&PlanInputs::default()).effective_cost.unwrap();
+        assert_eq!((ec.gpus, ec.used_hours), (4, 200.0));
+        assert_eq!(ec.cost_per_used_hour.unwrap().to_plain_string(), "45.00");
+    }
 
     #[test]
     fn defaults_give_360_hours() {
