@@ -7,6 +7,7 @@ use crate::core::ingest::{
     ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseReport, RejectReason,
     TimestampStyle,
 };
+use crate::core::ingest::timestamp::civil_from_days;
 use crate::format::percent;
 use crate::i18n::{tr, Lang};
 
@@ -99,25 +100,10 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
 }
 
 fn utc_text(unix: i64, offset_minutes: i32) -> String {
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let local = unix + offset_minutes as i64 * 60;
-    let days = local.div_euclid(86_400);
+    let (y, m, d) = civil_from_days(local.div_euclid(86_400));
     let secs = local.rem_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
-        secs / 3600,
-        (secs % 3600) / 60
-    )
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", secs / 3600, (secs % 3600) / 60)
 }
 
 fn report_view(l: Lang, r: &ParseReport) -> impl IntoView {

@@ -33,7 +33,7 @@ mod parser;
 mod prometheus;
 mod resample;
 mod split;
-mod timestamp;
+pub(crate) mod timestamp;
 
 #[cfg(test)]
 mod tests;
