@@ -3,11 +3,11 @@
 use leptos::prelude::*;
 
 use crate::app::{use_ctx, ParseStatus};
+use crate::core::ingest::timestamp::civil_from_days;
 use crate::core::ingest::{
     ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseReport, RejectReason,
     TimestampStyle,
 };
-use crate::core::ingest::timestamp::civil_from_days;
 use crate::format::percent;
 use crate::i18n::{tr, Lang};
 
@@ -103,7 +103,11 @@ fn utc_text(unix: i64, offset_minutes: i32) -> String {
     let local = unix + offset_minutes as i64 * 60;
     let (y, m, d) = civil_from_days(local.div_euclid(86_400));
     let secs = local.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", secs / 3600, (secs % 3600) / 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        secs / 3600,
+        (secs % 3600) / 60
+    )
 }
 
 fn report_view(l: Lang, r: &ParseReport) -> impl IntoView {
