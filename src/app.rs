@@ -18,6 +18,7 @@ use crate::components::own_hardware_card::OwnHardwareCard;
 use crate::components::pools_card::PoolsCard;
 use crate::components::prices_panel::PricesPanel;
 use crate::components::review_card::ReviewCard;
+use crate::components::share_panel::SharePanel;
 use crate::components::sizing_card::SizingCard;
 use crate::components::spot_card::SpotCard;
 use crate::components::usage_panel::UsagePanel;
@@ -27,6 +28,11 @@ use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use crate::core::profile::{profile, HistoryProfile};
 use crate::i18n::{t, tr, Lang};
 use crate::url::{self, LinkState};
+
+/// localStorage key of the autosaved session: the same query string as the link.
+pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
+/// Autosave waits this long after the last change (typing is never blocked).
+const AUTOSAVE_DELAY_MS: u32 = 500;
 
 /// The currency label (no conversion ever happens).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -91,6 +97,39 @@ impl AppState {
     }
 }
 
+impl AppState {
+    /// What the link carries of this state (the history is encoded separately).
+    pub fn to_link(&self) -> LinkState {
+        LinkState {
+            inputs: self.inputs.clone(),
+            lang: Some(self.lang),
+            currency: self.currency,
+            mode: self.mode,
+            column: self.parse_options.column,
+            gaps: self.parse_options.gaps,
+            utc_offset_minutes: Some(self.parse_options.utc_offset_minutes),
+            busy_threshold_percent: self.parse_options.busy_threshold_percent,
+            history: None,
+        }
+    }
+}
+
+/// The link, the autosave and where the state came from: provided by `App` for the share
+/// panel (absent when `Planner` is mounted alone).
+#[derive(Clone, Copy)]
+pub struct ShareCtx {
+    /// The query string the address bar holds (`?v=1…`, history included).
+    pub query: Memo<String>,
+    /// The state was restored from the autosave (the page was opened without a link).
+    pub restored: bool,
+    /// Opened with a link while another session was saved: its query.
+    pub last_session: StoredValue<Option<String>>,
+    /// localStorage refused to save (unavailable or full).
+    pub autosave_off: RwSignal<bool>,
+    /// The link carried only the load-duration histogram of a history.
+    pub histogram: bool,
+}
+
 /// Progress of reading the history text. (Held once, in one signal: the variant size gap is harmless.)
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -136,44 +175,144 @@ const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
 /// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
 const PARSE_SLICE_BYTES: usize = 64 * 1024;
 
-/// The real page: decodes the link once, then writes the URL from one Effect.
+/// The real page: decodes the link (or the autosaved session) once, then writes the URL
+/// from one Effect and autosaves from another.
 #[component]
 pub fn App() -> impl IntoView {
-    let (link, problems) = url::decode(&browser::start_query());
+    let start = browser::start_query();
+    let has_link = start
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| !p.is_empty());
+    let saved = browser::storage_get(AUTOSAVE_KEY);
+    let autosave_off = RwSignal::new(saved.is_err());
+    let saved = saved
+        .ok()
+        .flatten()
+        .filter(|q| !q.trim_start_matches('?').is_empty());
+    let restored = !has_link && saved.is_some();
+    let opened = if has_link {
+        start.clone()
+    } else {
+        saved.clone().unwrap_or_default()
+    };
+    let last_session = saved.filter(|q| has_link && *q != start);
+    let (link, problems) = url::decode(&opened);
+
     let lang = link.lang.unwrap_or_else(|| {
         let tags = browser::browser_languages();
         Lang::from_browser(tags.iter().map(String::as_str))
     });
-    let mut initial = AppState::new(link.inputs, lang);
-    initial.parse_options.utc_offset_minutes = browser::utc_offset_minutes();
+    let mut initial = AppState::new(link.inputs.clone(), lang);
+    initial.currency = link.currency;
+    initial.mode = link.mode;
+    initial.parse_options.column = link.column;
+    initial.parse_options.gaps = link.gaps;
+    initial.parse_options.busy_threshold_percent = link.busy_threshold_percent;
+    initial.parse_options.utc_offset_minutes = link
+        .utc_offset_minutes
+        .unwrap_or_else(browser::utc_offset_minutes);
     let state = RwSignal::new(initial);
+    let histogram = link.history.as_ref().is_some_and(|h| h.histogram);
+    // The history the link carried becomes the usage text (reads back to the same series).
+    let usage_text = RwSignal::new(
+        link.history
+            .as_ref()
+            .map(|h| url::series_to_csv(&h.series))
+            .unwrap_or_default(),
+    );
+    let parse_status = RwSignal::new(ParseStatus::Empty);
+
+    // The history as the link carries it, compressed once per parse (not per keystroke).
+    let data = Memo::new(move |_| {
+        parse_status.with(|p| match p {
+            ParseStatus::Done(Ok(parsed)) => Some(url::encode_series(&parsed.series, false)),
+            _ => None,
+        })
+    });
+    // While a history is being read, the link would lose it: hold the last one.
+    let pending = Memo::new(move |_| {
+        !usage_text.with(|t| t.trim().is_empty())
+            && !parse_status.with(|p| matches!(p, ParseStatus::Done(_)))
+    });
+    let query = Memo::new(move |_| {
+        let link = state.with(AppState::to_link);
+        data.with(|d| url::encode(&link, d.as_deref()))
+    });
 
     // The one writer of the URL: `replace`, so typing never spams history.
     Effect::new(move |_| {
-        let query = state.with(|s| {
-            url::encode(
-                &LinkState {
-                    inputs: s.inputs.clone(),
-                    lang: Some(s.lang),
-                },
-                s.lang,
-            )
-        });
-        browser::replace_query(&query);
+        let q = query.get();
+        if !pending.get() {
+            browser::replace_query(&q);
+        }
     });
     Effect::new(move |_| browser::set_document_lang(state.with(|s| s.lang.html_tag())));
 
+    // Autosave, debounced. Opened with a link, the saved session is kept until the user
+    // changes something (so "Open my last session" still finds it).
+    let first_query = StoredValue::new(None::<String>);
+    let timer = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    Effect::new(move |_| {
+        let q = query.get();
+        if pending.get() {
+            return;
+        }
+        if first_query.with_value(Option::is_none) {
+            first_query.set_value(Some(q.clone()));
+            if has_link {
+                return;
+            }
+        } else if has_link && first_query.with_value(|f| f.as_deref() == Some(q.as_str())) {
+            return;
+        }
+        let t = gloo_timers::callback::Timeout::new(AUTOSAVE_DELAY_MS, move || {
+            autosave_off.set(browser::storage_set(AUTOSAVE_KEY, &q).is_err());
+        });
+        // Replacing the handle cancels the previous save.
+        timer.set_value(Some(t));
+    });
+
+    // Show the restored history in the text box (the box shows what the user typed).
+    if !usage_text.with_untracked(String::is_empty) {
+        Effect::new(move |prev: Option<()>| {
+            if prev.is_none() {
+                let text = usage_text.get_untracked();
+                if text.len() > crate::components::usage_panel::PREVIEW_ABOVE_BYTES {
+                    let head: Vec<&str> = text.lines().take(100).collect();
+                    browser::set_field_value("usage-data", &format!("{}\n…", head.join("\n")));
+                } else {
+                    browser::set_field_value("usage-data", &text);
+                }
+            }
+        });
+    }
+
+    provide_context(ShareCtx {
+        query,
+        restored,
+        last_session: StoredValue::new(last_session),
+        autosave_off,
+        histogram,
+    });
+
     view! {
         <LinkNotice problems lang=Signal::derive(move || state.with(|s| s.lang)) />
-        <Planner state />
+        <Planner state usage_text parse_status />
     }
 }
 
 /// The planner itself, given its state (mounted alone in component tests).
 #[component]
-pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
-    let usage_text = RwSignal::new(String::new());
-    let parse_status = RwSignal::new(ParseStatus::Empty);
+pub fn Planner(
+    state: RwSignal<AppState>,
+    /// The history text; `App` passes its own (restored from the link).
+    #[prop(optional)]
+    usage_text: Option<RwSignal<String>>,
+    #[prop(optional)] parse_status: Option<RwSignal<ParseStatus>>,
+) -> impl IntoView {
+    let usage_text = usage_text.unwrap_or_else(|| RwSignal::new(String::new()));
+    let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
     let lang = Signal::derive(move || state.with(|s| s.lang));
     let currency = Signal::derive(move || state.with(|s| s.currency.symbol()));
 
@@ -225,7 +364,10 @@ pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
         }
         let settings = settings.get();
         parse_status.with(|p| match p {
-            ParseStatus::Done(Ok(parsed)) => Some(profile(&parsed.series, &settings)),
+            // Quantised to 0.001 GPU, exactly what a link carries: links reopen identically.
+            ParseStatus::Done(Ok(parsed)) => {
+                Some(profile(&url::quantize(&parsed.series), &settings))
+            }
             _ => None,
         })
     });
@@ -276,6 +418,7 @@ pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
             </div>
             <div class="results-column">
                 <HeadlineCard />
+                <SharePanel />
                 <BreakevenCard
                     outputs=outputs
                     lang
@@ -296,7 +439,7 @@ pub fn Planner(state: RwSignal<AppState>) -> impl IntoView {
         <footer class="foot">
             <p>{move || text().privacy}</p>
             <p>
-                <a href="docs/formulas.md">{move || tr(lang.get(), "Every formula, with worked examples", "全部公式与算例")}</a>
+                <a href="docs/formulas.html">{move || tr(lang.get(), "Every formula, with worked examples", "全部公式与算例")}</a>
             </p>
         </footer>
     }

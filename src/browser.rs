@@ -59,3 +59,114 @@ pub fn set_document_lang(tag: &str) {
 pub fn utc_offset_minutes() -> i32 {
     -(js_sys::Date::new_0().get_timezone_offset() as i32)
 }
+
+/// The page's address without query or hash (`https://host/path/`), to build links.
+pub fn page_base() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    )
+}
+
+/// Open another query of this page (a new history entry, the page reloads).
+pub fn open_query(query: &str) {
+    if let Some(window) = web_sys::window() {
+        let path = window.location().pathname().unwrap_or_default();
+        let _ = window.location().assign(&format!("{path}{query}"));
+    }
+}
+
+/// localStorage is unavailable (blocked, private mode) or refused a write (quota).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StorageError;
+
+fn local_storage() -> Result<web_sys::Storage, StorageError> {
+    web_sys::window()
+        .ok_or(StorageError)?
+        .local_storage()
+        .map_err(|_| StorageError)?
+        .ok_or(StorageError)
+}
+
+/// Read `key` from localStorage. `Err` when storage is unavailable (blocked, private mode).
+pub fn storage_get(key: &str) -> Result<Option<String>, StorageError> {
+    local_storage()?.get_item(key).map_err(|_| StorageError)
+}
+
+/// Write `key` to localStorage. `Err` when unavailable or full (quota exceeded).
+pub fn storage_set(key: &str, value: &str) -> Result<(), StorageError> {
+    local_storage()?
+        .set_item(key, value)
+        .map_err(|_| StorageError)
+}
+
+/// Remove `key` from localStorage (best effort).
+pub fn storage_remove(key: &str) {
+    if let Ok(s) = local_storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// Copy text with the async clipboard API; `false` when refused or unavailable
+/// (insecure context, permission denied), so the caller can offer manual copying.
+pub async fn copy_text(text: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let clipboard = window.navigator().clipboard();
+    if clipboard.is_undefined() || clipboard.is_null() {
+        return false;
+    }
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
+        .await
+        .is_ok()
+}
+
+/// Offer `text` as a file download (Blob + `<a download>`; the file name gives the type).
+pub fn download_text(filename: &str, text: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence(&parts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(a) = document
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(filename);
+        if let Some(body) = document.body() {
+            let _ = body.append_child(&a);
+            a.click();
+            let _ = body.remove_child(&a);
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Set the value of the `<textarea>`/`<input>` with this id (display only).
+pub fn set_field_value(id: &str, value: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    else {
+        return;
+    };
+    if let Some(t) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        t.set_value(value);
+    } else if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        i.set_value(value);
+    }
+}

@@ -5,6 +5,7 @@ pub mod browser;
 pub mod charts;
 pub mod components;
 pub mod core;
+pub mod export;
 pub mod format;
 pub mod i18n;
 pub mod url;

@@ -2,27 +2,118 @@
 //! `decode` runs once at start; `encode` is written from one Effect with
 //! `history.replaceState`. Pure, natively tested. Schema: `docs/url.md`.
 
-use crate::core::plan::PlanInputs;
+use crate::app::{Currency, UsageMode};
+use crate::core::burst::BillingIncrement;
+use crate::core::ingest::{ColumnChoice, GapPolicy, ParseOptions};
+use crate::core::plan::{BaselineRule, PlanInputs};
+use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
+use crate::core::review::ReviewMonthInput;
 use crate::i18n::Lang;
 
-/// The link format version this build writes.
+mod history;
+
+pub use history::{
+    base64url_decode, base64url_encode, decode_series, encode_series, histogram, quantize,
+    series_to_csv, trim_to_lookback, HistoryError, LinkHistory, MAX_DATA_CHARS, SERIES_FORMAT,
+};
+
+/// The link format version this build writes. Links with the three original parameters
+/// (`v`, `lang`, `monthly`, `ondemand`, `hours`) are version 1 too.
 pub const VERSION: u32 = 1;
+
+/// A link longer than this (whole URL, characters) is too long to share comfortably
+/// (chat apps, mail clients and docs start cutting or refusing around 8 000).
+pub const PRACTICAL_LINK_CHARS: usize = 8_000;
 
 /// Parameter names (stable forever: links in planning docs depend on them).
 pub mod param {
     pub const VERSION: &str = "v";
     pub const LANG: &str = "lang";
+    pub const CURRENCY: &str = "cur";
+    pub const MODE: &str = "mode";
     pub const MONTHLY_PRICE: &str = "monthly";
     pub const ON_DEMAND_PRICE: &str = "ondemand";
     pub const HOURS_PER_MONTH: &str = "hours";
+    pub const SPOT_PRICE: &str = "spot";
+    pub const GPUS: &str = "gpus";
+    pub const USED_HOURS: &str = "used";
+    pub const LOOKBACK: &str = "lookback";
+    pub const DAY_START: &str = "daystart";
+    pub const DAY_END: &str = "dayend";
+    pub const QUANTILE: &str = "q";
+    pub const RULE: &str = "rule";
+    pub const CUSTOM_GPUS: &str = "custom";
+    pub const INTERRUPTION_RATE: &str = "lambda";
+    pub const CHECKPOINT_SAVE: &str = "ckpt";
+    pub const RESTART: &str = "restart";
+    pub const CHECKPOINT_INTERVAL: &str = "tau";
+    pub const JOB_HOURS: &str = "job";
+    pub const INTERRUPTIBLE: &str = "interruptible";
+    pub const BUDGET: &str = "budget";
+    pub const BUDGET_FIXED: &str = "bfixed";
+    pub const BUDGET_ELASTIC: &str = "belastic";
+    pub const BUDGET_SPOT: &str = "bspot";
+    pub const BURST_JOBS: &str = "jobs";
+    pub const BURST_GPUS_PER_JOB: &str = "jobgpus";
+    pub const BURST_JOB_HOURS: &str = "jobhours";
+    pub const BURST_FIXED: &str = "freegpus";
+    pub const BURST_ELASTIC: &str = "maxelastic";
+    pub const BILLING: &str = "billing";
+    pub const OWN_PURCHASE: &str = "buy";
+    pub const OWN_MONTHS: &str = "depmonths";
+    pub const OWN_POWER: &str = "kw";
+    pub const OWN_PUE: &str = "pue";
+    pub const OWN_ELECTRICITY: &str = "kwh";
+    pub const OWN_COLO: &str = "colo";
+    pub const HIDDEN_STORAGE: &str = "storage";
+    pub const HIDDEN_IP: &str = "ip";
+    pub const HIDDEN_SNAPSHOTS: &str = "snapshots";
+    pub const HIDDEN_EGRESS_PRICE: &str = "egress";
+    pub const HIDDEN_EGRESS_GB: &str = "egressgb";
+    pub const HIDDEN_SESSIONS: &str = "sessions";
+    pub const HIDDEN_IDLE: &str = "idle";
+    pub const REVIEW_UTILIZATION: &str = "lowutil";
+    pub const REVIEW_QUEUE: &str = "queue";
+    pub const REVIEW_MONTHS: &str = "review";
+    pub const COLUMN: &str = "col";
+    pub const GAPS: &str = "gaps";
+    pub const UTC_OFFSET: &str = "tz";
+    pub const BUSY_THRESHOLD: &str = "smi";
+    pub const DATA: &str = "data";
 }
 
 /// Everything a link carries.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LinkState {
     pub inputs: PlanInputs,
     /// `None`: the link did not say; the page picks the browser's language.
     pub lang: Option<Lang>,
+    pub currency: Currency,
+    pub mode: UsageMode,
+    pub column: ColumnChoice,
+    pub gaps: GapPolicy,
+    /// `None`: the link did not say; the page uses the browser's time zone.
+    pub utc_offset_minutes: Option<i32>,
+    pub busy_threshold_percent: f64,
+    /// The usage history the link carried (`data`), quantised.
+    pub history: Option<LinkHistory>,
+}
+
+impl Default for LinkState {
+    fn default() -> Self {
+        let opts = ParseOptions::default();
+        Self {
+            inputs: PlanInputs::default(),
+            lang: None,
+            currency: Currency::default(),
+            mode: UsageMode::default(),
+            column: opts.column,
+            gaps: opts.gaps,
+            utc_offset_minutes: None,
+            busy_threshold_percent: opts.busy_threshold_percent,
+            history: None,
+        }
+    }
 }
 
 /// Something in a link that could not be used, named for the user.
@@ -32,6 +123,8 @@ pub enum LinkProblem {
     NewerVersion(u32),
     /// A parameter's value could not be read; its default was used.
     BadValue { param: &'static str, value: String },
+    /// The usage history (`data`) is damaged or cut short; the page opened without it.
+    BadHistory(HistoryError),
 }
 
 fn percent_decode(s: &str) -> String {
@@ -58,6 +151,23 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Percent-encode everything but `A–Z a–z 0–9 - . _ ~`.
+fn percent_encode(s: &str) -> String {
+    percent_encode_keeping(s, b"-._~")
+}
+
+fn percent_encode_keeping(s: &str, keep: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Shortest text that reads back as exactly the same f64.
 fn num(v: f64) -> String {
     format!("{v}")
@@ -67,11 +177,105 @@ fn read_num(value: &str) -> Option<f64> {
     value.trim().parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+fn read_u32(value: &str) -> Option<u32> {
+    value.trim().parse::<u32>().ok()
+}
+
+fn lookback_key(lb: Lookback) -> String {
+    match lb {
+        Lookback::Days(d) => d.to_string(),
+        Lookback::All => "all".to_string(),
+    }
+}
+
+const BASELINE_RULES: [BaselineRule; 6] = [
+    BaselineRule::Average,
+    BaselineRule::Waterline,
+    BaselineRule::CostOptimal,
+    BaselineRule::Guarded,
+    BaselineRule::Peak,
+    BaselineRule::Custom,
+];
+
+const BILLING_INCREMENTS: [BillingIncrement; 3] = [
+    BillingIncrement::Second,
+    BillingIncrement::Minute,
+    BillingIncrement::Hour,
+];
+
+fn mode_key(m: UsageMode) -> &'static str {
+    match m {
+        UsageMode::Sliders => "sliders",
+        UsageMode::Data => "data",
+    }
+}
+
+fn column_key(c: ColumnChoice) -> String {
+    match c {
+        ColumnChoice::Auto => "auto".into(),
+        ColumnChoice::Sum => "sum".into(),
+        ColumnChoice::One(k) => k.to_string(),
+    }
+}
+
+/// Typed review months, one parameter: months separated by `_`, fields by `~`:
+/// `label~utilization%~fixed spend~elastic spend~queue hours (empty = unknown)`.
+/// Labels are percent-encoded first (so `_`, `~` and `%` in them cannot split).
+fn months_value(months: &[ReviewMonthInput]) -> String {
+    months
+        .iter()
+        .map(|m| {
+            format!(
+                "{}~{}~{}~{}~{}",
+                percent_encode_keeping(&m.label, b"-."),
+                num(m.fixed_utilization_percent),
+                num(m.fixed_spend),
+                num(m.elastic_spend),
+                m.queue_hours.map(num).unwrap_or_default()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// At most this many typed months are read.
+const MAX_REVIEW_MONTHS: usize = 120;
+
+fn read_months(value: &str) -> Option<Vec<ReviewMonthInput>> {
+    if value.is_empty() {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    for month in value.split('_') {
+        if out.len() == MAX_REVIEW_MONTHS {
+            return None;
+        }
+        let f: Vec<&str> = month.split('~').collect();
+        let [label, util, fixed, elastic, queue] = f.as_slice() else {
+            return None;
+        };
+        out.push(ReviewMonthInput {
+            label: percent_decode(label).chars().take(40).collect(),
+            fixed_utilization_percent: read_num(util)?,
+            fixed_spend: read_num(fixed)?,
+            elastic_spend: read_num(elastic)?,
+            queue_hours: if queue.is_empty() {
+                None
+            } else {
+                Some(read_num(queue)?)
+            },
+        });
+    }
+    Some(out)
+}
+
 /// Decode a query string (with or without the leading `?`). Unknown parameters are
-/// ignored; unreadable values fall back to their defaults and are reported.
+/// ignored; unreadable values fall back to their defaults and are reported. A history
+/// (`data`) that cannot be read is dropped and reported; the rest of the link still applies.
 pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
     let mut state = LinkState::default();
     let mut problems = Vec::new();
+    let mut mode_given = false;
     let query = query.strip_prefix('?').unwrap_or(query);
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
@@ -87,6 +291,23 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 value: shown,
             });
         };
+        let i = &mut state.inputs;
+        macro_rules! f64_field {
+            ($p:expr, $f:ident) => {
+                match read_num(&value) {
+                    Some(v) => i.$f = v,
+                    None => bad($p),
+                }
+            };
+        }
+        macro_rules! u32_field {
+            ($p:expr, $f:ident) => {
+                match read_u32(&value) {
+                    Some(v) => i.$f = v,
+                    None => bad($p),
+                }
+            };
+        }
         match key.as_str() {
             param::VERSION => match value.trim().parse::<u32>() {
                 Ok(v) if v > VERSION => problems.push(LinkProblem::NewerVersion(v)),
@@ -97,40 +318,280 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 Some(l) => state.lang = Some(l),
                 None => bad(param::LANG),
             },
-            param::MONTHLY_PRICE => match read_num(&value) {
-                Some(v) => state.inputs.monthly_price = v,
-                None => bad(param::MONTHLY_PRICE),
+            param::CURRENCY => match Currency::from_code(value.trim()) {
+                Some(c) => state.currency = c,
+                None => bad(param::CURRENCY),
             },
-            param::ON_DEMAND_PRICE => match read_num(&value) {
-                Some(v) => state.inputs.on_demand_price = v,
-                None => bad(param::ON_DEMAND_PRICE),
+            param::MODE => match value.trim() {
+                "sliders" => {
+                    state.mode = UsageMode::Sliders;
+                    mode_given = true;
+                }
+                "data" => {
+                    state.mode = UsageMode::Data;
+                    mode_given = true;
+                }
+                _ => bad(param::MODE),
             },
-            param::HOURS_PER_MONTH => match read_num(&value) {
-                Some(v) => state.inputs.hours_per_month = v,
-                None => bad(param::HOURS_PER_MONTH),
+            param::MONTHLY_PRICE => f64_field!(param::MONTHLY_PRICE, monthly_price),
+            param::ON_DEMAND_PRICE => f64_field!(param::ON_DEMAND_PRICE, on_demand_price),
+            param::HOURS_PER_MONTH => f64_field!(param::HOURS_PER_MONTH, hours_per_month),
+            param::SPOT_PRICE => f64_field!(param::SPOT_PRICE, spot_price),
+            param::GPUS => u32_field!(param::GPUS, gpus),
+            param::USED_HOURS => f64_field!(param::USED_HOURS, used_hours),
+            param::LOOKBACK => {
+                match LOOKBACK_CHOICES
+                    .into_iter()
+                    .find(|lb| lookback_key(*lb) == value.trim())
+                {
+                    Some(lb) => i.lookback = lb,
+                    None => bad(param::LOOKBACK),
+                }
+            }
+            param::DAY_START => u32_field!(param::DAY_START, day_start_hour),
+            param::DAY_END => u32_field!(param::DAY_END, day_end_hour),
+            param::QUANTILE => f64_field!(param::QUANTILE, quantile_percent),
+            param::RULE => match BASELINE_RULES.into_iter().find(|r| r.key() == value.trim()) {
+                Some(r) => i.baseline_rule = r,
+                None => bad(param::RULE),
+            },
+            param::CUSTOM_GPUS => u32_field!(param::CUSTOM_GPUS, custom_baseline_gpus),
+            param::INTERRUPTION_RATE => f64_field!(param::INTERRUPTION_RATE, interruption_rate),
+            param::CHECKPOINT_SAVE => f64_field!(param::CHECKPOINT_SAVE, checkpoint_save_hours),
+            param::RESTART => f64_field!(param::RESTART, restart_hours),
+            param::CHECKPOINT_INTERVAL => {
+                if value.trim() == "auto" {
+                    i.checkpoint_interval_hours = None;
+                } else {
+                    match read_num(&value) {
+                        Some(v) => i.checkpoint_interval_hours = Some(v),
+                        None => bad(param::CHECKPOINT_INTERVAL),
+                    }
+                }
+            }
+            param::JOB_HOURS => f64_field!(param::JOB_HOURS, job_hours),
+            param::INTERRUPTIBLE => f64_field!(param::INTERRUPTIBLE, interruptible_percent),
+            param::BUDGET => f64_field!(param::BUDGET, budget),
+            param::BUDGET_FIXED => f64_field!(param::BUDGET_FIXED, budget_fixed_percent),
+            param::BUDGET_ELASTIC => f64_field!(param::BUDGET_ELASTIC, budget_elastic_percent),
+            param::BUDGET_SPOT => f64_field!(param::BUDGET_SPOT, budget_spot_percent),
+            param::BURST_JOBS => u32_field!(param::BURST_JOBS, burst_jobs),
+            param::BURST_GPUS_PER_JOB => u32_field!(param::BURST_GPUS_PER_JOB, burst_gpus_per_job),
+            param::BURST_JOB_HOURS => f64_field!(param::BURST_JOB_HOURS, burst_job_hours),
+            param::BURST_FIXED => u32_field!(param::BURST_FIXED, burst_fixed_gpus),
+            param::BURST_ELASTIC => u32_field!(param::BURST_ELASTIC, burst_elastic_gpus),
+            param::BILLING => match BILLING_INCREMENTS
+                .into_iter()
+                .find(|b| b.key() == value.trim())
+            {
+                Some(b) => i.billing_increment = b,
+                None => bad(param::BILLING),
+            },
+            param::OWN_PURCHASE => f64_field!(param::OWN_PURCHASE, own_purchase),
+            param::OWN_MONTHS => f64_field!(param::OWN_MONTHS, own_depreciation_months),
+            param::OWN_POWER => f64_field!(param::OWN_POWER, own_power_kw),
+            param::OWN_PUE => f64_field!(param::OWN_PUE, own_pue),
+            param::OWN_ELECTRICITY => f64_field!(param::OWN_ELECTRICITY, own_electricity_price),
+            param::OWN_COLO => f64_field!(param::OWN_COLO, own_colo_ops_monthly),
+            param::HIDDEN_STORAGE => f64_field!(param::HIDDEN_STORAGE, hidden_storage_monthly),
+            param::HIDDEN_IP => f64_field!(param::HIDDEN_IP, hidden_public_ip_monthly),
+            param::HIDDEN_SNAPSHOTS => {
+                f64_field!(param::HIDDEN_SNAPSHOTS, hidden_snapshots_monthly)
+            }
+            param::HIDDEN_EGRESS_PRICE => {
+                f64_field!(param::HIDDEN_EGRESS_PRICE, hidden_egress_per_gb)
+            }
+            param::HIDDEN_EGRESS_GB => f64_field!(param::HIDDEN_EGRESS_GB, hidden_egress_gb),
+            param::HIDDEN_SESSIONS => f64_field!(param::HIDDEN_SESSIONS, hidden_sessions),
+            param::HIDDEN_IDLE => f64_field!(param::HIDDEN_IDLE, hidden_idle_timeout_hours),
+            param::REVIEW_UTILIZATION => f64_field!(
+                param::REVIEW_UTILIZATION,
+                review_utilization_threshold_percent
+            ),
+            param::REVIEW_QUEUE => f64_field!(param::REVIEW_QUEUE, review_queue_limit_hours),
+            param::REVIEW_MONTHS => match read_months(&value) {
+                Some(m) => i.review_months = m,
+                None => bad(param::REVIEW_MONTHS),
+            },
+            param::COLUMN => match value.trim() {
+                "auto" => state.column = ColumnChoice::Auto,
+                "sum" => state.column = ColumnChoice::Sum,
+                v => match v.parse::<usize>() {
+                    Ok(k) if k < crate::core::ingest::MAX_SERIES => {
+                        state.column = ColumnChoice::One(k)
+                    }
+                    _ => bad(param::COLUMN),
+                },
+            },
+            param::GAPS => match value.trim() {
+                "exclude" => state.gaps = GapPolicy::Exclude,
+                "zero" => state.gaps = GapPolicy::Zero,
+                _ => bad(param::GAPS),
+            },
+            param::UTC_OFFSET => match value.trim().parse::<i32>() {
+                Ok(m) if (-18 * 60..=18 * 60).contains(&m) => state.utc_offset_minutes = Some(m),
+                _ => bad(param::UTC_OFFSET),
+            },
+            param::BUSY_THRESHOLD => match read_num(&value) {
+                Some(v) => state.busy_threshold_percent = v,
+                None => bad(param::BUSY_THRESHOLD),
+            },
+            param::DATA => match decode_series(&value) {
+                Ok(h) => state.history = Some(h),
+                Err(e) => problems.push(LinkProblem::BadHistory(e)),
             },
             _ => {}
+        }
+    }
+    if let Some(h) = &state.history {
+        // The history is already the chosen column: the restored text has one.
+        state.column = ColumnChoice::Auto;
+        if state.utc_offset_minutes.is_none() {
+            state.utc_offset_minutes = Some(h.series.utc_offset_minutes);
+        }
+        if !mode_given {
+            state.mode = UsageMode::Data;
         }
     }
     (state, problems)
 }
 
-/// Encode the state as a query string starting with `?`.
-pub fn encode(state: &LinkState, lang: Lang) -> String {
-    let i = &state.inputs;
-    format!(
-        "?{}={}&{}={}&{}={}&{}={}&{}={}",
-        param::VERSION,
-        VERSION,
-        param::LANG,
-        lang.code(),
-        param::MONTHLY_PRICE,
-        num(i.monthly_price),
-        param::ON_DEMAND_PRICE,
-        num(i.on_demand_price),
-        param::HOURS_PER_MONTH,
-        num(i.hours_per_month),
-    )
+/// Encode the state as a query string starting with `?`: `v` always, then every value
+/// that differs from its default, then `data` (the encoded history, see
+/// [`encode_series`]) when given. With a history, `tz` is always written and `mode`
+/// whenever it is not `data`.
+pub fn encode(state: &LinkState, data: Option<&str>) -> String {
+    let d = LinkState::default();
+    let (i, di) = (&state.inputs, &d.inputs);
+    let mut q = format!("?{}={}", param::VERSION, VERSION);
+    let mut put = |name: &str, value: String| {
+        q.push('&');
+        q.push_str(name);
+        q.push('=');
+        q.push_str(&value);
+    };
+    if let Some(l) = state.lang {
+        put(param::LANG, l.code().into());
+    }
+    if state.currency != d.currency {
+        put(param::CURRENCY, state.currency.code().into());
+    }
+    let default_mode = if data.is_some() {
+        UsageMode::Data
+    } else {
+        UsageMode::Sliders
+    };
+    if state.mode != default_mode {
+        put(param::MODE, mode_key(state.mode).into());
+    }
+    macro_rules! f64s {
+        ($($p:expr => $f:ident),* $(,)?) => {
+            $(if i.$f.to_bits() != di.$f.to_bits() { put($p, num(i.$f)); })*
+        };
+    }
+    macro_rules! u32s {
+        ($($p:expr => $f:ident),* $(,)?) => {
+            $(if i.$f != di.$f { put($p, i.$f.to_string()); })*
+        };
+    }
+    f64s!(
+        param::MONTHLY_PRICE => monthly_price,
+        param::ON_DEMAND_PRICE => on_demand_price,
+        param::HOURS_PER_MONTH => hours_per_month,
+        param::SPOT_PRICE => spot_price,
+    );
+    u32s!(param::GPUS => gpus);
+    f64s!(param::USED_HOURS => used_hours);
+    if i.lookback != di.lookback {
+        put(param::LOOKBACK, lookback_key(i.lookback));
+    }
+    u32s!(param::DAY_START => day_start_hour, param::DAY_END => day_end_hour);
+    f64s!(param::QUANTILE => quantile_percent);
+    if i.baseline_rule != di.baseline_rule {
+        put(param::RULE, i.baseline_rule.key().into());
+    }
+    u32s!(param::CUSTOM_GPUS => custom_baseline_gpus);
+    f64s!(
+        param::INTERRUPTION_RATE => interruption_rate,
+        param::CHECKPOINT_SAVE => checkpoint_save_hours,
+        param::RESTART => restart_hours,
+    );
+    if i.checkpoint_interval_hours != di.checkpoint_interval_hours {
+        put(
+            param::CHECKPOINT_INTERVAL,
+            i.checkpoint_interval_hours
+                .map(num)
+                .unwrap_or_else(|| "auto".into()),
+        );
+    }
+    f64s!(
+        param::JOB_HOURS => job_hours,
+        param::INTERRUPTIBLE => interruptible_percent,
+        param::BUDGET => budget,
+        param::BUDGET_FIXED => budget_fixed_percent,
+        param::BUDGET_ELASTIC => budget_elastic_percent,
+        param::BUDGET_SPOT => budget_spot_percent,
+    );
+    u32s!(
+        param::BURST_JOBS => burst_jobs,
+        param::BURST_GPUS_PER_JOB => burst_gpus_per_job,
+    );
+    f64s!(param::BURST_JOB_HOURS => burst_job_hours);
+    u32s!(
+        param::BURST_FIXED => burst_fixed_gpus,
+        param::BURST_ELASTIC => burst_elastic_gpus,
+    );
+    if i.billing_increment != di.billing_increment {
+        put(param::BILLING, i.billing_increment.key().into());
+    }
+    f64s!(
+        param::OWN_PURCHASE => own_purchase,
+        param::OWN_MONTHS => own_depreciation_months,
+        param::OWN_POWER => own_power_kw,
+        param::OWN_PUE => own_pue,
+        param::OWN_ELECTRICITY => own_electricity_price,
+        param::OWN_COLO => own_colo_ops_monthly,
+        param::HIDDEN_STORAGE => hidden_storage_monthly,
+        param::HIDDEN_IP => hidden_public_ip_monthly,
+        param::HIDDEN_SNAPSHOTS => hidden_snapshots_monthly,
+        param::HIDDEN_EGRESS_PRICE => hidden_egress_per_gb,
+        param::HIDDEN_EGRESS_GB => hidden_egress_gb,
+        param::HIDDEN_SESSIONS => hidden_sessions,
+        param::HIDDEN_IDLE => hidden_idle_timeout_hours,
+        param::REVIEW_UTILIZATION => review_utilization_threshold_percent,
+        param::REVIEW_QUEUE => review_queue_limit_hours,
+    );
+    if !i.review_months.is_empty() {
+        put(
+            param::REVIEW_MONTHS,
+            percent_encode(&months_value(&i.review_months)),
+        );
+    }
+    if state.column != d.column && data.is_none() {
+        put(param::COLUMN, column_key(state.column));
+    }
+    if state.gaps != d.gaps {
+        put(param::GAPS, "zero".into());
+    }
+    if state.busy_threshold_percent.to_bits() != d.busy_threshold_percent.to_bits() {
+        put(param::BUSY_THRESHOLD, num(state.busy_threshold_percent));
+    }
+    if let Some(data) = data {
+        if let Some(tz) = state.utc_offset_minutes {
+            put(param::UTC_OFFSET, tz.to_string());
+        }
+        put(param::DATA, data.to_string());
+    }
+    q
+}
+
+/// Encode with the state's own history (compressing it): for tests and fallbacks.
+pub fn encode_with_history(state: &LinkState) -> String {
+    let data = state
+        .history
+        .as_ref()
+        .map(|h| encode_series(&h.series, h.histogram));
+    encode(state, data.as_deref())
 }
 
 #[cfg(test)]
@@ -147,12 +608,288 @@ mod tests {
                 ..PlanInputs::default()
             },
             lang: Some(Lang::Zh),
+            ..LinkState::default()
         };
-        let q = encode(&state, Lang::Zh);
+        let q = encode(&state, None);
         assert_eq!(q, "?v=1&lang=zh&monthly=5999.99&ondemand=12.34&hours=744");
         let (back, problems) = decode(&q);
         assert_eq!(back, state);
         assert!(problems.is_empty());
+    }
+
+    #[test]
+    fn defaults_write_only_the_version() {
+        assert_eq!(encode(&LinkState::default(), None), "?v=1");
+        assert_eq!(decode("?v=1"), (LinkState::default(), vec![]));
+        assert_eq!(decode(""), (LinkState::default(), vec![]));
+    }
+
+    /// Every field changed from its default: written, read back identically.
+    pub(crate) fn everything_changed() -> LinkState {
+        LinkState {
+            inputs: PlanInputs {
+                monthly_price: 12_345.67,
+                on_demand_price: 31.5,
+                hours_per_month: 720.0,
+                spot_price: 9.25,
+                gpus: 12,
+                used_hours: 333.3,
+                lookback: Lookback::All,
+                day_start_hour: 9,
+                day_end_hour: 21,
+                quantile_percent: 2.5,
+                baseline_rule: BaselineRule::Custom,
+                custom_baseline_gpus: 7,
+                interruption_rate: 0.031,
+                checkpoint_save_hours: 0.1,
+                restart_hours: 0.5,
+                checkpoint_interval_hours: Some(1.75),
+                job_hours: 12.0,
+                interruptible_percent: 35.0,
+                budget: 250_000.0,
+                budget_fixed_percent: 50.0,
+                budget_elastic_percent: 30.0,
+                budget_spot_percent: 20.0,
+                burst_jobs: 10,
+                burst_gpus_per_job: 8,
+                burst_job_hours: 2.5,
+                burst_fixed_gpus: 3,
+                burst_elastic_gpus: 64,
+                billing_increment: BillingIncrement::Hour,
+                own_purchase: 180_000.0,
+                own_depreciation_months: 48.0,
+                own_power_kw: 0.7,
+                own_pue: 1.3,
+                own_electricity_price: 1.1,
+                own_colo_ops_monthly: 650.0,
+                hidden_storage_monthly: 300.0,
+                hidden_public_ip_monthly: 25.0,
+                hidden_snapshots_monthly: 75.0,
+                hidden_egress_per_gb: 0.5,
+                hidden_egress_gb: 250.0,
+                hidden_sessions: 90.0,
+                hidden_idle_timeout_hours: 0.25,
+                review_utilization_threshold_percent: 70.0,
+                review_queue_limit_hours: 3.0,
+                review_months: vec![
+                    ReviewMonthInput {
+                        label: "2026-09 a_b~c%d 九月".into(),
+                        fixed_utilization_percent: 55.5,
+                        fixed_spend: 90_000.0,
+                        elastic_spend: 20_000.0,
+                        queue_hours: Some(1.5),
+                    },
+                    ReviewMonthInput {
+                        label: "2026-10".into(),
+                        fixed_utilization_percent: 61.0,
+                        fixed_spend: 90_000.0,
+                        elastic_spend: 95_000.0,
+                        queue_hours: None,
+                    },
+                ],
+            },
+            lang: Some(Lang::En),
+            currency: Currency::Usd,
+            mode: UsageMode::Data,
+            column: ColumnChoice::One(2),
+            gaps: GapPolicy::Zero,
+            utc_offset_minutes: None,
+            busy_threshold_percent: 25.0,
+            history: None,
+        }
+    }
+
+    #[test]
+    fn every_parameter_round_trips() {
+        let state = everything_changed();
+        let q = encode(&state, None);
+        let (back, problems) = decode(&q);
+        assert_eq!(problems, vec![]);
+        assert_eq!(back, state);
+        // Each field has its own parameter: 44 inputs + lang, cur, mode, col, gaps, smi, v.
+        assert_eq!(q.matches('&').count() + 1, 51, "{q}");
+        assert!(q.contains("&rule=custom&custom=7&"), "{q}");
+        assert!(q.contains("&lookback=all&"), "{q}");
+        assert!(q.contains("&billing=hour&"), "{q}");
+        assert!(q.contains("&tau=1.75&"), "{q}");
+        assert!(q.contains("&col=2&gaps=zero&smi=25"), "{q}");
+        // The months parameter is URL-safe: no raw separators from labels.
+        let months = q
+            .split("&review=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap();
+        assert!(
+            months
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~%".contains(&b)),
+            "{months}"
+        );
+    }
+
+    #[test]
+    fn every_single_change_is_written_and_read() {
+        // Change one field at a time: each must leave the defaults and come back.
+        let full = everything_changed();
+        let mut cases: Vec<LinkState> = Vec::new();
+        macro_rules! one {
+            ($($f:ident),*) => {$(
+                cases.push(LinkState {
+                    inputs: PlanInputs { $f: full.inputs.$f.clone(), ..PlanInputs::default() },
+                    ..LinkState::default()
+                });
+            )*};
+        }
+        one!(
+            monthly_price,
+            on_demand_price,
+            hours_per_month,
+            spot_price,
+            gpus,
+            used_hours,
+            lookback,
+            day_start_hour,
+            day_end_hour,
+            quantile_percent,
+            baseline_rule,
+            custom_baseline_gpus,
+            interruption_rate,
+            checkpoint_save_hours,
+            restart_hours,
+            checkpoint_interval_hours,
+            job_hours,
+            interruptible_percent,
+            budget,
+            budget_fixed_percent,
+            budget_elastic_percent,
+            budget_spot_percent,
+            burst_jobs,
+            burst_gpus_per_job,
+            burst_job_hours,
+            burst_fixed_gpus,
+            burst_elastic_gpus,
+            billing_increment,
+            own_purchase,
+            own_depreciation_months,
+            own_power_kw,
+            own_pue,
+            own_electricity_price,
+            own_colo_ops_monthly,
+            hidden_storage_monthly,
+            hidden_public_ip_monthly,
+            hidden_snapshots_monthly,
+            hidden_egress_per_gb,
+            hidden_egress_gb,
+            hidden_sessions,
+            hidden_idle_timeout_hours,
+            review_utilization_threshold_percent,
+            review_queue_limit_hours,
+            review_months
+        );
+        assert_eq!(cases.len(), 44);
+        let mut seen = std::collections::HashSet::new();
+        for c in cases {
+            let q = encode(&c, None);
+            assert_ne!(q, "?v=1");
+            assert!(seen.insert(q.split('=').nth(1).map(str::to_string)), "{q}");
+            assert_eq!(decode(&q), (c, vec![]), "{q}");
+        }
+    }
+
+    #[test]
+    fn every_rule_lookback_and_billing_key_reads_back() {
+        for r in BASELINE_RULES {
+            let s = LinkState {
+                inputs: PlanInputs {
+                    baseline_rule: r,
+                    ..PlanInputs::default()
+                },
+                ..LinkState::default()
+            };
+            assert_eq!(decode(&encode(&s, None)).0, s);
+        }
+        for lb in LOOKBACK_CHOICES {
+            let (s, p) = decode(&format!("lookback={}", lookback_key(lb)));
+            assert_eq!((s.inputs.lookback, p), (lb, vec![]));
+        }
+        for b in BILLING_INCREMENTS {
+            let (s, _) = decode(&format!("billing={}", b.key()));
+            assert_eq!(s.inputs.billing_increment, b);
+        }
+        let (s, p) = decode("rule=magic&lookback=45&billing=day&tau=auto&col=sum&gaps=no");
+        assert_eq!(s.inputs, PlanInputs::default());
+        assert_eq!(s.column, ColumnChoice::Sum);
+        let names: Vec<_> = p
+            .iter()
+            .map(|p| match p {
+                LinkProblem::BadValue { param, .. } => *param,
+                _ => "?",
+            })
+            .collect();
+        assert_eq!(names, vec!["rule", "lookback", "billing", "gaps"]);
+    }
+
+    #[test]
+    fn history_links_carry_data_mode_and_time_zone() {
+        let series = crate::core::samples::series(
+            crate::core::samples::Sample::BurstyLab,
+            1_793_538_000,
+            480,
+        );
+        let mut state = LinkState {
+            mode: UsageMode::Data,
+            utc_offset_minutes: Some(480),
+            column: ColumnChoice::One(3),
+            history: Some(LinkHistory {
+                series: quantize(&series),
+                histogram: false,
+            }),
+            ..LinkState::default()
+        };
+        let q = encode_with_history(&state);
+        assert!(q.starts_with("?v=1&tz=480&data="), "{q}");
+        let (back, p) = decode(&q);
+        assert_eq!(p, vec![]);
+        state.column = ColumnChoice::Auto; // the restored history has one column
+        assert_eq!(back, state);
+        // Sliders chosen while a history is kept: `mode=sliders` is written.
+        state.mode = UsageMode::Sliders;
+        let q = encode_with_history(&state);
+        assert!(q.starts_with("?v=1&mode=sliders&tz=480&data="), "{q}");
+        assert_eq!(decode(&q).0.mode, UsageMode::Sliders);
+        // No tz: the series' own offset.
+        let no_tz = q.replace("&tz=480", "");
+        assert_eq!(decode(&no_tz).0.utc_offset_minutes, Some(480));
+    }
+
+    #[test]
+    fn a_damaged_history_keeps_the_rest_of_the_link() {
+        let series = crate::core::series::UsageSeries::from_values(vec![1.0, 2.0, 3.0]);
+        let data = encode_series(&series, false);
+        let cut = &data[..data.len() - 2];
+        let (s, p) = decode(&format!("?v=1&monthly=8000&data={cut}&gpus=9"));
+        assert_eq!(s.inputs.monthly_price, 8000.0);
+        assert_eq!(s.inputs.gpus, 9);
+        assert_eq!(s.history, None);
+        assert_eq!(s.mode, UsageMode::Sliders);
+        assert_eq!(p, vec![LinkProblem::BadHistory(HistoryError::NotDeflate)]);
+        let (_, p) = decode("data=%%%");
+        assert_eq!(p, vec![LinkProblem::BadHistory(HistoryError::NotBase64)]);
+    }
+
+    #[test]
+    fn bad_months_are_named() {
+        for bad in ["x~1~2", "x~a~1~2~", "x~1~2~3~4~5"] {
+            let (s, p) = decode(&format!("review={bad}"));
+            assert!(s.inputs.review_months.is_empty());
+            assert_eq!(p.len(), 1, "{bad}");
+        }
+        let (s, p) = decode("review=Jan~50~1~2~_Feb~60~3~4~0.5");
+        assert_eq!(p, vec![]);
+        assert_eq!(s.inputs.review_months.len(), 2);
+        assert_eq!(s.inputs.review_months[1].queue_hours, Some(0.5));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod parse_report;
 pub mod pools_card;
 pub mod prices_panel;
 pub mod review_card;
+pub mod share_panel;
 pub mod sizing_card;
 pub mod slider_field;
 pub mod spot_card;

@@ -1,0 +1,282 @@
+//! Share: the permanent link (copy, length, shorter fallbacks when too long), Markdown
+//! for planning docs, CSV of the sizing table and the review, the autosave's notices,
+//! and the link in the print view. Needs `App`'s `ShareCtx`; renders nothing without it.
+
+use leptos::prelude::*;
+
+use crate::app::{use_ctx, ParseStatus, ShareCtx, AUTOSAVE_KEY};
+use crate::browser;
+use crate::core::profile::Lookback;
+use crate::export;
+use crate::i18n::{tr, Lang};
+use crate::url::{self, PRACTICAL_LINK_CHARS};
+
+/// A shorter link offered when the full one is too long.
+#[derive(Clone, PartialEq)]
+struct Fallback {
+    histogram: bool,
+    link: String,
+}
+
+fn chars(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::En => format!("{n} characters"),
+        Lang::Zh => format!("{n} 个字符"),
+    }
+}
+
+/// Copy `text`; on success show `done` in `status`, else select `input` (if any) and ask
+/// the user to copy by hand.
+fn copy(
+    text: String,
+    status: RwSignal<Option<&'static str>>,
+    done: (&'static str, &'static str),
+    lang: Lang,
+    input: Option<NodeRef<leptos::html::Input>>,
+) {
+    leptos::task::spawn_local(async move {
+        if browser::copy_text(&text).await {
+            status.set(Some(tr(lang, done.0, done.1)));
+        } else {
+            if let Some(el) = input.and_then(|i| i.get_untracked()) {
+                let _ = el.focus();
+                el.select();
+            }
+            status.set(Some(tr(
+                lang,
+                "Copying was refused: the link is selected, press Ctrl+C (⌘C).",
+                "无法自动复制：链接已选中，请按 Ctrl+C（⌘C）。",
+            )));
+        }
+    });
+}
+
+#[component]
+pub fn SharePanel() -> impl IntoView {
+    let Some(share) = use_context::<ShareCtx>() else {
+        return ().into_any();
+    };
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let base = browser::page_base();
+    let link = Memo::new(move |_| share.query.with(|q| format!("{base}{q}")));
+    let length = Memo::new(move |_| link.with(|l| l.chars().count()));
+    let too_long = Memo::new(move |_| length.get() > PRACTICAL_LINK_CHARS);
+    let link_status = RwSignal::new(None::<&'static str>);
+    let md_status = RwSignal::new(None::<&'static str>);
+    let input: NodeRef<leptos::html::Input> = NodeRef::new();
+    // A new link invalidates "copied".
+    Effect::new(move |_| {
+        link.track();
+        link_status.set(None);
+    });
+
+    // Shorter links, computed only when the full one is too long.
+    let fallbacks = Memo::new(move |_| {
+        if !too_long.get() {
+            return Vec::new();
+        }
+        let base = browser::page_base();
+        let state = ctx.state.get();
+        ctx.parse_status.with(|p| {
+            let ParseStatus::Done(Ok(parsed)) = p else {
+                return Vec::new();
+            };
+            let lookback = state.inputs.lookback;
+            let window = url::trim_to_lookback(&parsed.series, lookback);
+            let mut out = Vec::new();
+            if window.len() < parsed.series.len() {
+                let data = url::encode_series(&window, false);
+                out.push(Fallback {
+                    histogram: false,
+                    link: format!("{base}{}", url::encode(&state.to_link(), Some(&data))),
+                });
+            }
+            let mut hist = state.to_link();
+            hist.inputs.lookback = Lookback::All;
+            let data = url::encode_series(&window, true);
+            out.push(Fallback {
+                histogram: true,
+                link: format!("{base}{}", url::encode(&hist, Some(&data))),
+            });
+            out
+        })
+    });
+
+    let copy_link = move |_| {
+        copy(
+            link.get_untracked(),
+            link_status,
+            ("Link copied", "链接已复制"),
+            lang.get_untracked(),
+            Some(input),
+        )
+    };
+    let copy_markdown = move |_| {
+        let l = lang.get_untracked();
+        let md = ctx.outputs.with_untracked(|o| {
+            export::markdown(l, o, ctx.currency.get_untracked(), &link.get_untracked())
+        });
+        copy(
+            md,
+            md_status,
+            ("Markdown copied", "Markdown 已复制"),
+            l,
+            None,
+        );
+    };
+    let download_sizing = move |_| {
+        if let Some(csv) = ctx
+            .outputs
+            .with_untracked(|o| o.sizing.as_ref().ok().map(export::sizing_csv))
+        {
+            browser::download_text("gpu-plan-sizing.csv", &csv);
+        }
+    };
+    let no_review = Memo::new(move |_| ctx.outputs.with(|o| !matches!(o.review, Ok(Some(_)))));
+    let download_review = move |_| {
+        if let Some(csv) = ctx.outputs.with_untracked(|o| match &o.review {
+            Ok(Some(r)) => Some(export::review_csv(r)),
+            _ => None,
+        }) {
+            browser::download_text("gpu-plan-monthly-review.csv", &csv);
+        }
+    };
+    let start_fresh = move |_| {
+        browser::storage_remove(AUTOSAVE_KEY);
+        browser::open_query("");
+    };
+    let open_last = move |_| {
+        if let Some(q) = share.last_session.get_value() {
+            browser::open_query(&q);
+        }
+    };
+
+    view! {
+        <section class="card share" aria-labelledby="share-heading">
+            <h2 id="share-heading">{move || tr(lang.get(), "Share this plan", "分享方案")}</h2>
+            {share.restored.then(|| view! {
+                <p class="notice-inline" role="status" data-testid="restored-notice">
+                    {move || tr(lang.get(),
+                        "Your last session was restored (saved in this browser only). ",
+                        "已恢复你上次的内容（只保存在本浏览器中）。")}
+                    <button type="button" data-testid="start-fresh" on:click=start_fresh>
+                        {move || tr(lang.get(), "Start fresh", "重新开始")}
+                    </button>
+                </p>
+            })}
+            {share.last_session.with_value(Option::is_some).then(|| view! {
+                <p class="notice-inline">
+                    {move || tr(lang.get(),
+                        "You opened a link; your own last session is still saved. ",
+                        "你打开的是一个链接；你自己上次的内容仍然保存着。")}
+                    <button type="button" data-testid="open-last-session" on:click=open_last>
+                        {move || tr(lang.get(), "Open my last session", "打开我上次的内容")}
+                    </button>
+                </p>
+            })}
+            {share.histogram.then(|| view! {
+                <p class="warning" data-testid="histogram-notice">
+                    {move || tr(lang.get(),
+                        "This link carries only the load-duration histogram of a usage history (the hours sorted by GPUs busy, times dropped): average, waterline, N* and peak are as planned; time bands, the recent-drop guard and the monthly review are not available.",
+                        "此链接只带有用量历史的负载持续分布（按用量排序的小时，不含时间）：平均值、水位、N* 与峰值与原方案相同；时段分析、近期下降保护和月度复盘不可用。")}
+                </p>
+            })}
+            <label class="field-label" for="share-link">
+                {move || tr(lang.get(), "Permanent link to this plan (everything on the page, no server)", "本方案的永久链接（包含页面上的全部内容，无需服务器）")}
+            </label>
+            <div class="share-row">
+                <input id="share-link" type="text" readonly class="share-link" data-testid="share-link"
+                    node_ref=input prop:value=move || link.get()
+                    on:focus=move |ev| {
+                        use wasm_bindgen::JsCast;
+                        if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
+                    } />
+                <button type="button" data-testid="copy-link" on:click=copy_link>
+                    {move || tr(lang.get(), "Copy link", "复制链接")}
+                </button>
+            </div>
+            <p class="field-hint">
+                <span data-testid="link-length" data-value=move || length.get().to_string()>
+                    {move || format!("{} {}", tr(lang.get(), "Link length:", "链接长度："), chars(lang.get(), length.get()))}
+                </span>
+                " "
+                <span class="copied" role="status" aria-live="polite" data-testid="link-copied">
+                    {move || link_status.get()}
+                </span>
+            </p>
+            {move || too_long.get().then(|| {
+                let l = lang.get();
+                view! {
+                    <div class="warning" data-testid="link-too-long">
+                        <p>{match l {
+                            Lang::En => format!("This link is {} characters: too long to paste comfortably in chats and documents (practical limit {PRACTICAL_LINK_CHARS}). It still opens the whole plan; these are shorter:", length.get()),
+                            Lang::Zh => format!("此链接有 {} 个字符，太长，不便粘贴到聊天或文档中（实用上限 {PRACTICAL_LINK_CHARS}）。它仍能打开完整方案；以下链接更短：", length.get()),
+                        }}</p>
+                        <ul>
+                            {fallbacks.get().into_iter().map(|f| {
+                                let n = f.link.chars().count();
+                                let what = if f.histogram {
+                                    tr(l, "Only the load-duration histogram (hours sorted by GPUs busy): same N*, waterline and costs; no time bands, recent-drop guard or monthly review.",
+                                        "只带负载持续分布（按用量排序的小时）：N*、水位与成本相同；没有时段分析、近期下降保护和月度复盘。")
+                                } else {
+                                    tr(l, "The hourly history of the lookback window only.", "只带回看窗口内的小时数据。")
+                                };
+                                let testid = if f.histogram { "fallback-histogram" } else { "fallback-window" };
+                                let fits = n <= PRACTICAL_LINK_CHARS;
+                                let status = RwSignal::new(None::<&'static str>);
+                                let text = f.link.clone();
+                                view! {
+                                    <li data-testid=testid data-value=n.to_string()>
+                                        {what} " " {chars(l, n)}
+                                        {(!fits).then(|| tr(l, " (still long)", "（仍然较长）"))}
+                                        " "
+                                        <a href=f.link.clone()>{tr(l, "Open", "打开")}</a>
+                                        " "
+                                        <button type="button" on:click=move |_| copy(text.clone(), status, ("Link copied", "链接已复制"), l, None)>
+                                            {tr(l, "Copy", "复制")}
+                                        </button>
+                                        " " <span role="status" aria-live="polite">{move || status.get()}</span>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    </div>
+                }
+            })}
+            <div class="inline-controls share-actions">
+                <button type="button" data-testid="copy-markdown" on:click=copy_markdown>
+                    {move || tr(lang.get(), "Copy as Markdown", "复制为 Markdown")}
+                </button>
+                <button type="button" data-testid="download-sizing-csv" on:click=download_sizing>
+                    {move || tr(lang.get(), "Download sizing table (CSV)", "下载配额规则表（CSV）")}
+                </button>
+                <button type="button" data-testid="download-review-csv" on:click=download_review
+                    prop:disabled=move || no_review.get()
+                    title=move || no_review.get().then(|| tr(lang.get(), "No monthly review yet: paste a history or type months", "尚无月度复盘：请粘贴历史或填写月份"))>
+                    {move || tr(lang.get(), "Download monthly review (CSV)", "下载月度复盘（CSV）")}
+                </button>
+                <span class="copied" role="status" aria-live="polite" data-testid="markdown-copied">
+                    {move || md_status.get()}
+                </span>
+            </div>
+            {move || share.autosave_off.get().then(|| view! {
+                <p class="field-hint" data-testid="autosave-off">
+                    {tr(lang.get(),
+                        "Autosave is off: this browser does not let the page save (private mode, storage blocked or full). The link still holds everything.",
+                        "自动保存已关闭：此浏览器不允许页面保存（隐私模式、存储被禁用或已满）。链接仍包含全部内容。")}
+                </p>
+            })}
+            <p class="field-hint">
+                {move || tr(lang.get(),
+                    "Charts: use each chart's Download PNG. The page autosaves in this browser; a link always opens exactly what it carries.",
+                    "图表：请使用每张图的“下载 PNG”。页面会在本浏览器中自动保存；链接总是打开它所携带的内容。")}
+            </p>
+        </section>
+        <p class="print-only print-link" data-testid="print-link">
+            {move || tr(lang.get(), "Open this plan: ", "打开此方案：")}
+            {move || link.get()}
+        </p>
+    }
+    .into_any()
+}

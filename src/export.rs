@@ -1,0 +1,311 @@
+//! Exports for planning documents: Markdown summary (headline, sizing table, break-even,
+//! budget split, link) and CSV of the sizing table and the monthly review.
+//! Pure (no browser), natively tested.
+
+use std::fmt::Write as _;
+
+use crate::core::plan::PlanOutputs;
+use crate::core::review::Review;
+use crate::core::sizing::{SizingRule, SizingTable};
+use crate::format::{money, number_trim, percent, plain};
+use crate::i18n::{tr, Lang};
+
+/// The headline sentence (same wording as the page's headline).
+pub fn headline(lang: Lang, n: u32, spot: bool) -> String {
+    match lang {
+        Lang::En if n == 0 => format!(
+            "Commit no GPU monthly: run everything on demand{}.",
+            if spot {
+                " (+ spot for interruptible work)"
+            } else {
+                ""
+            }
+        ),
+        Lang::Zh if n == 0 => format!(
+            "不包月：全部按量{}。",
+            if spot {
+                "（可中断任务用竞价实例）"
+            } else {
+                ""
+            }
+        ),
+        Lang::En => format!(
+            "Commit {n} GPU{} monthly, run the rest on demand{}.",
+            if n == 1 { "" } else { "s" },
+            if spot {
+                " (+ spot for interruptible work)"
+            } else {
+                ""
+            }
+        ),
+        Lang::Zh => format!(
+            "包月固定 {n} 张 GPU，其余按量{}。",
+            if spot {
+                "（可中断任务用竞价实例）"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+fn rule_name(l: Lang, r: SizingRule) -> &'static str {
+    match r {
+        SizingRule::Average => tr(l, "Average", "按平均值"),
+        SizingRule::Waterline => tr(l, "Minimum stable waterline", "最低稳定水位"),
+        SizingRule::CostOptimal => tr(l, "Cost-optimal N*", "成本最优 N*"),
+        SizingRule::Peak => tr(l, "Peak", "按峰值"),
+    }
+}
+
+/// Markdown cells cannot hold `|` or line breaks.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// The plan as Markdown, ready to paste into a planning document.
+pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> String {
+    let l = lang;
+    let m = |x| money(x, currency, l);
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "## {}\n",
+        tr(
+            l,
+            "GPU plan (GPU Rent Planner)",
+            "GPU 方案（GPU Rent Planner）"
+        )
+    );
+    if let (Ok(base), Ok(pools), Ok(sizing)) = (&out.baseline, &out.pools, &out.sizing) {
+        let saving = sizing.all_on_demand - pools.total;
+        let _ = writeln!(
+            md,
+            "**{}** {} {}{} {}{} ({}).\n",
+            headline(l, base.gpus, pools.spot_gpu_hours > 0.0),
+            m(pools.total),
+            tr(l, "per month", "/月"),
+            tr(l, ",", "，"),
+            if saving.is_negative() {
+                tr(l, "costing more than all on-demand by ", "比全部按量多花 ")
+            } else {
+                tr(l, "saving vs all on-demand: ", "比全部按量节省 ")
+            },
+            m(if saving.is_negative() {
+                -saving
+            } else {
+                saving
+            }),
+            percent(saving.ratio(sizing.all_on_demand).abs(), 1, l)
+        );
+    }
+    if let Ok(b) = &out.breakeven {
+        let _ = writeln!(
+            md,
+            "- {} **{} {}** ({} {})",
+            tr(l, "Break-even:", "盈亏平衡点："),
+            number_trim(b.hours, 2, l),
+            tr(l, "hours per month", "小时/月"),
+            percent(b.utilization, 1, l),
+            match l {
+                Lang::En => format!(
+                    "utilization of a {}-hour month",
+                    number_trim(b.hours_per_month, 0, l)
+                ),
+                Lang::Zh => format!(
+                    "（每月 {} 小时）的利用率",
+                    number_trim(b.hours_per_month, 0, l)
+                ),
+            }
+        );
+    }
+    if let Ok(p) = &out.pools {
+        let _ = writeln!(
+            md,
+            "- {} {} {} · {} {} · {} {}",
+            tr(l, "Pools:", "三个资源池："),
+            tr(l, "monthly", "包月"),
+            m(p.reserved),
+            tr(l, "on demand", "按量"),
+            m(p.on_demand),
+            tr(l, "spot", "竞价"),
+            m(p.spot)
+        );
+    }
+    if let Ok(b) = &out.budget {
+        let _ = writeln!(
+            md,
+            "- {} {} → {} {} ({} {}) · {} {} ({} {}) · {} {}",
+            tr(l, "Budget split:", "预算分配："),
+            m(b.budget),
+            tr(l, "fixed", "固定"),
+            m(b.fixed),
+            b.fixed_gpus,
+            tr(l, "monthly GPUs", "张包月 GPU"),
+            tr(l, "elastic", "弹性"),
+            m(b.elastic),
+            number_trim(b.on_demand_gpu_hours, 0, l),
+            tr(l, "on-demand GPU-hours", "按量 GPU 小时"),
+            tr(l, "spot and emergencies", "竞价与应急"),
+            m(b.spot)
+        );
+    }
+    if let Ok(t) = &out.sizing {
+        let _ = writeln!(
+            md,
+            "\n| {} | N | {} | {} | {} | {} |\n|---|---:|---:|---:|---:|---:|",
+            tr(l, "Rule", "规则"),
+            tr(l, "Monthly total", "月度总额"),
+            tr(l, "Fixed", "固定"),
+            tr(l, "Elastic", "弹性"),
+            tr(l, "Saving vs all on-demand", "比全部按量节省")
+        );
+        for r in &t.rows {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} |",
+                cell(rule_name(l, r.rule)),
+                r.n,
+                cell(&m(r.total)),
+                cell(&m(r.fixed)),
+                cell(&m(r.elastic)),
+                cell(&m(r.saving_vs_on_demand))
+            );
+        }
+    }
+    let _ = writeln!(md, "\n{} <{}>", tr(l, "Open the plan:", "打开方案："), link);
+    md
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn opt(v: Option<f64>, decimals: usize) -> String {
+    v.map(|x| plain(x, decimals)).unwrap_or_default()
+}
+
+/// The sizing table as CSV (plain numbers, `.` decimal point; shares as fractions).
+pub fn sizing_csv(table: &SizingTable) -> String {
+    let mut s = String::from(
+        "rule,n,monthly_total,fixed,elastic,elastic_share,fixed_utilization,coverage,saving_vs_on_demand,saving_vs_peak\n",
+    );
+    for r in &table.rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{}",
+            r.rule.key(),
+            r.n,
+            r.total.to_plain_string(),
+            r.fixed.to_plain_string(),
+            r.elastic.to_plain_string(),
+            plain(r.elastic_share, 6),
+            opt(r.fixed_utilization, 6),
+            opt(r.coverage, 6),
+            r.saving_vs_on_demand.to_plain_string(),
+            r.saving_vs_peak.to_plain_string()
+        );
+    }
+    s
+}
+
+/// The monthly review as CSV (one row per month; flags as true/false).
+pub fn review_csv(review: &Review) -> String {
+    let mut s = String::from(
+        "month,hours,baseline_gpus,fixed_utilization,fixed_spend,elastic_spend,queue_hours,low_utilization,elastic_above_fixed,queue_over_limit\n",
+    );
+    for r in &review.rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{}",
+            csv_field(&r.label),
+            opt(r.hours, 3),
+            review.baseline,
+            opt(r.fixed_utilization, 6),
+            r.fixed_spend.to_plain_string(),
+            r.elastic_spend.to_plain_string(),
+            opt(r.queue_hours, 3),
+            r.low_utilization,
+            r.elastic_above_fixed,
+            r.queue_over_limit
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::{plan, PlanInputs};
+    use crate::core::review::ReviewMonthInput;
+
+    #[test]
+    fn markdown_has_headline_table_breakeven_budget_and_link() {
+        let out = plan(&PlanInputs::default());
+        let md = markdown(Lang::En, &out, "¥", "https://x.test/?v=1");
+        assert!(md.contains("**Commit no GPU monthly"), "{md}");
+        assert!(md.contains("¥13,359.11"), "{md}");
+        assert!(md.contains("Break-even: **360 hours per month**"), "{md}");
+        assert!(md.contains("| Cost-optimal N* | 0 |"), "{md}");
+        assert!(md.contains("Budget split:"), "{md}");
+        assert!(
+            md.ends_with("Open the plan: <https://x.test/?v=1>\n"),
+            "{md}"
+        );
+        assert_eq!(md.matches("\n| ").count(), 5, "{md}"); // header + 4 rules
+        let zh = markdown(Lang::Zh, &out, "¥", "https://x.test/?v=1");
+        assert!(zh.contains("不包月") && zh.contains("盈亏平衡点") && zh.contains("打开方案"));
+    }
+
+    #[test]
+    fn sizing_csv_has_a_row_per_rule() {
+        let out = plan(&PlanInputs::default());
+        let csv = sizing_csv(out.sizing.as_ref().unwrap());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 5);
+        assert!(lines[0].starts_with("rule,n,monthly_total"));
+        // 4 GPUs × 200 h all on demand at 25 = 20 000.
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("cost-optimal,0,20000.00,")),
+            "{csv}"
+        );
+        assert!(lines.iter().all(|l| l.split(',').count() == 10));
+    }
+
+    #[test]
+    fn review_csv_quotes_labels() {
+        let inputs = PlanInputs {
+            review_months: vec![
+                ReviewMonthInput {
+                    label: "Sept, \"late\"".into(),
+                    fixed_utilization_percent: 50.0,
+                    fixed_spend: 1000.0,
+                    elastic_spend: 2000.0,
+                    queue_hours: Some(3.0),
+                },
+                ReviewMonthInput {
+                    label: "Oct".into(),
+                    fixed_utilization_percent: 55.0,
+                    fixed_spend: 1000.0,
+                    elastic_spend: 2500.0,
+                    queue_hours: None,
+                },
+            ],
+            ..PlanInputs::default()
+        };
+        let out = plan(&inputs);
+        let csv = review_csv(out.review.as_ref().unwrap().as_ref().unwrap());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3, "{csv}");
+        assert!(lines[1].starts_with("\"Sept, \"\"late\"\"\",,0,"), "{csv}");
+        assert!(lines[2].starts_with("Oct,,0,"), "{csv}");
+        assert!(lines[2].ends_with(",,true,true,false"), "{csv}");
+    }
+}

@@ -1,0 +1,688 @@
+//! The usage history in a link: a compact binary series → raw deflate → base64url,
+//! carried in the `data` parameter. Pure, natively tested; schema in `docs/url.md`.
+//!
+//! Series format 1 (all integers LEB128 varints; signed ones zigzag-encoded):
+//! ```text
+//! byte    format = 1
+//! byte    flags: bit 0 = timestamps, bit 1 = histogram (values sorted, stored as deltas)
+//! varint  n, the number of hours (1 ..= MAX_HOURS)
+//! zigzag  utc offset of the planning time zone, minutes
+//! zigzag  [timestamps] first local hour: (unix seconds + offset·60) / 3600
+//! n×varint values in milli-GPU, round(value × 1000) (histogram: differences, ascending)
+//! (n−1)×varint [timestamps] hours from the previous hour (1 = consecutive, > 1 = a gap)
+//! ```
+//! Quantisation to 0.001 GPU is the one lossy step, so the page analyses
+//! [`quantize`]d series: what a link carries is exactly what was planned from.
+
+use std::fmt::Write as _;
+
+use crate::core::ingest::MAX_HOURS;
+use crate::core::profile::Lookback;
+use crate::core::series::UsageSeries;
+
+/// The series format this build writes and reads.
+pub const SERIES_FORMAT: u8 = 1;
+const FLAG_TIMESTAMPS: u8 = 1;
+const FLAG_HISTOGRAM: u8 = 2;
+/// Longest `data` value read (characters of base64url).
+pub const MAX_DATA_CHARS: usize = 4 * 1024 * 1024;
+/// Largest inflated series read (bytes): n values and n deltas of at most 10 bytes each.
+const MAX_INFLATED_BYTES: usize = 16 + MAX_HOURS * 20;
+/// Largest value read: 10⁹ GPUs (what the parser accepts), in milli-GPU.
+const MAX_MILLI: u64 = 1_000_000_000_000;
+/// Largest planning-time-zone offset read (±18 h).
+const MAX_OFFSET_MINUTES: i64 = 18 * 60;
+/// 1990-01-01 and 2100-01-01 (UTC): the timestamps the parser accepts.
+const MIN_UNIX: i64 = 631_152_000;
+const END_UNIX: i64 = 4_102_444_800;
+
+/// Why a `data` value could not be read. The UI names these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HistoryError {
+    /// Characters outside base64url, or an impossible length (a cut link).
+    NotBase64,
+    /// The deflate stream is damaged or cut short.
+    NotDeflate,
+    /// The data inflates to more than a 10-year hourly series.
+    TooLarge,
+    /// A series format newer than this build.
+    NewerFormat(u8),
+    /// The series is malformed (bad varint, unknown flag, trailing bytes…).
+    Malformed,
+    /// No hours, or more than 10 years of them.
+    BadLength,
+    /// A value above 10⁹ GPUs.
+    ValueTooLarge,
+    /// Timestamps before 1990, after 2099, or a time-zone offset beyond ±18 h.
+    OutOfRange,
+}
+
+impl HistoryError {
+    /// Short English description (tests, logs); the page translates the variants.
+    pub fn key(self) -> &'static str {
+        match self {
+            HistoryError::NotBase64 => "not-base64",
+            HistoryError::NotDeflate => "damaged",
+            HistoryError::TooLarge => "too-large",
+            HistoryError::NewerFormat(_) => "newer-format",
+            HistoryError::Malformed => "malformed",
+            HistoryError::BadLength => "bad-length",
+            HistoryError::ValueTooLarge => "value-too-large",
+            HistoryError::OutOfRange => "out-of-range",
+        }
+    }
+}
+
+/// A history read from a link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkHistory {
+    pub series: UsageSeries,
+    /// Only the load-duration histogram travelled: values sorted ascending, no time order.
+    pub histogram: bool,
+}
+
+/// The series rounded to 0.001 GPU, exactly as a link carries it.
+pub fn quantize(series: &UsageSeries) -> UsageSeries {
+    UsageSeries {
+        values: series.values.iter().map(|&v| quantize_value(v)).collect(),
+        timestamps: series.timestamps.clone(),
+        utc_offset_minutes: series.utc_offset_minutes,
+    }
+}
+
+fn milli(v: f64) -> u64 {
+    let m = (v * 1000.0).round();
+    if m.is_finite() && m > 0.0 {
+        m.min(MAX_MILLI as f64) as u64
+    } else {
+        0
+    }
+}
+
+fn quantize_value(v: f64) -> f64 {
+    milli(v) as f64 / 1000.0
+}
+
+/// The load-duration histogram: the multiset of hourly values (sorted ascending), order
+/// and timestamps dropped. Plan it with lookback "all": the window is already applied.
+pub fn histogram(series: &UsageSeries) -> UsageSeries {
+    let mut values: Vec<f64> = series.values.iter().map(|&v| quantize_value(v)).collect();
+    values.sort_by(f64::total_cmp);
+    UsageSeries {
+        values,
+        timestamps: None,
+        utc_offset_minutes: series.utc_offset_minutes,
+    }
+}
+
+/// The hours of the lookback window (the same cut the profile makes).
+pub fn trim_to_lookback(series: &UsageSeries, lookback: Lookback) -> UsageSeries {
+    let n = series.values.len();
+    let start = match (lookback, &series.timestamps) {
+        (Lookback::All, _) => 0,
+        (Lookback::Days(d), Some(ts)) if n > 0 && ts.len() == n => {
+            let last = ts[n - 1];
+            ts.partition_point(|&t| last - t >= i64::from(d) * 86_400)
+        }
+        (Lookback::Days(d), _) => n.saturating_sub(d as usize * 24),
+    };
+    UsageSeries {
+        values: series.values[start..].to_vec(),
+        timestamps: series
+            .timestamps
+            .as_ref()
+            .map(|ts| ts[start.min(ts.len())..].to_vec()),
+        utc_offset_minutes: series.utc_offset_minutes,
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> Result<u8, HistoryError> {
+        let b = *self.bytes.get(self.pos).ok_or(HistoryError::Malformed)?;
+        self.pos += 1;
+        Ok(b)
+    }
+
+    fn varint(&mut self) -> Result<u64, HistoryError> {
+        let mut v: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            let bits = u64::from(b & 0x7f);
+            if shift == 63 && bits > 1 {
+                return Err(HistoryError::Malformed);
+            }
+            v |= bits << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(HistoryError::Malformed)
+    }
+}
+
+/// The binary series (before deflate).
+fn to_binary(series: &UsageSeries, as_histogram: bool) -> Vec<u8> {
+    let n = series.values.len();
+    let ts = series.timestamps.as_ref().filter(|t| t.len() == n && n > 0);
+    let ts = if as_histogram { None } else { ts };
+    let mut out = Vec::with_capacity(16 + n * 3);
+    out.push(SERIES_FORMAT);
+    let mut flags = 0;
+    if ts.is_some() {
+        flags |= FLAG_TIMESTAMPS;
+    }
+    if as_histogram {
+        flags |= FLAG_HISTOGRAM;
+    }
+    out.push(flags);
+    put_varint(&mut out, n as u64);
+    let off = i64::from(series.utc_offset_minutes) * 60;
+    put_varint(&mut out, zigzag(i64::from(series.utc_offset_minutes)));
+    if let Some(ts) = ts {
+        put_varint(&mut out, zigzag((ts[0] + off).div_euclid(3600)));
+    }
+    if as_histogram {
+        let mut m: Vec<u64> = series.values.iter().map(|&v| milli(v)).collect();
+        m.sort_unstable();
+        let mut prev = 0;
+        for v in m {
+            put_varint(&mut out, v - prev);
+            prev = v;
+        }
+    } else {
+        for &v in &series.values {
+            put_varint(&mut out, milli(v));
+        }
+    }
+    if let Some(ts) = ts {
+        for w in ts.windows(2) {
+            put_varint(&mut out, ((w[1] - w[0]).div_euclid(3600)).max(1) as u64);
+        }
+    }
+    out
+}
+
+fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
+    let mut r = Reader { bytes, pos: 0 };
+    let format = r.byte()?;
+    if format > SERIES_FORMAT {
+        return Err(HistoryError::NewerFormat(format));
+    }
+    if format != SERIES_FORMAT {
+        return Err(HistoryError::Malformed);
+    }
+    let flags = r.byte()?;
+    if flags & !(FLAG_TIMESTAMPS | FLAG_HISTOGRAM) != 0 || flags == FLAG_TIMESTAMPS | FLAG_HISTOGRAM
+    {
+        return Err(HistoryError::Malformed);
+    }
+    let n = r.varint()?;
+    if n == 0 || n > MAX_HOURS as u64 {
+        return Err(HistoryError::BadLength);
+    }
+    let n = n as usize;
+    let offset = unzigzag(r.varint()?);
+    if !(-MAX_OFFSET_MINUTES..=MAX_OFFSET_MINUTES).contains(&offset) {
+        return Err(HistoryError::OutOfRange);
+    }
+    let first_hour = if flags & FLAG_TIMESTAMPS != 0 {
+        Some(unzigzag(r.varint()?))
+    } else {
+        None
+    };
+    // Each value takes at least one byte: reject impossible lengths before allocating.
+    if bytes.len().saturating_sub(r.pos) < n {
+        return Err(HistoryError::Malformed);
+    }
+    let histogram = flags & FLAG_HISTOGRAM != 0;
+    let mut values = Vec::with_capacity(n);
+    let mut acc: u64 = 0;
+    for _ in 0..n {
+        let v = r.varint()?;
+        let m = if histogram {
+            acc = acc.checked_add(v).ok_or(HistoryError::ValueTooLarge)?;
+            acc
+        } else {
+            v
+        };
+        if m > MAX_MILLI {
+            return Err(HistoryError::ValueTooLarge);
+        }
+        values.push(m as f64 / 1000.0);
+    }
+    let timestamps = match first_hour {
+        None => None,
+        Some(h0) => {
+            let off_s = offset * 60;
+            let mut hour = h0;
+            let mut ts = Vec::with_capacity(n);
+            let first = h0
+                .checked_mul(3600)
+                .map(|s| s - off_s)
+                .ok_or(HistoryError::OutOfRange)?;
+            if !(MIN_UNIX..END_UNIX).contains(&first) {
+                return Err(HistoryError::OutOfRange);
+            }
+            ts.push(first);
+            for _ in 1..n {
+                let d = r.varint()?;
+                if d == 0 {
+                    return Err(HistoryError::Malformed);
+                }
+                if d > MAX_HOURS as u64 {
+                    return Err(HistoryError::BadLength);
+                }
+                hour += d as i64;
+                if hour - h0 >= MAX_HOURS as i64 {
+                    return Err(HistoryError::BadLength);
+                }
+                ts.push(hour * 3600 - off_s);
+            }
+            if ts.last().is_some_and(|&t| t >= END_UNIX) {
+                return Err(HistoryError::OutOfRange);
+            }
+            Some(ts)
+        }
+    };
+    if r.pos != bytes.len() {
+        return Err(HistoryError::Malformed);
+    }
+    Ok(LinkHistory {
+        series: UsageSeries {
+            values,
+            timestamps,
+            utc_offset_minutes: offset as i32,
+        },
+        histogram,
+    })
+}
+
+/// The `data` value for a series (quantised on the way), or for its histogram.
+pub fn encode_series(series: &UsageSeries, as_histogram: bool) -> String {
+    let bin = to_binary(series, as_histogram);
+    base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bin, 9))
+}
+
+/// Read a `data` value. Never panics; every failure is named.
+pub fn decode_series(data: &str) -> Result<LinkHistory, HistoryError> {
+    let data = data.trim();
+    if data.len() > MAX_DATA_CHARS {
+        return Err(HistoryError::TooLarge);
+    }
+    let deflated = base64url_decode(data).ok_or(HistoryError::NotBase64)?;
+    let bin = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => HistoryError::TooLarge,
+            _ => HistoryError::NotDeflate,
+        })?;
+    from_binary(&bin)
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// base64url without padding (RFC 4648 § 5).
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Decode base64url (padding and standard `+` `/` tolerated); `None` when invalid.
+pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// The series as text that `core::ingest::parse` reads back as exactly the same series:
+/// `timestamp,gpus_busy` rows with ISO 8601 UTC timestamps (`Z`) when there are
+/// timestamps, otherwise one value per line; values with at most 3 decimals.
+pub fn series_to_csv(series: &UsageSeries) -> String {
+    let n = series.values.len();
+    let mut out = String::with_capacity(n * 28 + 24);
+    let ts = series.timestamps.as_ref().filter(|t| t.len() == n);
+    if ts.is_some() {
+        out.push_str("timestamp,gpus_busy\n");
+    }
+    for (i, &v) in series.values.iter().enumerate() {
+        if let Some(ts) = ts {
+            push_utc_iso(&mut out, ts[i]);
+            out.push(',');
+        }
+        push_milli(&mut out, milli(v));
+        out.push('\n');
+    }
+    out
+}
+
+fn push_milli(out: &mut String, m: u64) {
+    let (int, frac) = (m / 1000, m % 1000);
+    if frac == 0 {
+        let _ = write!(out, "{int}");
+    } else {
+        let f = format!("{frac:03}");
+        let _ = write!(out, "{int}.{}", f.trim_end_matches('0'));
+    }
+}
+
+fn push_utc_iso(out: &mut String, t: i64) {
+    let (y, m, d) = crate::core::ingest::civil_from_days(t.div_euclid(86_400));
+    let sec = t.rem_euclid(86_400);
+    let _ = write!(
+        out,
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        sec / 3600,
+        sec % 3600 / 60,
+        sec % 60
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::ingest::{parse, GapPolicy, ParseOptions};
+    use crate::core::samples::{self, Sample};
+
+    const START: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
+
+    fn gappy() -> UsageSeries {
+        let h = 1_793_538_000 / 3600 * 3600;
+        UsageSeries {
+            values: vec![3.0, 2.5, 0.0, 4.125, 1.0 / 3.0, 7.0],
+            timestamps: Some(vec![
+                h,
+                h + 3600,
+                h + 2 * 3600,
+                h + 5 * 3600,
+                h + 6 * 3600,
+                h + 7 * 3600,
+            ]),
+            utc_offset_minutes: 0,
+        }
+    }
+
+    #[test]
+    fn base64url_round_trips_and_rejects_garbage() {
+        for len in 0..40 {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            let text = base64url_encode(&bytes);
+            assert!(!text.contains('='));
+            assert_eq!(base64url_decode(&text), Some(bytes));
+        }
+        assert_eq!(base64url_encode(b"\xfb\xff"), "-_8");
+        assert_eq!(base64url_decode("a"), None);
+        assert_eq!(base64url_decode("ab$d"), None);
+        assert_eq!(base64url_decode("中文"), None);
+    }
+
+    #[test]
+    fn varints_and_zigzag() {
+        for v in [0u64, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
+            let mut b = Vec::new();
+            put_varint(&mut b, v);
+            assert_eq!(Reader { bytes: &b, pos: 0 }.varint(), Ok(v));
+        }
+        for v in [0i64, 1, -1, 480, -300, i64::MIN, i64::MAX] {
+            assert_eq!(unzigzag(zigzag(v)), v);
+        }
+        // 11 continuation bytes: never read past 64 bits.
+        let b = [0xffu8; 11];
+        assert_eq!(
+            Reader { bytes: &b, pos: 0 }.varint(),
+            Err(HistoryError::Malformed)
+        );
+    }
+
+    #[test]
+    fn series_round_trips_exactly_after_quantisation() {
+        for off in [480, 0, -300, 330] {
+            for s in Sample::ALL {
+                let series = samples::series(s, START, off);
+                let q = quantize(&series);
+                let back = decode_series(&encode_series(&series, false)).unwrap();
+                assert!(!back.histogram);
+                assert_eq!(back.series, q, "{s:?} {off}");
+            }
+        }
+        let g = gappy();
+        let back = decode_series(&encode_series(&g, false)).unwrap();
+        assert_eq!(back.series, quantize(&g));
+        assert_eq!(back.series.values[4], 0.333);
+        let plain = UsageSeries::from_values(vec![1.0, 2.0004, 2.0005, 0.0]);
+        let back = decode_series(&encode_series(&plain, false)).unwrap();
+        assert_eq!(back.series.values, vec![1.0, 2.0, 2.001, 0.0]);
+        assert_eq!(back.series.timestamps, None);
+    }
+
+    #[test]
+    fn quantize_is_idempotent() {
+        let s = samples::series(Sample::BurstyLab, START, 480);
+        let q = quantize(&s);
+        assert_eq!(quantize(&q), q);
+        let odd = UsageSeries::from_values(vec![0.0004, 1.23456, 1e-9, 99999.9999]);
+        let q = quantize(&odd);
+        assert_eq!(q.values, vec![0.0, 1.235, 0.0, 100000.0]);
+        assert_eq!(quantize(&q), q);
+    }
+
+    #[test]
+    fn csv_parses_back_to_the_quantised_series() {
+        let cases = [
+            (samples::series(Sample::BurstyLab, START, 480), 480),
+            (samples::series(Sample::RecentDrop, START, 330), 330),
+            (
+                samples::series(Sample::SteadyPretraining, START, -300),
+                -300,
+            ),
+            (gappy(), 0),
+            (
+                UsageSeries {
+                    utc_offset_minutes: 480,
+                    ..gappy()
+                },
+                480,
+            ),
+        ];
+        for (series, off) in cases {
+            let q = quantize(&series);
+            let text = series_to_csv(&q);
+            let opts = ParseOptions {
+                utc_offset_minutes: off,
+                ..Default::default()
+            };
+            let parsed = parse(&text, &opts).unwrap();
+            assert_eq!(quantize(&parsed.series), parsed.series);
+            assert_eq!(parsed.series, q, "offset {off}");
+            assert_eq!(parsed.report.rows_rejected, 0);
+        }
+        // The gap stays a gap (3 missing hours, excluded).
+        let parsed = parse(&series_to_csv(&gappy()), &ParseOptions::default()).unwrap();
+        assert_eq!(parsed.report.missing_hours, 2);
+        assert_eq!(parsed.report.gap_policy, GapPolicy::Exclude);
+        // Values only: one number per line.
+        let plain = UsageSeries::from_values(vec![1.5, 0.0, 12.0, 0.001, 3.333]);
+        let text = series_to_csv(&plain);
+        assert_eq!(text, "1.5\n0\n12\n0.001\n3.333\n");
+        let parsed = parse(&text, &ParseOptions::default()).unwrap();
+        assert_eq!(parsed.series, plain);
+    }
+
+    #[test]
+    fn histogram_keeps_the_multiset_sorted() {
+        let g = gappy();
+        let h = decode_series(&encode_series(&g, true)).unwrap();
+        assert!(h.histogram);
+        assert_eq!(h.series.values, vec![0.0, 0.333, 2.5, 3.0, 4.125, 7.0]);
+        assert_eq!(h.series.timestamps, None);
+        assert_eq!(h.series, histogram(&g));
+    }
+
+    #[test]
+    fn trim_follows_the_profile_window() {
+        let s = samples::series(Sample::BurstyLab, START, 480);
+        let t = trim_to_lookback(&s, Lookback::Days(7));
+        assert_eq!(t.len(), 7 * 24);
+        assert_eq!(t.values[..], s.values[s.len() - 168..]);
+        assert_eq!(trim_to_lookback(&s, Lookback::All), s);
+        assert_eq!(trim_to_lookback(&s, Lookback::Days(90)), s);
+        let plain = UsageSeries::from_values(vec![1.0; 50]);
+        assert_eq!(trim_to_lookback(&plain, Lookback::Days(1)).len(), 24);
+    }
+
+    #[test]
+    fn damaged_data_is_named_never_a_panic() {
+        let good = encode_series(&gappy(), false);
+        for cut in 1..good.len() {
+            let e = decode_series(&good[..cut]).err();
+            assert!(
+                matches!(e, Some(HistoryError::NotBase64 | HistoryError::NotDeflate)),
+                "{cut}: {e:?}"
+            );
+        }
+        assert_eq!(decode_series("abc$").err(), Some(HistoryError::NotBase64));
+        assert_eq!(decode_series("").err(), Some(HistoryError::NotDeflate));
+        let deflate = |b: &[u8]| base64url_encode(&miniz_oxide::deflate::compress_to_vec(b, 6));
+        // Newer series format, unknown flags, zero hours, too many hours.
+        assert_eq!(
+            decode_series(&deflate(&[2, 0, 1, 0, 5])).err(),
+            Some(HistoryError::NewerFormat(2))
+        );
+        assert_eq!(
+            decode_series(&deflate(&[1, 4, 1, 0, 5])).err(),
+            Some(HistoryError::Malformed)
+        );
+        assert_eq!(
+            decode_series(&deflate(&[1, 0, 0, 0])).err(),
+            Some(HistoryError::BadLength)
+        );
+        let mut huge = vec![1, 0];
+        put_varint(&mut huge, MAX_HOURS as u64 + 1);
+        huge.push(0);
+        assert_eq!(
+            decode_series(&deflate(&huge)).err(),
+            Some(HistoryError::BadLength)
+        );
+        // Claims 80 000 hours but carries 2 values.
+        let mut short = vec![1, 0];
+        put_varint(&mut short, 80_000);
+        short.extend([0, 5, 5]);
+        assert_eq!(
+            decode_series(&deflate(&short)).err(),
+            Some(HistoryError::Malformed)
+        );
+        // Trailing bytes, absurd value, absurd offset, timestamps out of range.
+        assert_eq!(
+            decode_series(&deflate(&[1, 0, 1, 0, 5, 9])).err(),
+            Some(HistoryError::Malformed)
+        );
+        let mut big = vec![1, 0, 1, 0];
+        put_varint(&mut big, MAX_MILLI + 1);
+        assert_eq!(
+            decode_series(&deflate(&big)).err(),
+            Some(HistoryError::ValueTooLarge)
+        );
+        let mut far = vec![1, 0, 1];
+        put_varint(&mut far, zigzag(24 * 60));
+        far.push(5);
+        assert_eq!(
+            decode_series(&deflate(&far)).err(),
+            Some(HistoryError::OutOfRange)
+        );
+        let mut old = vec![1, 1, 1, 0];
+        put_varint(&mut old, zigzag(10)); // 1970
+        old.push(5);
+        assert_eq!(
+            decode_series(&deflate(&old)).err(),
+            Some(HistoryError::OutOfRange)
+        );
+        // Zero delta between hours.
+        let mut zero = vec![1, 1, 2, 0];
+        put_varint(&mut zero, zigzag(START / 3600));
+        zero.extend([5, 5, 0]);
+        assert_eq!(
+            decode_series(&deflate(&zero)).err(),
+            Some(HistoryError::Malformed)
+        );
+        // A deflate bomb: 20 MB of zeros.
+        let bomb = deflate(&vec![0u8; 20_000_000]);
+        assert_eq!(decode_series(&bomb).err(), Some(HistoryError::TooLarge));
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut x: u64 = 0x1234_5678;
+        for len in 0..300 {
+            let mut bytes = Vec::with_capacity(len);
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                bytes.push(x as u8);
+            }
+            let _ = decode_series(&base64url_encode(&bytes));
+            let d = base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bytes, 6));
+            let _ = decode_series(&d);
+            let mut b = vec![1, (x % 4) as u8];
+            b.extend(&bytes);
+            let _ = from_binary(&b);
+        }
+    }
+}
