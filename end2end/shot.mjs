@@ -17,6 +17,6 @@ if (sample) {
 }
 await page.waitForTimeout(300);
 console.log(await screenshot(page, name));
-if (problems.length) console.log('problems:', problems);
+if (problems.length) console.log(`${problems.length} problems, first:`, problems.slice(0, 3));
 await browser.close();
 await server.close();

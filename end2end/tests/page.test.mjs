@@ -182,3 +182,16 @@ test('375 px phone, dark, Chinese: no horizontal scroll; screenshots of each mod
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('every "Formula" link opens docs/formulas.html at an anchor that exists', async () => {
+  const { page, context } = await openPage(browser, server.url);
+  const hrefs = await page.$$eval('a[href*="docs/formulas.html"]', (as) => [...new Set(as.map((a) => a.getAttribute('href')))]);
+  const anchors = hrefs.map((h) => h.split('#')[1]).filter(Boolean);
+  assert.ok(anchors.length >= 8, `only ${anchors.length} formula anchors linked: ${hrefs}`);
+  await page.goto(server.url + 'docs/formulas.html');
+  assert.match(await page.textContent('h1'), /Formulas/);
+  for (const id of anchors) {
+    assert.equal(await page.locator(`[id="${id}"]`).count(), 1, `anchor #${id} missing in formulas.html`);
+  }
+  await context.close();
+});

@@ -73,7 +73,7 @@ pub fn BreakevenCard(
                                     )
                                 }}
                             </p>
-                            <a href="docs/formulas.md#breakeven">{t(l).formulas_link}</a>
+                            <a href="docs/formulas.html#breakeven">{t(l).formulas_link}</a>
                         </details>
                     }
                         .into_any()

@@ -101,7 +101,20 @@ pub fn BudgetCard() -> impl IntoView {
                             <details class="how">
                                 <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{"fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s"}</p>
-                                <a href="docs/formulas.md#budget">{tr(l, "Formula", "公式")}</a>
+                                <p class="formula" data-testid="budget-formula">{
+                                    let i = ctx.state.with(|s| s.inputs.clone());
+                                    format!(
+                                        "{} × {} % = {} → ⌊{} / {}⌋ = {} ({} {});  {} × {} % = {} → {} / {} = {} h;  {} × {} % = {} → {} / {} = {} h",
+                                        money(b.budget, cur, l), number_trim(i.budget_fixed_percent, 2, l), money(b.fixed, cur, l),
+                                        money(b.fixed, cur, l), number_trim(i.monthly_price, 2, l), b.fixed_gpus,
+                                        money(b.fixed_remainder, cur, l), tr(l, "left", "剩余"),
+                                        money(b.budget, cur, l), number_trim(i.budget_elastic_percent, 2, l), money(b.elastic, cur, l),
+                                        money(b.elastic, cur, l), number_trim(i.on_demand_price, 4, l), number_trim(b.on_demand_gpu_hours, 2, l),
+                                        money(b.budget, cur, l), number_trim(i.budget_spot_percent, 2, l), money(b.spot, cur, l),
+                                        money(b.spot, cur, l), number_trim(i.spot_price, 4, l), number_trim(b.spot_gpu_hours, 2, l),
+                                    )
+                                }</p>
+                                <a href="docs/formulas.html#budget">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }.into_any()
                     }

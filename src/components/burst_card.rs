@@ -309,7 +309,7 @@ pub fn BurstCard() -> impl IntoView {
                                         "只租用达到最少批次所需的弹性 GPU；最后一批较小时，用不到的 GPU 在上一批结束后释放。每次租用按计费粒度向上取整。",
                                     )}
                                 </p>
-                                <a href="docs/formulas.md#burst">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#burst">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

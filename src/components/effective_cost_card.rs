@@ -120,7 +120,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
                                         money(ec.on_demand, cur, l),
                                     )}
                                 </p>
-                                <a href="docs/formulas.md#effective-cost">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#effective-cost">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

@@ -62,6 +62,24 @@ pub fn HeadlineCard() -> impl IntoView {
                                         }}
                                     </span>
                                 </p>
+                                <details class="how">
+                                    <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                    <p class="formula" data-testid="headline-formula">
+                                        {format!(
+                                            "{}: {} + {} + {} = {};  {}: {} − {} = {}",
+                                            tr(l, "plan", "方案"),
+                                            money(pools.reserved, cur, l),
+                                            money(pools.on_demand, cur, l),
+                                            money(pools.spot, cur, l),
+                                            money(pools.total, cur, l),
+                                            tr(l, "saving = all on demand (r × GPU-hours used) − plan", "节省 = 全部按量（r × 使用的 GPU 小时）− 方案"),
+                                            money(sizing.all_on_demand, cur, l),
+                                            money(pools.total, cur, l),
+                                            money(saving, cur, l),
+                                        )}
+                                    </p>
+                                    <a href="docs/formulas.html#pools">{tr(l, "Formula", "公式")}</a>
+                                </details>
                                 {(data_mode && !have_history).then(|| view! {
                                     <p class="warning" role="status">
                                         {tr(l, "No usable history yet: these figures come from the sliders.", "尚无可用的用量历史：以下数字来自滑块。")}

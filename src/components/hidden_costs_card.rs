@@ -277,7 +277,7 @@ pub fn HiddenCostsCard() -> impl IntoView {
                             <details class="how">
                                 <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{formula}</p>
-                                <a href="docs/formulas.md#hidden-costs">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#hidden-costs">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

@@ -275,7 +275,7 @@ pub fn OwnHardwareCard() -> impl IntoView {
                                 <details class="how">
                                     <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
                                     <p class="formula">{formula}</p>
-                                    <a href="docs/formulas.md#own-hardware">{tr(l, "Formula", "公式")}</a>
+                                    <a href="docs/formulas.html#own-hardware">{tr(l, "Formula", "公式")}</a>
                                 </details>
                             }
                                 .into_any()

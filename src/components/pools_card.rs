@@ -80,7 +80,24 @@ pub fn PoolsCard() -> impl IntoView {
                         <details class="how">
                             <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
                             <p class="formula">{"N·P + (1 − f)·E·r + f·E·s_eff;  E = elastic GPU-hours per month beyond N"}</p>
-                            <a href="docs/formulas.md#pools">{tr(l, "Formula", "公式")}</a>
+                            <p class="formula" data-testid="pools-formula">{
+                                let (price, r) = ctx.state.with(|s| (s.inputs.monthly_price, s.inputs.on_demand_price));
+                                let s_eff = if p.spot_gpu_hours > 0.0 { p.spot.to_f64() / p.spot_gpu_hours } else { 0.0 };
+                                format!(
+                                    "{} × {} + {} h × {} + {} h × {} = {} + {} + {} = {}",
+                                    p.reserved_gpus,
+                                    number_trim(price, 2, l),
+                                    number_trim(p.on_demand_gpu_hours, 2, l),
+                                    number_trim(r, 4, l),
+                                    number_trim(p.spot_gpu_hours, 2, l),
+                                    number_trim(s_eff, 4, l),
+                                    money(p.reserved, cur, l),
+                                    money(p.on_demand, cur, l),
+                                    money(p.spot, cur, l),
+                                    money(p.total, cur, l),
+                                )
+                            }</p>
+                            <a href="docs/formulas.html#pools">{tr(l, "Formula", "公式")}</a>
                         </details>
                     }.into_any(),
                 }

@@ -529,7 +529,7 @@ pub fn ReviewCard() -> impl IntoView {
                                         ),
                                     }}
                                 </p>
-                                <a href="docs/formulas.md#review">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#review">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

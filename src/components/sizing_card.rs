@@ -150,10 +150,29 @@ pub fn SizingCard() -> impl IntoView {
                         <details class="how">
                             <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
                             <p class="formula">
-                                {"C(N) = N·P·T/H + r·Σ max(0, u_t − N);  N* = #{k : O(k)·H/T > H*}"}
-                                {commitment.ok().map(|c| format!(";  H* = {} h", number_trim(c.breakeven_hours, 2, l)))}
+                                {"C(N) = N·P + r·E(N)·H/T, E(N) = Σ max(0, u_t − N);  N* = #{k : O(k)·H/T > H*}"}
                             </p>
-                            <a href="docs/formulas.md#sizing">{tr(l, "Formula", "公式")}</a>
+                            {commitment.ok().and_then(|c| {
+                                let row = c.rows.iter().find(|r| r.n == c.n_star)?.clone();
+                                let (p, r) = ctx.state.with(|s| (s.inputs.monthly_price, s.inputs.on_demand_price));
+                                Some(view! {
+                                    <p class="formula" data-testid="sizing-formula">
+                                        {format!(
+                                            "H* = {} h;  N* = {}:  {} × {} + {} × {} GPU-h = {} + {} = {}",
+                                            number_trim(c.breakeven_hours, 2, l),
+                                            c.n_star,
+                                            c.n_star,
+                                            number_trim(p, 2, l),
+                                            number_trim(r, 4, l),
+                                            number_trim(row.elastic_gpu_hours, 2, l),
+                                            money(row.fixed, cur, l),
+                                            money(row.elastic, cur, l),
+                                            money(row.total, cur, l),
+                                        )}
+                                    </p>
+                                })
+                            })}
+                            <a href="docs/formulas.html#sizing">{tr(l, "Formula", "公式")}</a>
                         </details>
                     }.into_any(),
                 }

@@ -350,7 +350,7 @@ pub fn SpotCard() -> impl IntoView {
                             <details class="how">
                                 <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{formula}</p>
-                                <a href="docs/formulas.md#spot">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#spot">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()
@@ -447,7 +447,7 @@ pub fn SpotCard() -> impl IntoView {
                             <details class="how">
                                 <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{formula}</p>
-                                <a href="docs/formulas.md#spot">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#spot">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

@@ -81,7 +81,7 @@ pub fn WaterlineCard() -> impl IntoView {
                                     Lang::En => format!("Each band's waterline is its {q} % quantile of hourly GPUs busy; overall = the lowest band = {}; buy ⌊{}⌋ = {}.", number_trim(w.overall, 2, l), number_trim(w.overall, 2, l), w.buy),
                                     Lang::Zh => format!("每个时段的水位 = 该时段每小时用量的 {q}% 分位数；总体 = 最低时段 = {}；固定配额 = ⌊{}⌋ = {}。", number_trim(w.overall, 2, l), number_trim(w.overall, 2, l), w.buy),
                                 }}</p>
-                                <a href="docs/formulas.md#waterline">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#waterline">{tr(l, "Formula", "公式")}</a>
                             </details>
                         }.into_any()
                     }
