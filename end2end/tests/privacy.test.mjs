@@ -1,0 +1,203 @@
+// Privacy: after the page has loaded it makes ZERO network requests, to any origin, whatever
+// the user does; the strict Content-Security-Policy (index.html + scripts/csp.mjs) holds with
+// no violation; once the wasm runs, connect-src is 'none' (src/main.rs), so even a fetch()
+// to the page's own origin is refused.
+//
+// What the load itself fetches (asserted below): the HTML, the JS glue (modulepreload),
+// the .wasm (preload + the loader's fetch, one request in Chromium), the CSS files and
+// favicon.svg, all from the page's origin. docs/formulas.md only when a "Formula" link is
+// clicked (a navigation the user asked for).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { launch, serve, value } from '../lib.mjs';
+
+let browser, server;
+before(async () => { browser = await launch(); server = await serve(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Open the page recording every request and every CSP violation from the first byte. */
+async function open(url = server.url, options = {}) {
+  const context = await browser.newContext({ locale: 'en-US', acceptDownloads: true, ...options });
+  const page = await context.newPage();
+  const requests = [];
+  const problems = [];
+  // Every request of the context (page, workers, service workers), whatever the scheme.
+  context.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=breakeven-hours]');
+  await page.waitForLoadState('networkidle');
+  return { page, context, requests, problems };
+}
+
+const violations = (page) => page.evaluate(() => window.__cspViolations);
+
+test('the load fetches only the page’s own files, from its own origin, with no CSP violation', async () => {
+  const { page, context, requests, problems } = await open();
+  const origin = new URL(server.url).origin;
+  for (const u of requests) assert.ok(u.startsWith(origin + '/'), `request to another origin: ${u}`);
+  const files = requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{16}(?=[._])/, '-HASH'));
+  const kinds = files.map((f) => (f === '/' ? 'html' : path.extname(f).slice(1))).sort();
+  const css = kinds.filter((k) => k === 'css').length;
+  assert.ok(css >= 5, `css files: ${css}`);
+  // The icon is a data: URL inside index.html (see there): no favicon request.
+  assert.deepEqual(kinds.filter((k) => k !== 'css'), ['html', 'js', 'wasm'], files.join(', '));
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  const csp = await page.getAttribute('meta[http-equiv=Content-Security-Policy]', 'content');
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]{44}'/);
+  // Inline style *attributes* only (plotters-canvas text measuring); no inline script or <style>.
+  assert.deepEqual(csp.split(';').map((d) => d.trim()).filter((d) => d.includes('unsafe')),
+    ["script-src 'self' 'wasm-unsafe-eval' " + csp.match(/'sha256-[^']+'/)[0], "style-src-attr 'unsafe-inline'"]);
+  assert.doesNotMatch(csp, /https?:|\*/, 'no remote origin, no wildcard');
+  await context.close();
+});
+
+test('whatever the user does, no request is made after load', async () => {
+  const { page, context, requests, problems } = await open();
+  const atLoad = requests.length;
+
+  // Prices and sliders, by typing, keyboard and mouse.
+  await page.fill('[data-testid=monthly-price]', '7300');
+  await page.fill('[data-testid=on-demand-price]', '20');
+  await page.waitForFunction(() => document.querySelector('[data-testid=breakeven-hours]').dataset.value === '365');
+  await page.focus('[data-testid=on-demand-price-slider]');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  const box = await page.locator('[data-testid=monthly-price-slider]').boundingBox();
+  await page.mouse.click(box.x + box.width * 0.3, box.y + box.height / 2);
+  await page.fill('[data-testid=used-hours]', '500');
+  await page.fill('[data-testid=gpus]', '8');
+  // Every other number field on the page gets a value.
+  const fields = await page.$$('input[type=text], input[inputmode], input[type=number]');
+  for (const f of fields) if (await f.isVisible() && await f.isEditable()) await f.fill('3');
+  await page.selectOption('[data-testid=preset]', { index: 1 }).catch(() => {});
+
+  // Usage history: every example, a paste, a file, a drop.
+  await page.click('[data-testid=mode-data]');
+  for (const key of ['steady-pretraining', 'bursty-lab', 'recent-drop']) {
+    await page.click(`[data-testid=sample-${key}]`);
+    await page.waitForSelector('[data-testid=parse-report]');
+  }
+  await page.fill('[data-testid=usage-data]', 'time,gpus\n2026-01-01 00:00,3\n2026-01-01 01:00,5\n');
+  await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '2');
+  const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'grp-')), 'usage.csv');
+  fs.writeFileSync(tmp, 'a\n1\n2\n3\n4\n');
+  await page.setInputFiles('[data-testid=usage-file]', tmp);
+  await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '4');
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['5\n6\n7\n'], 'drop.csv', { type: 'text/csv' }));
+    const ta = document.querySelector('[data-testid=usage-data]');
+    ta.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
+    ta.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
+  });
+  for (const sel of ['[data-testid=lookback]', '[data-testid=gap-policy]', '[data-testid=column-choice]']) {
+    if (await page.locator(sel).count()) await page.selectOption(sel, { index: 0 }).catch(() => {});
+  }
+
+  // Language both ways, every disclosure opened.
+  await page.click('[data-testid=lang-toggle]');
+  await page.waitForSelector('text=盈亏平衡点：');
+  await page.click('[data-testid=lang-toggle]');
+  await page.waitForSelector('text=Break-even:');
+  for (const s of await page.$$('details > summary')) await s.click().catch(() => {});
+
+  // Chart PNG downloads (canvas → data: URL → <a download>): a download, not a request.
+  let downloads = 0;
+  page.on('download', () => { downloads += 1; });
+  for (const id of ['chart-usage', 'chart-load-duration', 'chart-cost', 'chart-budget', 'chart-breakeven']) {
+    const btn = page.locator(`[data-testid=${id}-download]`);
+    if (await btn.count()) {
+      const [dl] = await Promise.all([page.waitForEvent('download'), btn.click()]);
+      assert.match(dl.suggestedFilename(), /\.png$/);
+    }
+  }
+  assert.ok(downloads >= 4, `downloads: ${downloads}`);
+
+  // Copy / share buttons when present (the clipboard is local).
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+  for (const b of await page.$$('[data-testid*=copy], [data-testid*=share], [data-testid*=export]')) {
+    if (await b.isVisible()) await b.click().catch(() => {});
+  }
+  await page.waitForTimeout(300);
+
+  const after = requests.slice(atLoad);
+  assert.deepEqual(after.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:')), [],
+    'network requests after load');
+  // data:/blob: URLs are in-memory (the PNG); list them so a change shows up here.
+  assert.ok(after.every((u) => u.startsWith('data:image/png') || u.startsWith('blob:')), after.join('\n'));
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  assert.ok(await value(page, 'breakeven-hours') > 0);
+  await context.close();
+});
+
+test('once the wasm runs, the page cannot reach any origin, its own included', async () => {
+  // A collector on another origin counts every hit (HTTP and WebSocket upgrades).
+  let hits = 0;
+  const collector = http.createServer((req, res) => { hits += 1; res.end('ok'); });
+  collector.on('upgrade', (req, socket) => { hits += 1; socket.destroy(); });
+  await new Promise((r) => collector.listen(0, '127.0.0.1', r));
+  const remote = `127.0.0.1:${collector.address().port}`;
+  const { page, context, requests } = await open();
+  const failed = [];
+  page.on('requestfailed', (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));
+  const atLoad = requests.length;
+  const results = await page.evaluate(async (remote) => {
+    const out = {};
+    try { await fetch(location.href); out.fetchSelf = 'made'; } catch (e) { out.fetchSelf = 'refused'; }
+    try { await fetch(`http://${remote}/collect`, { method: 'POST', body: 'x' }); out.fetchRemote = 'made'; } catch (e) { out.fetchRemote = 'refused'; }
+    navigator.sendBeacon(`http://${remote}/beacon`, 'x'); // true even when CSP then refuses it
+    await new Promise((resolve) => {
+      try {
+        const ws = new WebSocket(`ws://${remote}/`);
+        ws.onopen = () => { out.ws = 'opened'; resolve(); };
+        ws.onerror = () => { out.ws = 'refused'; resolve(); };
+      } catch (e) { out.ws = 'refused'; resolve(); }
+    });
+    await new Promise((resolve) => {
+      const img = new Image();
+      img.onload = () => { out.img = 'loaded'; resolve(); };
+      img.onerror = () => { out.img = 'refused'; resolve(); };
+      img.src = `http://${remote}/pixel.png`;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    return out;
+  }, remote);
+  await new Promise((r) => collector.close(r));
+  assert.deepEqual(results, { fetchSelf: 'refused', fetchRemote: 'refused', ws: 'refused', img: 'refused' });
+  assert.equal(hits, 0, 'the collector was never reached');
+  const v = await violations(page);
+  assert.ok(v.filter((s) => s.startsWith('connect-src')).length >= 4, `fetch ×2, beacon, socket: ${v.join('\n')}`);
+  assert.ok(v.some((s) => s.startsWith('img-src')), v.join('\n'));
+  // Chromium reports the blocked image as a request that failed with the reason "csp".
+  for (const u of requests.slice(atLoad)) {
+    assert.ok(failed.includes(`${u} csp`), `${u} left the page (${failed.join(', ')})`);
+  }
+  await context.close();
+});
+
+test('the sub-path build carries the same CSP, pinned to its own loader', async () => {
+  const sub = await serve(path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'target', 'dist-subpath'), '/planner/');
+  try {
+    const { page, context, problems } = await open(sub.url);
+    assert.deepEqual(await violations(page), []);
+    assert.deepEqual(problems, []);
+    assert.equal(await value(page, 'breakeven-hours'), 360);
+    await context.close();
+  } finally {
+    await sub.close();
+  }
+});
