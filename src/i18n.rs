@@ -220,7 +220,7 @@ pub fn error_message(lang: Lang, err: &InputError) -> String {
         }
         (Problem::SharesDoNotSumTo100 { sum_percent }, Lang::En) => {
             format!(
-                "shares add up to {} %, not 100 %.",
+                "add up to {} %, not 100 %.",
                 number_trim(*sum_percent, 2, lang)
             )
         }

@@ -195,3 +195,31 @@ test('every "Formula" link opens docs/formulas.html at an anchor that exists', a
   }
   await context.close();
 });
+
+test('nvidia-smi log: read as nvidia-smi, busy threshold editable, format can be forced', async () => {
+  const { page, context } = await openPage(browser, server.url);
+  await page.click('[data-testid=mode-data]');
+  const log = [
+    'timestamp, index, utilization.gpu [%]',
+    '2026/11/01 00:00:00.000, 0, 95 %', '2026/11/01 00:00:00.000, 1, 30 %',
+    '2026/11/01 00:30:00.000, 0, 90 %', '2026/11/01 00:30:00.000, 1, 5 %',
+    '2026/11/01 01:00:00.000, 0, 0 %', '2026/11/01 01:00:00.000, 1, 40 %',
+    '2026/11/01 01:30:00.000, 0, 0 %', '2026/11/01 01:30:00.000, 1, 60 %',
+  ].join('\n');
+  await page.fill('[data-testid=usage-data]', log);
+  await waitValue(page, 'hours-read', 2);
+  assert.match(await page.textContent('[data-testid=read-as]'), /nvidia-smi/);
+  // Busy above 10 %: hour 0 = GPU0 2/2 + GPU1 1/2 = 1.5; hour 1 = 0 + 2/2 = 1 → average 1.25.
+  await waitValue(page, 'average-usage', 1.25);
+  // Busy above 50 %: hour 0 = 1 + 0 = 1; hour 1 = 0 + 1/2 = 0.5 → average 0.75.
+  await page.fill('[data-testid=busy-threshold]', '50');
+  await waitValue(page, 'average-usage', 0.75);
+  await page.fill('[data-testid=busy-threshold]', '150');
+  await page.waitForSelector('text=Threshold must be at most 100.');
+  // Forcing "one number per line" on this text rejects its lines, each with its line number.
+  await page.selectOption('[data-testid=format-choice]', 'values');
+  await page.waitForSelector('[data-testid=usage-error]');
+  assert.match(await page.textContent('[data-testid=rejected-lines]'), /Line 2: /);
+  assert.equal(await page.inputValue('[data-testid=usage-data]'), log, "the user's text is kept");
+  await context.close();
+});

@@ -3,6 +3,8 @@
 use leptos::prelude::*;
 
 use crate::app::{use_ctx, ParseStatus};
+use crate::components::slider_field::SliderField;
+use crate::core::error::{non_negative, Field};
 use crate::core::ingest::timestamp::civil_from_days;
 use crate::core::ingest::{
     ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseReport, RejectReason,
@@ -10,6 +12,16 @@ use crate::core::ingest::{
 };
 use crate::format::percent;
 use crate::i18n::{tr, Lang};
+
+/// The formats the user can force, with their stable keys.
+const FORMATS: [(&str, Format); 6] = [
+    ("values", Format::Values),
+    ("table", Format::Table),
+    ("grafana", Format::GrafanaCsv),
+    ("prometheus", Format::PrometheusJson),
+    ("nvidia-smi", Format::NvidiaSmi),
+    ("jobs", Format::JobLog),
+];
 
 fn format_name(l: Lang, f: Format) -> &'static str {
     match f {
@@ -226,6 +238,9 @@ pub fn ParseReportView() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
+    let threshold = Signal::derive(move || state.with(|s| s.parse_options.busy_threshold_percent));
+    let set_threshold =
+        Callback::new(move |v: f64| state.update(|s| s.parse_options.busy_threshold_percent = v));
     let columns = Memo::new(move |_| {
         ctx.parse_status.with(|p| match p {
             ParseStatus::Done(Ok(parsed)) => parsed.report.columns.clone(),
@@ -276,6 +291,25 @@ pub fn ParseReportView() -> impl IntoView {
                 </select>
             </label>
             <label>
+                {move || tr(lang.get(), "Read as", "识别为")}
+                <select data-testid="format-choice" on:change=move |ev| {
+                    let key = event_target_value(&ev);
+                    let format = FORMATS.iter().find(|(k, _)| *k == key).map(|(_, f)| *f);
+                    state.update(|s| s.parse_options.format = format);
+                }>
+                    <option value="auto">{move || tr(lang.get(), "automatic", "自动")}</option>
+                    {FORMATS.iter().map(|(key, f)| {
+                        let f = *f;
+                        view! {
+                            <option value=*key selected=move || state.with(|s| s.parse_options.format == Some(f))>
+                                {move || format_name(lang.get(), f)}
+                            </option>
+                        }
+                    }).collect_view()}
+                </select>
+            </label>
+
+            <label>
                 {move || tr(lang.get(), "Missing hours", "缺失小时")}
                 <select data-testid="gap-policy" on:change=move |ev| {
                     let gaps = if event_target_value(&ev) == "zero" { GapPolicy::Zero } else { GapPolicy::Exclude };
@@ -285,6 +319,24 @@ pub fn ParseReportView() -> impl IntoView {
                     <option value="zero">{move || tr(lang.get(), "count as 0", "按 0 计")}</option>
                 </select>
             </label>
+        </div>
+        <div class:hidden=move || {
+            ctx.parse_status.with(|p| !matches!(p, ParseStatus::Done(Ok(parsed)) if parsed.report.format == Format::NvidiaSmi))
+                && state.with(|s| s.parse_options.format != Some(Format::NvidiaSmi))
+        }>
+            <SliderField
+                testid="busy-threshold"
+                label=Signal::derive(move || tr(lang.get(), "nvidia-smi: a GPU is busy above (%)", "nvidia-smi：利用率高于该值视为忙碌（%）").to_string())
+                hint=Signal::derive(move || tr(lang.get(), "Utilization threshold per sample", "每个采样的利用率阈值").to_string())
+                value=threshold
+                on_commit=set_threshold
+                field=Field::Threshold
+                validate=|v| non_negative(Field::Threshold, v, 100.0)
+                lang
+                min=0.0
+                max=100.0
+                step=1.0
+            />
         </div>
     }
 }
