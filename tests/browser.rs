@@ -22,10 +22,7 @@ fn mount(lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
     let doc = web_sys::window().unwrap().document().unwrap();
     let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&host).unwrap();
-    let state = RwSignal::new(AppState {
-        inputs: PlanInputs::default(),
-        lang,
-    });
+    let state = RwSignal::new(AppState::new(PlanInputs::default(), lang));
     let handle = leptos::mount::mount_to(host.clone(), move || view! { <Planner state /> });
     std::mem::forget(handle);
     (host, state)
