@@ -17,11 +17,24 @@ pub fn parse_number(text: &str) -> Option<f64> {
             c => c,
         };
         match c {
-            ',' | '，' | '_' | ' ' | '\u{a0}' | '\u{3000}' => {}
+            ',' | '，' | '_' | ' ' | '\u{a0}' | '\u{3000}' => s.push(','),
             '¥' | '￥' | '$' | '%' | '％' => {}
             c if c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E') => s.push(c),
             _ => return None,
         }
+    }
+    // Thousands separators only between groups of three digits of the integer part:
+    // "9,000" and "1 234 567" read; "1,2,3" or "12,34" are not guessed at.
+    if s.contains(',') {
+        let int_end = s.find(['.', 'e', 'E']).unwrap_or(s.len());
+        let (int_part, rest) = s.split_at(int_end);
+        let digits = int_part.trim_start_matches(['-', '+']);
+        let mut groups = digits.split(',');
+        let first_ok = groups.next().is_some_and(|g| (1..=3).contains(&g.len()));
+        if !first_ok || !groups.all(|g| g.len() == 3) || rest.contains(',') {
+            return None;
+        }
+        s.retain(|c| c != ',');
     }
     if s.is_empty() {
         return None;
@@ -165,6 +178,9 @@ mod tests {
         assert_eq!(parse_number("1e3"), Some(1000.0));
         assert_eq!(parse_number("-5"), Some(-5.0));
         assert_eq!(parse_number("9000."), Some(9000.0));
+        assert_eq!(parse_number("1 234 567.5"), Some(1_234_567.5));
+        assert_eq!(parse_number("-12,345"), Some(-12_345.0));
+        assert_eq!(parse_number("１２，３４５．６"), Some(12_345.6));
     }
 
     #[test]

@@ -138,3 +138,23 @@ async fn chinese_text_and_the_language_toggle() {
     assert_eq!(state.get_untracked().lang, Lang::En);
     assert!(text(&host).contains("Break-even: 360 hours per month"));
 }
+
+#[wasm_bindgen_test]
+async fn bad_text_survives_changes_to_other_inputs() {
+    let (host, _) = mount(Lang::En);
+    settle().await;
+    let on_demand = input(&host, "[data-testid=on-demand-price]");
+    type_into(&on_demand, "abc");
+    settle().await;
+    type_into(&input(&host, "[data-testid=monthly-price]"), "7500");
+    settle().await;
+    assert_eq!(on_demand.value(), "abc", "the bad text is still there");
+    let t = text(&host);
+    assert!(t.contains("On-demand price per GPU-hour is not a number."), "{t}");
+    assert!(t.contains("Break-even: 300 hours per month"), "7500 / 25 = 300: {t}");
+    // The slider still moves it: an outside change of this field's value replaces the text.
+    type_into(&input(&host, "[data-testid=on-demand-price-slider]"), "30");
+    settle().await;
+    assert_eq!(on_demand.value(), "30");
+    assert!(!text(&host).contains("not a number"));
+}

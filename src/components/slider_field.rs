@@ -31,12 +31,15 @@ pub fn SliderField(
 
     // A value set from elsewhere (slider, preset, link) replaces the text unless the
     // text already reads as that value (so "9000." stays while typing).
-    Effect::new(move |_| {
+    // Only a change of the value itself counts: other inputs changing must not overwrite
+    // text the user is still fixing.
+    Effect::new(move |previous: Option<f64>| {
         let v = value.get();
-        if parse_number(&text.get_untracked()) != Some(v) {
+        if previous.is_some_and(|p| p != v) && parse_number(&text.get_untracked()) != Some(v) {
             text.set(plain(v, 6));
             error.set(None);
         }
+        v
     });
 
     let on_text = move |ev| {
