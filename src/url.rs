@@ -865,6 +865,34 @@ mod tests {
     }
 
     #[test]
+    fn a_30_day_hourly_history_fits_in_a_chat_message() {
+        // Measured (recorded in docs/url.md): the query of a data-mode link carrying each
+        // 30-day hourly sample, with `lang`, `tz` and `data` (+ `https://host/` ≈ 30 more).
+        let mut lengths = Vec::new();
+        for s in crate::core::samples::Sample::ALL {
+            let series = crate::core::samples::series(s, 1_793_538_000, 480);
+            let state = LinkState {
+                lang: Some(Lang::En),
+                mode: UsageMode::Data,
+                utc_offset_minutes: Some(480),
+                ..LinkState::default()
+            };
+            let q = encode(&state, Some(&encode_series(&series, false)));
+            lengths.push(q.len());
+            // The lookback-window and histogram fallbacks are shorter still.
+            let h = encode(&state, Some(&encode_series(&series, true)));
+            assert!(
+                h.len() < q.len(),
+                "{s:?}: histogram {} vs {}",
+                h.len(),
+                q.len()
+            );
+        }
+        assert_eq!(lengths, vec![169, 1628, 1204]);
+        assert!(lengths.iter().all(|&l| l + 40 < PRACTICAL_LINK_CHARS / 4));
+    }
+
+    #[test]
     fn a_damaged_history_keeps_the_rest_of_the_link() {
         let series = crate::core::series::UsageSeries::from_values(vec![1.0, 2.0, 3.0]);
         let data = encode_series(&series, false);
