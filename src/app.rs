@@ -411,13 +411,15 @@ pub fn Planner(
             </button>
         </header>
         <main class="layout">
+            <div class="answer-row">
+                <HeadlineCard />
+            </div>
             <div class="inputs-column">
                 <PricesPanel />
                 <UsagePanel />
                 <OwnHardwareCard />
             </div>
             <div class="results-column">
-                <HeadlineCard />
                 <SharePanel />
                 <BreakevenCard
                     outputs=outputs

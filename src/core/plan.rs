@@ -34,9 +34,10 @@ use super::waterline::{waterline, Waterline, DEFAULT_QUANTILE_PERCENT};
 pub enum BaselineRule {
     Average,
     Waterline,
-    #[default]
     CostOptimal,
-    /// min(N* of the last 3 days, N* of the last 30 days); N* without a history.
+    /// min(N* of the last 3 days, N* of the last 30 days); N* without a history. The default:
+    /// the spec recommends the lower of the two (as Azure does), both shown.
+    #[default]
     Guarded,
     Peak,
     /// `PlanInputs::custom_baseline_gpus`.
@@ -80,7 +81,7 @@ pub struct PlanInputs {
     pub day_end_hour: u32,
     /// q: waterline quantile, percent 0..=50 (0 = strict minimum). Default 5.
     pub quantile_percent: f64,
-    /// The N the plan commits to. Default cost-optimal N*.
+    /// The N the plan commits to. Default: the recent-drop guard, min(N* of 3 days, N* of 30 days).
     pub baseline_rule: BaselineRule,
     /// N when `baseline_rule` is `Custom`. Default 0.
     pub custom_baseline_gpus: u32,
@@ -147,7 +148,7 @@ impl Default for PlanInputs {
             day_start_hour: 8,
             day_end_hour: 20,
             quantile_percent: DEFAULT_QUANTILE_PERCENT,
-            baseline_rule: BaselineRule::CostOptimal,
+            baseline_rule: BaselineRule::Guarded,
             custom_baseline_gpus: 0,
             interruption_rate: 0.02,
             checkpoint_save_hours: 0.05,
