@@ -150,8 +150,14 @@ async fn bad_text_survives_changes_to_other_inputs() {
     settle().await;
     assert_eq!(on_demand.value(), "abc", "the bad text is still there");
     let t = text(&host);
-    assert!(t.contains("On-demand price per GPU-hour is not a number."), "{t}");
-    assert!(t.contains("Break-even: 300 hours per month"), "7500 / 25 = 300: {t}");
+    assert!(
+        t.contains("On-demand price per GPU-hour is not a number."),
+        "{t}"
+    );
+    assert!(
+        t.contains("Break-even: 300 hours per month"),
+        "7500 / 25 = 300: {t}"
+    );
     // The slider still moves it: an outside change of this field's value replaces the text.
     type_into(&input(&host, "[data-testid=on-demand-price-slider]"), "30");
     settle().await;
