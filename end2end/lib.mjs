@@ -24,7 +24,7 @@ export async function launch() {
 }
 
 /** Serve a built dist directory on 127.0.0.1 (random free port); returns { url, close }. */
-export async function serve(dir = path.join(ROOT, 'dist'), prefix = '/') {
+export async function serve(dir = path.resolve(ROOT, process.env.GRP_DIST || 'dist'), prefix = '/') {
   if (!fs.existsSync(path.join(dir, 'index.html'))) throw new Error(`${dir} has no index.html: build first`);
   const server = createServer(dir, prefix);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
