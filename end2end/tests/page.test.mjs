@@ -223,3 +223,17 @@ test('nvidia-smi log: read as nvidia-smi, busy threshold editable, format can be
   assert.equal(await page.inputValue('[data-testid=usage-data]'), log, "the user's text is kept");
   await context.close();
 });
+
+test('375 px: no horizontal scroll in either language, sliders or data', async () => {
+  for (const [locale, sample] of [['en-US', ''], ['en-US', 'bursty-lab'], ['zh-CN', 'recent-drop']]) {
+    const { page, context } = await openPage(browser, server.url, { locale, viewport: { width: 375, height: 800 } });
+    if (sample) {
+      await page.click('[data-testid=mode-data]');
+      await page.click(`[data-testid=sample-${sample}]`);
+      await page.waitForSelector('[data-testid=parse-report]');
+    }
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.equal(width, 375, `${locale} ${sample || 'sliders'}: page is ${width} px wide`);
+    await context.close();
+  }
+});
