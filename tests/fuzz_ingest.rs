@@ -1,0 +1,372 @@
+//! Robustness of the usage parser (`core::ingest`) on arbitrary and near-valid text: never
+//! panics, never yields NaN/infinity or a negative value, stays within its size limits, and
+//! reading in slices (`Stepper`, as the page does) gives exactly what `parse` gives.
+//!
+//! Default case counts keep `cargo test` quick; `PROPTEST_CASES=20000 cargo test --release
+//! --test fuzz_ingest` is the long run (`scripts/bench` does it and records the counts).
+//! Inputs in `tests/regressions/ingest/` (hostile files, past failures) are checked the same way.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[allow(dead_code)] // each suite uses part of it
+#[path = "common/fuzz.rs"]
+mod common;
+
+use gpu_rent_planner::core::ingest::{
+    parse, ColumnChoice, Delimiter, Format, GapPolicy, IngestError, ParseOptions, ParseResult,
+    Stepper, MAX_EXCERPT_CHARS, MAX_HOURS, MAX_LISTED_GAPS, MAX_LISTED_REJECTS,
+};
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// Everything a parse result promises, whatever the input.
+fn check(text: &str, opts: &ParseOptions, r: &ParseResult) -> Result<(), String> {
+    let report = match r {
+        Ok(p) => {
+            let s = &p.series;
+            if s.values.is_empty() {
+                return Err("Ok with an empty series".into());
+            }
+            if s.values.len() > MAX_HOURS {
+                return Err(format!("{} hours > MAX_HOURS", s.values.len()));
+            }
+            if let Some(v) = s.values.iter().find(|v| !v.is_finite() || **v < 0.0) {
+                return Err(format!("value {v} in the series"));
+            }
+            if let Some(ts) = &s.timestamps {
+                if ts.len() != s.values.len() {
+                    return Err("timestamps and values differ in length".into());
+                }
+                if ts.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err("timestamps not strictly increasing".into());
+                }
+            }
+            if p.report.hours != s.values.len() {
+                return Err("report.hours differs from the series".into());
+            }
+            &p.report
+        }
+        Err(IngestError::NoUsableRows(report)) => report.as_ref(),
+        Err(IngestError::TooLarge { bytes, max_bytes }) => {
+            return if text.len() > opts.max_input_bytes
+                && *bytes == text.len()
+                && *max_bytes == opts.max_input_bytes
+            {
+                Ok(())
+            } else {
+                Err(format!(
+                    "TooLarge {bytes} > {max_bytes} for {} bytes",
+                    text.len()
+                ))
+            };
+        }
+        Err(IngestError::Empty) => {
+            // Nothing but blank lines, a byte-order mark and comments (`#`, `//`).
+            let blank = text.trim_start_matches('\u{feff}').lines().all(|l| {
+                let t = l.trim();
+                t.is_empty() || t.starts_with('#') || t.starts_with("//")
+            });
+            return if blank {
+                Ok(())
+            } else {
+                Err("Empty for a text with content".into())
+            };
+        }
+        Err(IngestError::TooManyHours { hours, max_hours }) => {
+            return if *hours > *max_hours as u64 {
+                Ok(())
+            } else {
+                Err("TooManyHours under the limit".into())
+            };
+        }
+        Err(_) => return Ok(()),
+    };
+    if report.rejected.len() > MAX_LISTED_REJECTS || report.gaps.len() > MAX_LISTED_GAPS {
+        return Err("report lists more than its limits".into());
+    }
+    if report.rejected.len() + report.rejected_not_listed != report.rows_rejected {
+        return Err("rejected lines miscounted".into());
+    }
+    if let Some(r) = report
+        .rejected
+        .iter()
+        .find(|r| r.excerpt.chars().count() > MAX_EXCERPT_CHARS)
+    {
+        return Err(format!("excerpt of {} chars", r.excerpt.chars().count()));
+    }
+    if report
+        .rejected
+        .iter()
+        .any(|r| r.line == 0 || r.line > report.lines.max(1))
+    {
+        return Err("a rejected line number outside the input".into());
+    }
+    if let Some(t) = report.busy_threshold_percent {
+        if !t.is_finite() {
+            return Err("non-finite threshold".into());
+        }
+    }
+    Ok(())
+}
+
+/// `parse` and a `Stepper` in slices of `slice` bytes must agree exactly.
+fn check_all(text: &str, opts: &ParseOptions, slice: usize) -> Result<(), String> {
+    let whole = parse(text, opts);
+    check(text, opts, &whole)?;
+    let mut st = Stepper::new(text, opts);
+    let mut steps = 0usize;
+    let mut last = 0.0;
+    while !st.step(slice) {
+        let p = st.progress();
+        if !(0.0..=1.0).contains(&p) || p < last {
+            return Err(format!("progress {p} after {last}"));
+        }
+        last = p;
+        steps += 1;
+        if steps > text.len() / slice.max(1) + 4 {
+            return Err("Stepper does not finish".into());
+        }
+    }
+    let sliced = st.finish();
+    if sliced != whole {
+        return Err(format!("slices of {slice} bytes differ from a whole parse"));
+    }
+    Ok(())
+}
+
+fn format_strategy() -> impl Strategy<Value = Option<Format>> {
+    prop_oneof![
+        4 => Just(None),
+        1 => prop_oneof![
+            Just(Format::Values), Just(Format::Table), Just(Format::GrafanaCsv),
+            Just(Format::PrometheusJson), Just(Format::NvidiaSmi), Just(Format::JobLog),
+        ].prop_map(Some),
+    ]
+}
+
+fn options() -> impl Strategy<Value = ParseOptions> {
+    (
+        format_strategy(),
+        prop_oneof![
+            4 => Just(None),
+            1 => prop_oneof![
+                Just(Delimiter::Comma), Just(Delimiter::Tab), Just(Delimiter::Semicolon), Just(Delimiter::Pipe),
+                Just(Delimiter::FullWidthComma), Just(Delimiter::Whitespace), Just(Delimiter::None),
+            ].prop_map(Some),
+        ],
+        prop_oneof![2 => Just(None), 1 => any::<bool>().prop_map(Some)],
+        prop_oneof![3 => Just(ColumnChoice::Auto), 1 => Just(ColumnChoice::Sum), 1 => (0usize..6).prop_map(ColumnChoice::One)],
+        prop_oneof![Just(GapPolicy::Exclude), Just(GapPolicy::Zero)],
+        prop_oneof![3 => Just(0i32), 1 => -1440i32..=1440, 1 => any::<i32>()],
+        prop_oneof![3 => Just(10.0f64), 1 => any::<f64>()],
+        prop_oneof![4 => Just(1usize << 20), 1 => 0usize..64],
+    )
+        .prop_map(|(format, delimiter, header, column, gaps, utc, busy, max)| ParseOptions {
+            format, delimiter, header, column, gaps,
+            utc_offset_minutes: utc,
+            busy_threshold_percent: busy,
+            max_input_bytes: max,
+        })
+}
+
+/// Pieces real exports are made of, and the ways they break.
+const FRAGMENTS: &[&str] = &[
+    "1",
+    "2.5",
+    "0",
+    "-3",
+    "1e9",
+    "1e999",
+    "NaN",
+    "inf",
+    "-0",
+    "１２",
+    "1,234",
+    "1 234",
+    "12%",
+    "¥3",
+    "2026-01-01",
+    "2026-01-01 00:00",
+    "2026-01-01T00:00:00Z",
+    "2026-01-01T00:00:00+08:00",
+    "2026/01/01 13:00",
+    "2026年1月1日 13:00",
+    "1767225600",
+    "1767225600000",
+    "1767225600123456",
+    "1989-12-31",
+    "2100-01-01",
+    "9999-99-99 99:99",
+    "2026-02-30",
+    "0000-00-00",
+    ",",
+    ";",
+    "\t",
+    "|",
+    "，",
+    " ",
+    "  ",
+    "\n",
+    "\r\n",
+    "\r",
+    "\u{feff}",
+    "\0",
+    "\u{fffd}",
+    "timestamp",
+    "time",
+    "gpus",
+    "GPU",
+    "总数",
+    "series",
+    "value",
+    "index",
+    "utilization.gpu [%]",
+    "start",
+    "end",
+    "\"",
+    "\"a,b\"",
+    "#",
+    "# comment",
+    "[",
+    "]",
+    "{",
+    "}",
+    ":",
+    "\"status\"",
+    "\"success\"",
+    "\"data\"",
+    "\"result\"",
+    "\"values\"",
+    "\"value\"",
+    "\"metric\"",
+    "\"matrix\"",
+    "\"error\"",
+    "null",
+    "true",
+    "[1767225600,\"3\"]",
+    "[1767225600.5,\"NaN\"]",
+    "\\u00e9",
+    "\\ud800",
+    "x",
+    "…",
+    "😀",
+];
+
+fn near_valid_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..160).prop_map(|v| v.concat())
+}
+
+fn arbitrary_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(any::<char>(), 0..400).prop_map(String::from_iter),
+        prop::collection::vec(any::<u8>(), 0..600)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+    ]
+}
+
+fn config(default_cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: common::cases(default_cases),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/regressions/fuzz_ingest.txt",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    #[test]
+    fn near_valid_exports(text in near_valid_text(), opts in options(), slice in 1usize..300) {
+        if let Err(e) = check_all(&text, &opts, slice) {
+            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_text_and_bytes(text in arbitrary_text(), opts in options(), slice in 1usize..500) {
+        if let Err(e) = check_all(&text, &opts, slice) {
+            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+    }
+
+    #[test]
+    fn timestamped_tables_with_noise(
+        rows in prop::collection::vec((0i64..4_000_000_000, prop::sample::select(FRAGMENTS), any::<f64>()), 0..120),
+        sep in prop::sample::select(&[",", ";", "\t", "，", " "][..]),
+        opts in options(),
+    ) {
+        let mut text = String::from("time,gpus\n");
+        for (t, junk, v) in &rows {
+            text.push_str(&format!("{t}{sep}{v}{junk}\n"));
+        }
+        if let Err(e) = check_all(&text, &opts, 97) {
+            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+    }
+}
+
+/// Bounded memory: a two-line input spanning a century is refused, not expanded.
+#[test]
+fn a_century_between_two_rows_is_refused_not_allocated() {
+    for gaps in [GapPolicy::Zero, GapPolicy::Exclude] {
+        let opts = ParseOptions {
+            gaps,
+            ..ParseOptions::default()
+        };
+        let r = parse("time,gpus\n1990-01-01 00:00,1\n2099-12-31 23:00,1\n", &opts);
+        check("", &opts, &r).unwrap();
+        if gaps == GapPolicy::Zero {
+            assert!(matches!(r, Err(IngestError::TooManyHours { .. })), "{r:?}");
+        }
+        let jobs = parse(
+            "start,end,gpus\n1990-01-01 00:00,2099-12-31 00:00,3\n",
+            &opts,
+        );
+        assert!(
+            jobs.is_err()
+                || jobs
+                    .as_ref()
+                    .is_ok_and(|p| p.series.values.len() <= MAX_HOURS)
+        );
+    }
+}
+
+/// Every file in tests/regressions/ingest/ (hostile inputs, past failures), under every
+/// format and both gap policies, through `parse` and through slices of three sizes.
+#[test]
+fn regression_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/ingest");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/regressions/ingest exists") {
+        let path = entry.expect("readable entry").path();
+        let bytes = std::fs::read(&path).expect("readable file");
+        let text = String::from_utf8_lossy(&bytes);
+        for format in [
+            None,
+            Some(Format::Values),
+            Some(Format::Table),
+            Some(Format::GrafanaCsv),
+            Some(Format::PrometheusJson),
+            Some(Format::NvidiaSmi),
+            Some(Format::JobLog),
+        ] {
+            for gaps in [GapPolicy::Exclude, GapPolicy::Zero] {
+                let opts = ParseOptions {
+                    format,
+                    gaps,
+                    ..ParseOptions::default()
+                };
+                // Small slices cut every token; at least ~64 steps (1-byte slices over the
+                // 80 KB line are quadratic in a debug build: minutes, not a finding).
+                for slice in [(text.len() / 64).max(1), 4096, 65536] {
+                    if let Err(e) = check_all(&text, &opts, slice) {
+                        panic!("{}: {e} ({opts:?}, slices of {slice})", path.display());
+                    }
+                }
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 8, "corpus has {n} files");
+}
