@@ -213,10 +213,10 @@ pub fn error_message(lang: Lang, err: &InputError) -> String {
             format!("不能超过 {}。", number_trim(*max, 2, lang))
         }
         (Problem::TooSmall { min }, Lang::En) => {
-            format!("must be at least {}.", number_trim(*min, 2, lang))
+            format!("must be at least {}.", crate::format::plain(*min, 12))
         }
         (Problem::TooSmall { min }, Lang::Zh) => {
-            format!("不能小于 {}。", number_trim(*min, 2, lang))
+            format!("不能小于 {}。", crate::format::plain(*min, 12))
         }
         (Problem::SharesDoNotSumTo100 { sum_percent }, Lang::En) => {
             format!(

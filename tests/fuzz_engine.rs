@@ -27,7 +27,7 @@ fn number() -> impl Strategy<Value = f64> {
         1 => Just(f64::INFINITY),
         1 => Just(f64::NEG_INFINITY),
         1 => Just(1e308),
-        // (Tiny positives, 1e-308 and the like, are a known bug: see `known_bug`.)
+        // Tiny positives (1e-308 …) included: validation refuses them (they once gave inf).
         1 => any::<f64>(),
         1 => prop_oneof![Just(720.0), Just(730.0), Just(744.0), Just(100.0), Just(50.0)],
     ]
@@ -179,26 +179,6 @@ fn series() -> impl Strategy<Value = UsageSeries> {
         })
 }
 
-/// Known engine bugs this suite found, excluded from the properties until fixed so the
-/// rest keeps being checked; the `#[ignore]`d test below fails until then
-/// (`cargo test --test fuzz_engine -- --ignored`).
-fn known_bug(i: &PlanInputs) -> bool {
-    // Positive values too small to divide by (below ~1e-290, e.g. 1e-308 typed or linked)
-    // pass validation and overflow a quotient to inf: r → break-even H* = P / r; h → cost
-    // per used hour P / (G·h) and its multiple of r; s → spot ratios.
-    let m = &i.review_months;
-    floats(i)
-        .iter()
-        .chain(
-            m.iter()
-                .flat_map(|r| [r.fixed_utilization_percent, r.fixed_spend, r.elastic_spend])
-                .collect::<Vec<_>>()
-                .iter(),
-        )
-        .chain(i.checkpoint_interval_hours.iter())
-        .any(|v| *v > 0.0 && *v < 1e-290)
-}
-
 fn floats(i: &PlanInputs) -> [f64; 31] {
     [
         i.monthly_price,
@@ -257,7 +237,6 @@ proptest! {
 
     #[test]
     fn plan_without_history(i in inputs()) {
-        prop_assume!(!known_bug(&i));
         let out = plan(&i);
         if let Err(e) = check_outputs("plan", &format!("{out:?}")) {
             prop_assert!(false, "{e}\ninputs: {i:?}");
@@ -266,7 +245,6 @@ proptest! {
 
     #[test]
     fn profile_then_plan(s in series(), i in inputs()) {
-        prop_assume!(!known_bug(&i));
         let prof = profile(&s, &i.profile_settings());
         let dump = format!("{prof:?}");
         if let Err(e) = check_outputs("profile", &dump) {
@@ -335,9 +313,6 @@ fn each_field_at_each_extreme() {
                 &mut i.review_queue_limit_hours,
             ];
             *slots.into_iter().nth(k).expect("31 fields") = x;
-            if known_bug(&i) {
-                continue;
-            }
             let out = plan(&i);
             check_outputs("plan", &format!("{out:?}"))
                 .unwrap_or_else(|e| panic!("field {k} = {x}: {e}"));
@@ -346,10 +321,9 @@ fn each_field_at_each_extreme() {
 }
 
 /// Found by this suite: tiny positive prices or hours (1e-308 is read as a valid number)
-/// make quotients infinite. Fails until the engine refuses them or bounds its quotients.
+/// made quotients infinite; validation now refuses non-zero values below 1e-9.
 #[test]
-#[ignore = "known engine bug: inf out for positive inputs below ~1e-290 (on-demand price, used hours, spot price)"]
-fn known_bug_tiny_positive_inputs_give_infinity() {
+fn tiny_positive_inputs_are_refused_not_infinite() {
     for i in [
         PlanInputs {
             on_demand_price: 1e-308,
@@ -364,7 +338,6 @@ fn known_bug_tiny_positive_inputs_give_infinity() {
             ..PlanInputs::default()
         },
     ] {
-        assert!(known_bug(&i));
         check_outputs("plan", &format!("{:?}", plan(&i))).unwrap();
     }
 }
