@@ -147,7 +147,10 @@ pub fn positive(field: Field, value: f64, max: f64) -> Result<f64, InputError> {
         return Err(InputError::new(field, Problem::MustBePositive));
     }
     if value < MIN_MAGNITUDE {
-        return Err(InputError::new(field, Problem::TooSmall { min: MIN_MAGNITUDE }));
+        return Err(InputError::new(
+            field,
+            Problem::TooSmall { min: MIN_MAGNITUDE },
+        ));
     }
     if value > max {
         return Err(InputError::new(field, Problem::TooLarge { max }));
@@ -165,7 +168,10 @@ pub fn non_negative(field: Field, value: f64, max: f64) -> Result<f64, InputErro
         return Err(InputError::new(field, Problem::MustBeNonNegative));
     }
     if value > 0.0 && value < MIN_MAGNITUDE {
-        return Err(InputError::new(field, Problem::TooSmall { min: MIN_MAGNITUDE }));
+        return Err(InputError::new(
+            field,
+            Problem::TooSmall { min: MIN_MAGNITUDE },
+        ));
     }
     if value > max {
         return Err(InputError::new(field, Problem::TooLarge { max }));
@@ -223,8 +229,14 @@ mod tests {
 
     #[test]
     fn vanishing_values_are_too_small_not_infinite_later() {
-        let tiny = InputError::new(Field::OnDemandPrice, Problem::TooSmall { min: MIN_MAGNITUDE });
-        assert_eq!(positive(Field::OnDemandPrice, 1e-308, 10.0), Err(tiny.clone()));
+        let tiny = InputError::new(
+            Field::OnDemandPrice,
+            Problem::TooSmall { min: MIN_MAGNITUDE },
+        );
+        assert_eq!(
+            positive(Field::OnDemandPrice, 1e-308, 10.0),
+            Err(tiny.clone())
+        );
         assert_eq!(non_negative(Field::OnDemandPrice, 1e-300, 10.0), Err(tiny));
         assert_eq!(positive(Field::OnDemandPrice, 1e-9, 10.0), Ok(1e-9));
         assert_eq!(non_negative(Field::UsedHours, 0.0, 10.0), Ok(0.0));
