@@ -179,42 +179,6 @@ fn series() -> impl Strategy<Value = UsageSeries> {
         })
 }
 
-fn floats(i: &PlanInputs) -> [f64; 31] {
-    [
-        i.monthly_price,
-        i.on_demand_price,
-        i.hours_per_month,
-        i.spot_price,
-        i.used_hours,
-        i.quantile_percent,
-        i.interruption_rate,
-        i.checkpoint_save_hours,
-        i.restart_hours,
-        i.job_hours,
-        i.interruptible_percent,
-        i.budget,
-        i.budget_fixed_percent,
-        i.budget_elastic_percent,
-        i.budget_spot_percent,
-        i.burst_job_hours,
-        i.own_purchase,
-        i.own_depreciation_months,
-        i.own_power_kw,
-        i.own_pue,
-        i.own_electricity_price,
-        i.own_colo_ops_monthly,
-        i.hidden_storage_monthly,
-        i.hidden_public_ip_monthly,
-        i.hidden_snapshots_monthly,
-        i.hidden_egress_per_gb,
-        i.hidden_egress_gb,
-        i.hidden_sessions,
-        i.hidden_idle_timeout_hours,
-        i.review_utilization_threshold_percent,
-        i.review_queue_limit_hours,
-    ]
-}
-
 fn check_outputs(what: &str, dump: &str) -> Result<(), String> {
     match common::non_finite_in(dump) {
         Some(bad) => Err(format!("{what}: {bad}")),
