@@ -236,7 +236,8 @@ pub struct PlanOutputs {
     pub breakeven: Result<BreakEven, InputError>,
     /// What the history sections were computed on.
     pub history: Result<HistoryInfo, InputError>,
-    /// § 2 effective idle-adjusted cost (always from the sliders G and h).
+    /// § 2 effective idle-adjusted cost: from the sliders G and h without a history; with one,
+    /// from the committed N and the hours each committed GPU actually worked.
     pub effective_cost: Result<EffectiveCost, InputError>,
     /// § 3 load-duration curve.
     pub load_duration: Result<LoadDuration, InputError>,
