@@ -60,9 +60,11 @@ fn check(text: &str, opts: &ParseOptions, r: &ParseResult) -> Result<(), String>
             };
         }
         Err(IngestError::Empty) => {
-            // Nothing but blank lines, a byte-order mark and comments (`#`, `//`).
-            let blank = text.trim_start_matches('\u{feff}').lines().all(|l| {
-                let t = l.trim();
+            // Nothing but blank lines, byte-order marks and comments (`#`, `//`). U+FEFF is a
+            // zero-width no-break space: a line of spaces and a stray BOM shows nothing, and the
+            // parser counts it as blank (found: " \u{feff}").
+            let blank = text.lines().all(|l| {
+                let t = l.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
                 t.is_empty() || t.starts_with('#') || t.starts_with("//")
             });
             return if blank {
