@@ -165,7 +165,9 @@ pub fn bind(
     set: fn(&mut PlanInputs, f64),
 ) -> (Signal<f64>, Callback<f64>) {
     (
-        Signal::derive(move || state.with(|s| get(&s.inputs))),
+        // A memo, not a derived signal: a change to another input must not re-run
+        // everything that reads this one.
+        Memo::new(move |_| state.with(|s| get(&s.inputs))).into(),
         Callback::new(move |v: f64| state.update(|s| set(&mut s.inputs, v))),
     )
 }
@@ -247,7 +249,10 @@ pub fn App() -> impl IntoView {
             browser::replace_query(&q);
         }
     });
-    Effect::new(move |_| browser::set_document_lang(state.with(|s| s.lang.html_tag())));
+    // Through a memo: setting `<html lang>` restyles the whole page (measured 5 ms), so only
+    // when the language changes.
+    let lang_tag = Memo::new(move |_| state.with(|s| s.lang.html_tag()));
+    Effect::new(move |_| browser::set_document_lang(lang_tag.get()));
 
     // Autosave, debounced. Opened with a link, the saved session is kept until the user
     // changes something (so "Open my last session" still finds it).
@@ -297,7 +302,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <LinkNotice problems lang=Signal::derive(move || state.with(|s| s.lang)) />
+        <LinkNotice problems lang=Signal::from(Memo::new(move |_| state.with(|s| s.lang))) />
         <Planner state usage_text parse_status />
     }
 }
@@ -313,8 +318,11 @@ pub fn Planner(
 ) -> impl IntoView {
     let usage_text = usage_text.unwrap_or_else(|| RwSignal::new(String::new()));
     let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
-    let lang = Signal::derive(move || state.with(|s| s.lang));
-    let currency = Signal::derive(move || state.with(|s| s.currency.symbol()));
+    // Memos, not derived signals: every text and chart reads these, and a price change
+    // must not notify them (measured: it redrew all five charts and re-ran every label).
+    let lang: Signal<Lang> = Memo::new(move |_| state.with(|s| s.lang)).into();
+    let currency: Signal<&'static str> =
+        Memo::new(move |_| state.with(|s| s.currency.symbol())).into();
 
     // Read the history whenever the text or the reading options change. Large texts are
     // read in slices so the page stays responsive; a newer run cancels an older one.

@@ -51,7 +51,9 @@ pub fn set_document_lang(tag: &str) {
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     {
-        let _ = el.set_attribute("lang", tag);
+        if el.get_attribute("lang").as_deref() != Some(tag) {
+            let _ = el.set_attribute("lang", tag);
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod canvas_backend;
 pub mod charts;
 pub mod components;
 pub mod core;

@@ -7,8 +7,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::text::{where_used, with_currency, words};
 use super::{
-    cartesian, dashed, finite_or, label_at, legend, mesh, message, prepare, swatch, tick, upper,
-    ChartError, ChartStyle, OrChart,
+    cartesian, dashed, finite_or, label_at, mesh, message, prepare, swatch, tick, upper,
+    ChartError, ChartStyle, Legend, OrChart,
 };
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::format::{number, number_trim};
@@ -111,6 +111,7 @@ pub fn draw<DB: DrawingBackend>(
     let h_star = data.breakeven_hours;
     let y_top = upper(price.max(r * x_max));
     let mut chart = cartesian(area, style, 0.0..x_max, 0.0..y_top, 78.0)?;
+    let mut legend = Legend::new();
     let x_fmt = |v: &f64| tick(*v, lang);
     let y_fmt = |v: &f64| style.money(*v);
     let y_desc = with_currency(lang, w.be_y, &style.currency);
@@ -119,9 +120,8 @@ pub fn draw<DB: DrawingBackend>(
     let monthly = style.stroke(p.monthly, 2.0);
     chart
         .draw_series(LineSeries::new(vec![(0.0, price), (x_max, price)], monthly))
-        .chart()?
-        .label(w.be_monthly)
-        .legend(swatch(style, monthly, None));
+        .chart()?;
+    legend.add(w.be_monthly, swatch(style, monthly, None));
     let od = style.stroke(p.on_demand, 2.0);
     chart
         .draw_series(dashed(
@@ -130,9 +130,8 @@ pub fn draw<DB: DrawingBackend>(
             od,
             (8.0, 4.0),
         ))
-        .chart()?
-        .label(w.be_on_demand)
-        .legend(swatch(style, od, Some((6.0, 3.0))));
+        .chart()?;
+    legend.add(w.be_on_demand, swatch(style, od, Some((6.0, 3.0))));
 
     // H*: dotted vertical line down to the axis, a circle at the crossing, its value.
     let be = style.stroke(p.breakeven, 1.5);
@@ -150,13 +149,12 @@ pub fn draw<DB: DrawingBackend>(
             style.px(5.0),
             style.stroke(p.breakeven, 2.0),
         )))
-        .chart()?
-        .label(w.breakeven)
-        .legend({
-            let rr = style.px(5.0);
-            let s = style.stroke(p.breakeven, 2.0);
-            move |(x, y)| Circle::new((x + rr as i32 * 2, y), rr, s)
-        });
+        .chart()?;
+    legend.add(w.breakeven, {
+        let rr = style.px(5.0);
+        let s = style.stroke(p.breakeven, 2.0);
+        move |(x, y)| Circle::new((x + rr as i32 * 2, y), rr, s)
+    });
     // Left of the crossing the on-demand line runs below P, right of it above: put the
     // label where the lines are not.
     let room_left = h_star > x_max * 0.25;
@@ -191,6 +189,6 @@ pub fn draw<DB: DrawingBackend>(
             VPos::Top,
         )?;
     }
-    legend(&mut chart, style, SeriesLabelPosition::LowerRight)?;
+    legend.draw(&chart, style, SeriesLabelPosition::LowerRight)?;
     area.present().chart()
 }

@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::text::words;
 use super::{
-    block, cartesian, finite_or, label_at, legend, message, prepare, ChartError, ChartStyle,
+    block, cartesian, finite_or, label_at, message, prepare, ChartError, ChartStyle, Legend,
     OrChart, Palette,
 };
 use crate::core::plan::{PlanInputs, PlanOutputs};
@@ -92,6 +92,7 @@ pub fn draw<DB: DrawingBackend>(
     let p = &style.palette;
     let lang = style.lang;
     let mut chart = cartesian(area, style, 0.0..3.0, 0.0..118.0, 52.0)?;
+    let mut legend = Legend::new();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -131,9 +132,8 @@ pub fn draw<DB: DrawingBackend>(
         // Legend entries (drawn once, no area).
         chart
             .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-            .chart()?
-            .label(*name)
-            .legend(block(style, colors[i].to_rgba()));
+            .chart()?;
+        legend.add(*name, block(style, colors[i].to_rgba()));
     }
     for (x, title, shares) in bars {
         label_at(
@@ -188,6 +188,6 @@ pub fn draw<DB: DrawingBackend>(
             base += h;
         }
     }
-    legend(&mut chart, style, SeriesLabelPosition::UpperRight)?;
+    legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
 }

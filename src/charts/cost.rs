@@ -8,8 +8,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::text::{with_currency, words};
 use super::{
-    block, cartesian, finite_or, legend, mesh, message, prepare, swatch, tick, upper, ChartError,
-    ChartStyle, OrChart,
+    block, cartesian, finite_or, mesh, message, prepare, swatch, tick, upper, ChartError,
+    ChartStyle, Legend, OrChart,
 };
 use crate::core::commitment::Commitment;
 use crate::core::plan::PlanOutputs;
@@ -156,6 +156,7 @@ pub fn draw<DB: DrawingBackend>(
     let k = (data.totals.len() - 1) as f64;
     let top = data.totals.iter().copied().fold(0.0, f64::max);
     let mut chart = cartesian(area, style, -0.5..k + 0.5, 0.0..upper(top) * 1.1, 84.0)?;
+    let mut legend = Legend::new();
     let x_fmt = |v: &f64| {
         if (v - v.round()).abs() < 1e-9 && *v >= 0.0 {
             tick(*v, lang)
@@ -183,9 +184,8 @@ pub fn draw<DB: DrawingBackend>(
             [(lo as f64 - 0.3, 0.0), (hi as f64 + 0.3, upper(top) * 1.1)],
             band.filled(),
         )))
-        .chart()?
-        .label(w.cost_flat)
-        .legend(block(style, band));
+        .chart()?;
+    legend.add(w.cost_flat, block(style, band));
 
     // C(N): a solid line, with a dot per N while they fit.
     let line = style.stroke(p.series, 2.0);
@@ -197,9 +197,8 @@ pub fn draw<DB: DrawingBackend>(
         .collect();
     chart
         .draw_series(LineSeries::new(pts.clone(), line))
-        .chart()?
-        .label(w.cost_series)
-        .legend(swatch(style, line, None));
+        .chart()?;
+    legend.add(w.cost_series, swatch(style, line, None));
     let plot_w = chart.plotting_area().dim_in_pixel().0 as f64;
     if pts.len() as f64 * style.px(8.0) as f64 <= plot_w {
         let r = style.px(2.5);
@@ -230,7 +229,7 @@ pub fn draw<DB: DrawingBackend>(
         };
         let s = style.stroke(color, 2.0);
         let at = (n as f64, c);
-        let anno = match rule {
+        match rule {
             SizingRule::Average => chart
                 .draw_series(std::iter::once(
                     EmptyElement::at(at) + Rectangle::new([(-m - 3, -m - 3), (m + 3, m + 3)], s),
@@ -252,17 +251,16 @@ pub fn draw<DB: DrawingBackend>(
                 ))
                 .chart()?,
         };
-        anno.label(rule_name(lang, rule))
-            .legend(move |(x, y)| match rule {
-                SizingRule::Average => {
-                    Rectangle::new([(x + m, y - m), (x + 3 * m, y + m)], s).into_dyn()
-                }
-                SizingRule::Waterline => TriangleMarker::new((x + 2 * m, y), m + 1, s).into_dyn(),
-                SizingRule::CostOptimal => {
-                    Circle::new((x + 2 * m, y), m as u32, color.filled()).into_dyn()
-                }
-                SizingRule::Peak => Cross::new((x + 2 * m, y), m, s).into_dyn(),
-            });
+        legend.add(rule_name(lang, rule), move |(x, y)| match rule {
+            SizingRule::Average => {
+                Rectangle::new([(x + m, y - m), (x + 3 * m, y + m)], s).into_dyn()
+            }
+            SizingRule::Waterline => TriangleMarker::new((x + 2 * m, y), m + 1, s).into_dyn(),
+            SizingRule::CostOptimal => {
+                Circle::new((x + 2 * m, y), m as u32, color.filled()).into_dyn()
+            }
+            SizingRule::Peak => Cross::new((x + 2 * m, y), m, s).into_dyn(),
+        });
         // Text label above the marker; rules picking the same N stack upwards.
         let below = data
             .rules
@@ -281,7 +279,7 @@ pub fn draw<DB: DrawingBackend>(
             VPos::Bottom,
         )?;
     }
-    legend(&mut chart, style, SeriesLabelPosition::LowerRight)?;
+    legend.draw(&chart, style, SeriesLabelPosition::LowerRight)?;
     area.present().chart()
 }
 

@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    cartesian, dashed, finite_or, label_at, legend, mesh, message, prepare, swatch, tick, upper,
-    ChartError, ChartStyle, OrChart,
+    cartesian, dashed, finite_or, label_at, mesh, message, prepare, swatch, tick, upper,
+    ChartError, ChartStyle, Legend, OrChart,
 };
 use crate::core::commitment::LoadDuration;
 use crate::core::plan::PlanOutputs;
@@ -105,6 +105,7 @@ pub fn draw<DB: DrawingBackend>(
         .fold(finite_or(data.hours_per_month, 0.0), f64::max)
         .max(h_star);
     let mut chart = cartesian(area, style, 0.0..k, 0.0..upper(top_value), 64.0)?;
+    let mut legend = Legend::new();
     let lang = style.lang;
     let x_fmt = |v: &f64| tick(*v, lang);
     let y_fmt = |v: &f64| tick(*v, lang);
@@ -146,11 +147,8 @@ pub fn draw<DB: DrawingBackend>(
             .chart()?;
     }
     let line = style.stroke(p.series, 2.0);
-    chart
-        .draw_series(LineSeries::new(steps, line))
-        .chart()?
-        .label(w.ld_series)
-        .legend(swatch(style, line, None));
+    chart.draw_series(LineSeries::new(steps, line)).chart()?;
+    legend.add(w.ld_series, swatch(style, line, None));
 
     // H*: dashed horizontal line across the levels, with its value.
     let be = style.stroke(p.breakeven, 2.0);
@@ -161,9 +159,8 @@ pub fn draw<DB: DrawingBackend>(
             be,
             (7.0, 4.0),
         ))
-        .chart()?
-        .label(w.breakeven)
-        .legend(swatch(style, be, Some((5.0, 3.0))));
+        .chart()?;
+    legend.add(w.breakeven, swatch(style, be, Some((5.0, 3.0))));
     label_at(
         &chart,
         style,
@@ -192,13 +189,12 @@ pub fn draw<DB: DrawingBackend>(
             r,
             style.stroke(p.optimal, 2.0),
         )))
-        .chart()?
-        .label(w.optimal)
-        .legend({
-            let r = r as i32;
-            let shape = style.stroke(p.optimal, 2.0);
-            move |(x, y)| Circle::new((x + r * 2, y), r, shape)
-        });
+        .chart()?;
+    legend.add(w.optimal, {
+        let r = r as i32;
+        let shape = style.stroke(p.optimal, 2.0);
+        move |(x, y)| Circle::new((x + r * 2, y), r, shape)
+    });
     let left_half = n_star > k / 2.0;
     label_at(
         &chart,
@@ -210,6 +206,6 @@ pub fn draw<DB: DrawingBackend>(
         if left_half { HPos::Right } else { HPos::Left },
         VPos::Top,
     )?;
-    legend(&mut chart, style, SeriesLabelPosition::UpperRight)?;
+    legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
 }

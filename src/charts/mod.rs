@@ -29,6 +29,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::i18n::Lang;
 pub use theme::Palette;
@@ -82,6 +83,11 @@ impl ChartStyle {
             font_family: DEFAULT_FONT.to_string(),
             pixel_ratio,
         }
+    }
+
+    /// A font size of `css` pixels in backend pixels.
+    pub fn font_px(&self, css: f64) -> f64 {
+        css * self.ratio()
     }
 
     fn ratio(&self) -> f64 {
@@ -263,23 +269,94 @@ pub(crate) fn mesh<'a, DB: DrawingBackend + 'a>(
         .chart()
 }
 
-/// The legend box, in the corner given.
-pub(crate) fn legend<'a, DB: DrawingBackend + 'a>(
-    chart: &mut Plot<'a, DB>,
-    style: &ChartStyle,
-    position: SeriesLabelPosition,
-) -> Result<(), ChartError> {
-    let p = &style.palette;
-    chart
-        .configure_series_labels()
-        .position(position)
-        .margin(style.px(6.0))
-        .legend_area_size(style.px(28.0))
-        .label_font(style.font(11.5))
-        .background_style(p.background.mix(0.88))
-        .border_style(style.stroke(p.grid, 1.0))
-        .draw()
-        .chart()
+/// How one legend entry's swatch is drawn, at the left middle of its line.
+type Swatch<'a, DB> = Box<dyn Fn((i32, i32)) -> DynElement<'a, DB, (i32, i32)> + 'a>;
+
+/// A chart's legend: labels with their swatches, in order.
+///
+/// Not plotters' `.label().legend()` + `configure_series_labels()`: that measures its text
+/// with plotters' font code directly, which on wasm is a hidden `<span>` and a forced page
+/// layout per label. This one measures through the backend (`estimate_text_size`), which
+/// the page's canvas backend answers with `measureText`.
+pub(crate) struct Legend<'a, DB: DrawingBackend> {
+    entries: Vec<(String, Swatch<'a, DB>)>,
+}
+
+impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
+    pub(crate) fn new() -> Self {
+        Self {
+            entries: Vec::new(),
+        }
+    }
+
+    /// One more entry below the others.
+    pub(crate) fn add<E, F>(&mut self, label: impl Into<String>, swatch: F)
+    where
+        E: IntoDynElement<'a, DB, (i32, i32)>,
+        F: Fn((i32, i32)) -> E + 'a,
+    {
+        self.entries
+            .push((label.into(), Box::new(move |p| swatch(p).into_dyn())));
+    }
+
+    /// The box in the corner given (inside the plotting area): background, border, one
+    /// line per entry with its swatch on the left.
+    pub(crate) fn draw(
+        &self,
+        chart: &Plot<'_, DB>,
+        style: &ChartStyle,
+        position: SeriesLabelPosition,
+    ) -> Result<(), ChartError> {
+        if self.entries.is_empty() {
+            return Ok(());
+        }
+        let p = &style.palette;
+        let area = chart.plotting_area().strip_coord_spec();
+        let font = style.font(11.5);
+        let margin = style.pxi(6.0);
+        let swatch_w = style.pxi(28.0);
+        let line_h = (style.font_px(11.5) * 1.25).round() as i32;
+        let mut text_w = 0;
+        for (label, _) in &self.entries {
+            let (w, _) = area.estimate_text_size(label, &font).chart()?;
+            text_w = text_w.max(w as i32);
+        }
+        let w = text_w + swatch_w + 2 * margin;
+        let h = line_h * self.entries.len() as i32 + 2 * margin;
+        let (aw, ah) = area.dim_in_pixel();
+        let (aw, ah) = (aw as i32, ah as i32);
+        let gap = style.pxi(5.0);
+        use SeriesLabelPosition::*;
+        let x = match position {
+            UpperLeft | MiddleLeft | LowerLeft => gap,
+            UpperMiddle | MiddleMiddle | LowerMiddle => (aw - w) / 2,
+            UpperRight | MiddleRight | LowerRight => aw - w - gap,
+            Coordinate(x, _) => x,
+        };
+        let y = match position {
+            UpperLeft | UpperMiddle | UpperRight => gap,
+            MiddleLeft | MiddleMiddle | MiddleRight => (ah - h) / 2,
+            LowerLeft | LowerMiddle | LowerRight => ah - h - gap,
+            Coordinate(_, y) => y,
+        };
+        let corners = [(x, y), (x + w, y + h)];
+        area.draw(&Rectangle::new(corners, p.background.mix(0.88).filled()))
+            .chart()?;
+        area.draw(&Rectangle::new(corners, style.stroke(p.grid, 1.0)))
+            .chart()?;
+        let anchored = font.pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, (label, swatch)) in self.entries.iter().enumerate() {
+            let mid = y + margin + line_h * i as i32 + line_h / 2;
+            area.draw(&swatch((x + margin, mid))).chart()?;
+            area.draw(&Text::new(
+                label.as_str(),
+                (x + margin + swatch_w, mid),
+                anchored.clone(),
+            ))
+            .chart()?;
+        }
+        Ok(())
+    }
 }
 
 /// A legend swatch: a short line, dashed when `dash` is given (dash, gap in CSS px).

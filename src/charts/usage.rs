@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    block, cartesian, dashed, finite_or, legend, mesh, message, prepare, swatch, tick, ChartError,
-    ChartStyle, OrChart,
+    block, cartesian, dashed, finite_or, mesh, message, prepare, swatch, tick, ChartError,
+    ChartStyle, Legend, OrChart,
 };
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::Lookback;
@@ -209,6 +209,7 @@ pub fn draw<DB: DrawingBackend>(
         1.0
     };
     let mut chart = cartesian(area, style, 0.0..x_end, 0.0..y_top, 52.0)?;
+    let mut legend = Legend::new();
     let start_day = data.start_local.map(|s| s.div_euclid(86_400));
     let x_fmt = |v: &f64| match start_day {
         Some(d0) => {
@@ -235,9 +236,8 @@ pub fn draw<DB: DrawingBackend>(
                     shade.filled(),
                 )
             }))
-            .chart()?
-            .label(w.weekend)
-            .legend(block(style, shade));
+            .chart()?;
+        legend.add(w.weekend, block(style, shade));
     }
 
     // The data: every value while they fit, else a min/max envelope per pixel column.
@@ -259,39 +259,39 @@ pub fn draw<DB: DrawingBackend>(
         .draw_series(AreaSeries::new(envelope, 0.0, p.series.mix(0.18)))
         .chart()?;
     let line = style.stroke(p.series, 1.25);
-    chart
-        .draw_series(LineSeries::new(path, line))
-        .chart()?
-        .label(w.usage_series)
-        .legend(swatch(style, line, None));
+    chart.draw_series(LineSeries::new(path, line)).chart()?;
+    legend.add(w.usage_series, swatch(style, line, None));
 
     // Reference lines.
     if let Some(v) = data.average {
         let s = style.stroke(p.average, 2.0);
         chart
             .draw_series(dashed(style, vec![(0.0, v), (x_end, v)], s, (8.0, 5.0)))
-            .chart()?
-            .label(format!("{} {}", w.average, number_trim(v, 2, lang)))
-            .legend(swatch(style, s, Some((6.0, 3.0))));
+            .chart()?;
+        legend.add(
+            format!("{} {}", w.average, number_trim(v, 2, lang)),
+            swatch(style, s, Some((6.0, 3.0))),
+        );
     }
     if let Some(v) = data.waterline {
         let s = style.stroke(p.waterline, 2.5);
         chart
             .draw_series(dashed(style, vec![(0.0, v), (x_end, v)], s, (2.0, 4.0)))
-            .chart()?
-            .label(format!("{} {}", w.waterline, number_trim(v, 2, lang)))
-            .legend(swatch(style, s, Some((2.0, 3.0))));
+            .chart()?;
+        legend.add(
+            format!("{} {}", w.waterline, number_trim(v, 2, lang)),
+            swatch(style, s, Some((2.0, 3.0))),
+        );
     }
     if let Some(nr) = data.recommended {
         let v = f64::from(nr);
         let s = style.stroke(p.recommended, 2.5);
         chart
             .draw_series(LineSeries::new(vec![(0.0, v), (x_end, v)], s))
-            .chart()?
-            .label(format!("{} = {nr}", w.recommended))
-            .legend(swatch(style, s, None));
+            .chart()?;
+        legend.add(format!("{} = {nr}", w.recommended), swatch(style, s, None));
     }
-    legend(&mut chart, style, SeriesLabelPosition::UpperRight)?;
+    legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
 }
 

@@ -7,33 +7,32 @@ use leptos::html;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
+use crate::canvas_backend::ChartBackend;
 use crate::charts::text::words;
 use crate::charts::{self, ChartError, ChartStyle};
 use crate::i18n::Lang;
 
-type DrawFn = dyn Fn(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), ChartError>;
+type DrawFn = dyn Fn(&DrawingArea<ChartBackend, Shift>, &ChartStyle) -> Result<(), ChartError>;
+
+/// An off-screen chart redraws this long after its data last changed (a slider being
+/// dragged redraws only the charts in view, each frame).
+const OFFSCREEN_REDRAW_MS: u32 = 120;
 
 /// A chart module's `draw` on the canvas backend (`charts::cost::draw` etc.).
 pub type DrawOn<T> =
-    fn(&DrawingArea<CanvasBackend, Shift>, &T, &ChartStyle) -> Result<(), ChartError>;
+    fn(&DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) -> Result<(), ChartError>;
 
-/// How a [`ChartCanvas`] draws its chart. Signals read inside are tracked: the chart is
-/// redrawn whenever they change.
-pub struct ChartDraw(Box<DrawFn>);
+/// How a [`ChartCanvas`] draws its chart: the data signal (tracked, so the chart knows
+/// when it is stale without drawing) and the drawing on it.
+pub struct ChartDraw {
+    track: Box<dyn Fn()>,
+    draw: Box<DrawFn>,
+}
 
 impl ChartDraw {
-    /// Any drawing closure.
-    pub fn new<F>(f: F) -> Self
-    where
-        F: Fn(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), ChartError> + 'static,
-    {
-        ChartDraw(Box::new(f))
-    }
-
     /// One of the chart modules' `draw` functions on reactive data; `None` draws the
     /// "no data" message. E.g. `ChartDraw::of(data, charts::load_duration::draw)`.
     pub fn of<T>(data: impl Into<Signal<Option<T>>>, draw: DrawOn<T>) -> Self
@@ -41,12 +40,15 @@ impl ChartDraw {
         T: Send + Sync + 'static,
     {
         let data: Signal<Option<T>> = data.into();
-        ChartDraw::new(move |area, style| {
-            data.with(|d| match d {
-                Some(d) => draw(area, d, style),
-                None => charts::no_data(area, style),
-            })
-        })
+        ChartDraw {
+            track: Box::new(move || data.track()),
+            draw: Box::new(move |area, style| {
+                data.with_untracked(|d| match d {
+                    Some(d) => draw(area, d, style),
+                    None => charts::no_data(area, style),
+                })
+            }),
+        }
     }
 }
 
@@ -54,6 +56,8 @@ impl ChartDraw {
 struct Hooks {
     observer: Option<web_sys::ResizeObserver>,
     _on_resize: Closure<dyn FnMut()>,
+    seen: Option<web_sys::IntersectionObserver>,
+    _on_seen: Closure<dyn FnMut(js_sys::Array)>,
     scheme: Option<web_sys::MediaQueryList>,
     on_scheme: Closure<dyn FnMut()>,
 }
@@ -61,6 +65,9 @@ struct Hooks {
 impl Hooks {
     fn detach(&self) {
         if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+        if let Some(o) = &self.seen {
             o.disconnect();
         }
         if let Some(m) = &self.scheme {
@@ -145,6 +152,9 @@ pub fn ChartCanvas(
     let failed = RwSignal::new(None::<String>);
     let draw = StoredValue::new_local(draw);
     let hooks = StoredValue::new_local(None::<Hooks>);
+    let in_view = RwSignal::new(false);
+    let stale = StoredValue::new(false);
+    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
 
     canvas_ref.on_load(move |canvas: web_sys::HtmlCanvasElement| {
         size.set(measure(&canvas));
@@ -164,6 +174,26 @@ pub fn ChartCanvas(
             let _ =
                 w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
         }
+        // In view (or nearly): only then is a change drawn at once.
+        let on_seen = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Some(e) = entries
+                .iter()
+                .last()
+                .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+            {
+                let _ = in_view.try_set(e.is_intersecting());
+            }
+        });
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin("200px");
+        let seen = web_sys::IntersectionObserver::new_with_options(
+            on_seen.as_ref().unchecked_ref(),
+            &options,
+        )
+        .ok();
+        if let Some(o) = &seen {
+            o.observe(&canvas);
+        }
         let scheme = dark_scheme();
         let mq = scheme.clone();
         let on_scheme = Closure::<dyn FnMut()>::new(move || {
@@ -178,6 +208,8 @@ pub fn ChartCanvas(
         hooks.set_value(Some(Hooks {
             observer,
             _on_resize: on_resize,
+            seen,
+            _on_seen: on_seen,
             scheme,
             on_scheme,
         }));
@@ -190,10 +222,17 @@ pub fn ChartCanvas(
         });
     });
 
-    Effect::new(move |_| {
-        let (w, h, dpr) = size.get();
-        let style = ChartStyle::new(lang.get(), currency.get(), dark.get(), dpr);
-        let Some(canvas) = canvas_ref.get() else {
+    // Draw now. Reads are untracked: the effects below say when.
+    let paint = move || {
+        stale.set_value(false);
+        let (w, h, dpr) = size.get_untracked();
+        let style = ChartStyle::new(
+            lang.get_untracked(),
+            currency.get_untracked(),
+            dark.get_untracked(),
+            dpr,
+        );
+        let Some(canvas) = canvas_ref.get_untracked() else {
             return;
         };
         if !(w >= 1.0 && h >= 1.0) {
@@ -206,17 +245,47 @@ pub fn ChartCanvas(
         if canvas.height() != ph {
             canvas.set_height(ph);
         }
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+        let Some(backend) = ChartBackend::new(canvas) else {
             failed.set(Some("canvas 2D context unavailable".into()));
             return;
         };
         let area = backend.into_drawing_area();
         let result = draw
-            .try_with_value(|f| (f.0)(&area, &style))
+            .try_with_value(|f| (f.draw)(&area, &style))
             .unwrap_or(Ok(()));
         let err = result.err().map(|e| e.to_string());
         if failed.get_untracked() != err {
             failed.set(err);
+        }
+    };
+    // Anything the picture depends on changed: in view, redraw in this frame; out of view,
+    // once the changes pause (so it is current when scrolled to, printed or downloaded).
+    Effect::new(move |_| {
+        size.track();
+        lang.track();
+        currency.track();
+        dark.track();
+        canvas_ref.track();
+        draw.with_value(|f| (f.track)());
+        if in_view.get_untracked() {
+            pending.set_value(None);
+            paint();
+        } else {
+            stale.set_value(true);
+            let later = gloo_timers::callback::Timeout::new(OFFSCREEN_REDRAW_MS, move || {
+                if stale.try_get_value() == Some(true) {
+                    paint();
+                }
+            });
+            // Replacing the handle cancels the previous one.
+            pending.set_value(Some(later));
+        }
+    });
+    // Scrolled into view with a change not drawn yet.
+    Effect::new(move |_| {
+        if in_view.get() && stale.get_value() {
+            pending.set_value(None);
+            paint();
         }
     });
 

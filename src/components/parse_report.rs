@@ -238,7 +238,9 @@ pub fn ParseReportView() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
-    let threshold = Signal::derive(move || state.with(|s| s.parse_options.busy_threshold_percent));
+    let threshold = Signal::from(Memo::new(move |_| {
+        state.with(|s| s.parse_options.busy_threshold_percent)
+    }));
     let set_threshold =
         Callback::new(move |v: f64| state.update(|s| s.parse_options.busy_threshold_percent = v));
     let columns = Memo::new(move |_| {

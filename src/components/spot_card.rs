@@ -58,8 +58,9 @@ pub fn SpotCard() -> impl IntoView {
         |i, v| i.checkpoint_interval_hours = Some(v),
     );
     let (job, set_job) = bind(state, |i| i.job_hours, |i, v| i.job_hours = v);
-    let use_young =
-        Signal::derive(move || state.with(|s| s.inputs.checkpoint_interval_hours.is_none()));
+    let use_young = Signal::<bool>::from(Memo::new(move |_| {
+        state.with(|s| s.inputs.checkpoint_interval_hours.is_none())
+    }));
     let on_young = move |ev| {
         let checked = event_target_checked(&ev);
         state.update(|s| {

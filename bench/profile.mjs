@@ -1,0 +1,66 @@
+// Where a price change's time goes, a year loaded: CPU profile (self time per function, wasm
+// names need a build with the name section) + trace totals. node bench/profile.mjs DIST
+// Writes the profile to /tmp/prof/p.cpuprofile (open it in Chromium DevTools).
+import path from 'node:path';
+import fs from 'node:fs';
+import { launch, serve, openPage } from '../end2end/lib.mjs';
+const browser = await launch();
+const site = await serve(path.resolve(process.argv[2] || 'dist'), '/');
+const { page: p2, context } = await openPage(browser, site.url);
+await p2.click('[data-testid=mode-data]');
+await p2.evaluate(() => {
+  const start = Date.UTC(2025, 0, 1) / 1000;
+  const rows = new Array(525600);
+  for (let i = 0; i < rows.length; i++) rows[i] = `${new Date((start + i * 60) * 1000).toISOString().slice(0, 19)}Z,${(i % 1440) < 600 ? 6 : 2}`;
+  const ta = document.querySelector('[data-testid=usage-data]');
+  ta.value = rows.join('\n');
+  ta.dispatchEvent(new Event('input', { bubbles: true }));
+});
+await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
+await p2.waitForTimeout(500);
+const cdp = await context.newCDPSession(p2);
+const trace = [];
+cdp.on('Tracing.dataCollected', (e) => trace.push(...e.value));
+const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+await cdp.send('Profiler.enable');
+await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+await cdp.send('Profiler.start');
+const samples = await p2.evaluate(async () => {
+  const field = document.querySelector('[data-testid=monthly-price]');
+  const out = [];
+  for (let i = 0; i < 30; i++) {
+    const price = 7000 + i * 50;
+    const t0 = performance.now();
+    field.value = String(price);
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+    const t1 = performance.now();
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    out.push([t1 - t0, performance.now() - t0]);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return out;
+});
+const { profile } = await cdp.send('Profiler.stop');
+await cdp.send('Tracing.end'); await traced;
+const durs = new Map();
+for (const e of trace) if (e.ph === 'X' && e.dur) durs.set(e.name, (durs.get(e.name) || 0) + e.dur);
+const render = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer'].reduce((a, k) => a + (durs.get(k) || 0), 0);
+console.log('rendering (style+layout+paint+commit) per change ms:', (render / 1000 / 30).toFixed(2));
+console.log('trace (ms total over the run):', [...durs].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(' | '));
+fs.mkdirSync('/tmp/prof', { recursive: true });
+fs.writeFileSync('/tmp/prof/p.cpuprofile', JSON.stringify(profile));
+const s = samples.slice(5).map((x) => x[0]).sort((a, b) => a - b);
+const f = samples.slice(5).map((x) => x[1]).sort((a, b) => a - b);
+console.log('input → effects done (script) ms median', s[Math.floor(s.length / 2)], 'frame', f[Math.floor(f.length / 2)]);
+// self time by function
+const self = new Map();
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const dt = profile.timeDeltas;
+const counts = new Map();
+profile.samples.forEach((id, i) => counts.set(id, (counts.get(id) || 0) + (dt[i] || 0)));
+for (const [id, t] of counts) { const n = byId.get(id); const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}`; self.set(k, (self.get(k) || 0) + t); }
+const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 45);
+for (const [k, t] of top) console.log((t / 1000).toFixed(1).padStart(8), 'ms', k);
+await context.close(); await site.close(); await browser.close();
