@@ -13,8 +13,11 @@ const dir = process.argv[2] || 'dist';
 const file = path.join(dir, 'index.html');
 let html = fs.readFileSync(file, 'utf8');
 
-const metaRe = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"\s*\/?>/;
-const meta = html.match(metaRe);
+// As written in index.html, or as trunk's release minifier leaves it (attributes reordered,
+// quotes dropped where it can).
+const metaRe = /<meta (?:http-equiv="?Content-Security-Policy"? content="([^"]*)"|content="([^"]*)" http-equiv="?Content-Security-Policy"?)\s*\/?>/;
+const found = html.match(metaRe);
+const meta = found && [found[0], found[1] ?? found[2]];
 if (!meta) {
   console.error(`csp: ${file} has no <meta http-equiv="Content-Security-Policy"> (index.html must keep it)`);
   process.exit(1);

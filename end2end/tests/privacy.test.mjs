@@ -1,7 +1,8 @@
 // Privacy: after the page has loaded it makes ZERO network requests, to any origin, whatever
 // the user does; the strict Content-Security-Policy (index.html + scripts/csp.mjs) holds with
-// no violation; once the wasm runs, connect-src is 'none' (src/main.rs), so even a fetch()
-// to the page's own origin is refused.
+// no violation; once the wasm runs, connect-src allows only the origin's /robots.txt
+// (src/main.rs: crawlers and audits fetch it through the page), so even a fetch() of the
+// page itself is refused.
 //
 // What the load itself fetches (asserted below): the HTML, the JS glue (modulepreload),
 // the .wasm (preload + the loader's fetch, one request in Chromium), the CSS files and
@@ -60,7 +61,7 @@ test('the load fetches only the page’s own files, from its own origin, with no
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]{44}'/);
   // 'wasm-unsafe-eval' is the only 'unsafe' source: no inline script, style or style attribute.
   assert.deepEqual(csp.split(';').map((d) => d.trim()).filter((d) => d.includes('unsafe')),
-    ["script-src 'self' 'wasm-unsafe-eval' " + csp.match(/'sha256-[^']+'/)[0]]);
+    ["script-src 'self' 'wasm-unsafe-eval' " + csp.match(/'sha256-[^']+'/g).join(' ')]);
   assert.doesNotMatch(csp, /style-src-attr|unsafe-inline/);
   assert.doesNotMatch(csp, /https?:|\*/, 'no remote origin, no wildcard');
   await context.close();
