@@ -34,7 +34,9 @@ fn after_first_paint(start: impl FnOnce() + 'static, frames: u32) {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element());
-    let painted = root.as_ref().is_none_or(|r| r.has_attribute("data-painted"));
+    let painted = root
+        .as_ref()
+        .is_none_or(|r| r.has_attribute("data-painted"));
     if painted || frames == 0 {
         if let Some(r) = &root {
             let _ = r.remove_attribute("data-painted");
