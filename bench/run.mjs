@@ -175,6 +175,11 @@ if (report.latency) {
     row('top (charts out of view: redrawn 120 ms after the last change)', l.top),
     row('charts in view (load-duration chart centred)', l.charts));
 }
+const urlMs = Object.fromEntries(['decode', 'encode_series_30d', 'encode_query_30d', 'decode_30d'].map((id) => [id, criterionMs('url', id)]));
+if (Object.values(urlMs).some((v) => v != null)) {
+  lines.push('', 'Link codec, native (criterion, median µs): ' + Object.entries(urlMs).map(([k, v]) => `${k} ${f(v == null ? null : v * 1000, 1)}`).join(', ') +
+    ' (`_30d`: every input changed + a 30-day hourly history in `data`).');
+}
 if (report.bundle) lines.push('', `First-load transfer: ${f(report.bundle.gzip / 1024)} KB gzip, ${f(report.bundle.brotli / 1024)} KB brotli, ${f(report.bundle.raw / 1024)} KB raw (issue target 250 KB gzip; scripts/test budget ${report.bundle.budget_kb} KB).`);
 if (report.fuzz) lines.push('', 'Fuzzing (proptest, release):', '', '```', report.fuzz, '```');
 if (report.lighthouse) {

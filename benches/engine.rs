@@ -1,5 +1,6 @@
 //! Native benchmarks (criterion): parse (+ hourly resampling), analysis (profile + plan) and
-//! the link decoder (`url::encode` is being reworked; add it here once its signature settles), on the same generated inputs as the browser bench (bench/README.md):
+//! the link codec (encode and decode, with and without a 30-day history), on the same
+//! generated inputs as the browser bench (bench/README.md):
 //! a year of per-minute samples (525 600 rows, ~11.6 MB) and a 30-day hourly series.
 //! `cargo bench --bench engine` (scripts/bench runs it and puts the numbers in its report).
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -75,12 +76,35 @@ fn analysis(c: &mut Criterion) {
 }
 
 fn links(c: &mut Criterion) {
+    use gpu_rent_planner::url::{self, LinkHistory, LinkState};
     let mut g = c.benchmark_group("url");
     let query = "?v=1&lang=en&monthly=9000&ondemand=25&hours=730";
     g.throughput(Throughput::Bytes(query.len() as u64));
-    g.bench_function("decode", |b| {
-        b.iter(|| gpu_rent_planner::url::decode(black_box(query)))
+    g.bench_function("decode", |b| b.iter(|| url::decode(black_box(query))));
+
+    // A link with every input changed and a 30-day hourly history.
+    let parsed = parse(&hourly_csv(30 * 24), &ParseOptions::default()).expect("bench input parses");
+    let series = url::quantize(&parsed.series);
+    let mut state = LinkState::default();
+    state.inputs.monthly_price = 7300.0;
+    state.inputs.on_demand_price = 20.0;
+    state.utc_offset_minutes = Some(480);
+    state.history = Some(LinkHistory {
+        series: series.clone(),
+        histogram: false,
     });
+    let data = url::encode_series(&series, false);
+    let full = url::encode(&state, Some(&data));
+    g.throughput(Throughput::Elements(series.values.len() as u64));
+    // The `data` value: varint series, deflate, base64url.
+    g.bench_function("encode_series_30d", |b| {
+        b.iter(|| url::encode_series(black_box(&series), false))
+    });
+    // The query string around an already encoded history.
+    g.bench_function("encode_query_30d", |b| {
+        b.iter(|| url::encode(black_box(&state), Some(black_box(&data))))
+    });
+    g.bench_function("decode_30d", |b| b.iter(|| url::decode(black_box(&full))));
     g.finish();
 }
 

@@ -45,7 +45,7 @@ export async function openPage(browser, url, contextOptions = {}) {
   page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   await page.goto(url);
-  await page.waitForSelector('[data-testid=breakeven-hours]');
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
   return { page, context, problems };
 }
 

@@ -45,6 +45,16 @@ pub fn replace_query(query: &str) {
     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
 }
 
+/// Mark `<html data-ready>`: the whole page is mounted (tests and tools wait for it).
+pub fn set_ready() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = el.set_attribute("data-ready", "");
+    }
+}
+
 /// Set `<html lang>` so screen readers and fonts follow the UI language.
 pub fn set_document_lang(tag: &str) {
     if let Some(el) = web_sys::window()
@@ -155,20 +165,4 @@ pub fn download_text(filename: &str, text: &str) {
         }
     }
     let _ = web_sys::Url::revoke_object_url(&url);
-}
-
-/// Set the value of the `<textarea>`/`<input>` with this id (display only).
-pub fn set_field_value(id: &str, value: &str) {
-    use wasm_bindgen::JsCast;
-    let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-    else {
-        return;
-    };
-    if let Some(t) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-        t.set_value(value);
-    } else if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {
-        i.set_value(value);
-    }
 }

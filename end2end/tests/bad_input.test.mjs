@@ -232,7 +232,7 @@ test(`links: ${LINK_CASES.length} tampered or broken links`, async (t) => {
   for (const [name, query, message, hours] of LINK_CASES) {
     await t.test(`link ← ${name}`, async () => {
       await page.goto(server.url + query);
-      await page.waitForSelector('[data-testid=breakeven-hours]');
+      await page.waitForSelector('html[data-ready]', { state: 'attached' });
       await waitValue(page, 'breakeven-hours', Math.round(hours * 100) / 100);
       if (message) assert.match(await page.textContent('[data-testid=link-notice]'), message);
       else assert.equal(await page.locator('[data-testid=link-notice]').count(), 0, 'nothing to report');

@@ -71,7 +71,7 @@ test('the URL follows the inputs by replace (no history spam) and a link reopens
   const fresh = await browser.newContext();
   const p2 = await fresh.newPage();
   await p2.goto(link);
-  await p2.waitForSelector('[data-testid=breakeven-hours]');
+  await p2.waitForSelector('html[data-ready]', { state: 'attached' });
   assert.equal(await value(p2, 'breakeven-hours'), hours);
   assert.equal(hours, 439.02); // 9000 / 20.5 = 439.0243…
   await fresh.close();

@@ -135,7 +135,7 @@ test('autosave: the last session comes back without a link; a link wins; open my
   const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(server.url);
-  await page.waitForSelector('[data-testid=breakeven-hours]');
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
   assert.equal(await page.$('[data-testid=restored-notice]'), null);
   await page.fill('[data-testid=on-demand-price]', '20');
   await page.waitForFunction(() => (localStorage.getItem('gpu-rent-planner/v1/last') || '').includes('ondemand=20'));

@@ -37,7 +37,7 @@ async function open(url = server.url, options = {}) {
     });
   });
   await page.goto(url);
-  await page.waitForSelector('[data-testid=breakeven-hours]');
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
   await page.waitForLoadState('networkidle');
   return { page, context, requests, problems };
 }

@@ -102,6 +102,16 @@ pub fn UsagePanel() -> impl IntoView {
         bind(state, |i| i.quantile_percent, |i, v| i.quantile_percent = v);
     let mode = move || state.with(|s| s.mode);
     let textarea: NodeRef<leptos::html::Textarea> = NodeRef::new();
+    // A history that was there before the box (a link's or the autosaved one): show it.
+    textarea.on_load(move |el| {
+        usage_text.with_untracked(|t| {
+            if t.len() > PREVIEW_ABOVE_BYTES {
+                el.set_value(&preview(t));
+            } else if !t.is_empty() {
+                el.set_value(t);
+            }
+        })
+    });
     let big = Memo::new(move |_| usage_text.with(|t| t.len() > PREVIEW_ABOVE_BYTES));
     let dragging = RwSignal::new(false);
 
