@@ -32,9 +32,11 @@ pub fn gen_hourly(hours: usize) -> String {
     out
 }
 
-/// Copy a JS string into wasm memory (UTF-16 → UTF-8), as the page does with a paste.
+/// Bring a JS string into wasm memory exactly as the page does with a paste or a file
+/// (`browser::js_text`: the browser's TextEncoder, one copy, a UTF-8 check).
 #[wasm_bindgen]
-pub fn load_text(text: String) -> usize {
+pub fn load_text(text: JsValue) -> usize {
+    let text = gpu_rent_planner::browser::js_text(&text).unwrap_or_default();
     let n = text.len();
     TEXT.with(|t| *t.borrow_mut() = text);
     n

@@ -8,6 +8,70 @@ pub fn start_query() -> String {
         .unwrap_or_default()
 }
 
+/// The browser's `TextEncoder.encodeInto`, taking the JS string as it is (web-sys' binding
+/// takes a Rust `&str`, i.e. the copy this exists to avoid).
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = TextEncoder)]
+    type Utf8Encoder;
+    #[wasm_bindgen(constructor, js_class = "TextEncoder", catch)]
+    fn new() -> Result<Utf8Encoder, wasm_bindgen::JsValue>;
+    #[wasm_bindgen(method, js_class = "TextEncoder", js_name = encodeInto)]
+    fn encode_into(
+        this: &Utf8Encoder,
+        text: &js_sys::JsString,
+        into: &js_sys::Uint8Array,
+    ) -> EncodedInto;
+    type EncodedInto;
+    #[wasm_bindgen(method, getter)]
+    fn read(this: &EncodedInto) -> f64;
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodedInto) -> f64;
+}
+
+/// A JS string (a paste, a file's text) as a Rust `String`, encoded by the browser straight
+/// into wasm memory. wasm-bindgen's own conversion walks an ASCII string char by char in JS
+/// (38 ms for the 12 MB year; bench/README.md). `None` when the value is not a string.
+pub fn js_text(value: &wasm_bindgen::JsValue) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let text = value.dyn_ref::<js_sys::JsString>()?;
+    let Ok(encoder) = Utf8Encoder::new() else {
+        return value.as_string();
+    };
+    let units = text.length();
+    // Every UTF-16 unit takes 1 to 3 bytes: start with 1 each, grow for what is left.
+    let mut buf: Vec<u8> = Vec::with_capacity(units as usize + 8);
+    let mut read: u32 = 0;
+    loop {
+        let rest = if read == 0 {
+            text.clone()
+        } else {
+            text.slice(read, units)
+        };
+        let spare = buf.capacity() - buf.len();
+        // SAFETY: the view covers the vector's spare capacity and is used at once, before
+        // anything can allocate (and so move or grow wasm memory).
+        let view =
+            unsafe { js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr().add(buf.len()), spare) };
+        let done = encoder.encode_into(&rest, &view);
+        let (r, w) = (done.read() as u32, done.written() as usize);
+        if w > spare {
+            return value.as_string();
+        }
+        // SAFETY: encodeInto wrote `w` bytes into the spare capacity.
+        unsafe { buf.set_len(buf.len() + w) };
+        read += r;
+        if read >= units || r == 0 && w == 0 && spare >= 3 {
+            break;
+        }
+        buf.reserve((units - read) as usize * 3 + 8);
+    }
+    if read < units {
+        return value.as_string();
+    }
+    String::from_utf8(buf).ok().or_else(|| value.as_string())
+}
+
 /// `navigator.languages` (falls back to `navigator.language`).
 pub fn browser_languages() -> Vec<String> {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {

@@ -164,3 +164,28 @@ async fn bad_text_survives_changes_to_other_inputs() {
     assert_eq!(on_demand.value(), "30");
     assert!(!text(&host).contains("not a number"));
 }
+
+/// `browser::js_text` (pastes and files enter wasm through it) gives exactly the string
+/// wasm-bindgen's own conversion gives: ASCII, Chinese, full-width digits, emoji (surrogate
+/// pairs), a lone surrogate, and long texts whose multi-byte end needs the buffer to grow.
+#[wasm_bindgen_test]
+fn js_text_matches_wasm_bindgen_strings() {
+    use gpu_rent_planner::browser::js_text;
+    use wasm_bindgen::JsValue;
+    let long_ascii = "2026-11-01 00:00,3\n".repeat(50_000);
+    let cases = [
+        String::new(),
+        "abc".to_string(),
+        "时间,GPU 数\n2026年11月1日 0时,３.５\n".to_string(),
+        "😀".repeat(1_000) + "a",
+        long_ascii.clone() + "结束😀",
+        "é".repeat(70_000),
+    ];
+    for s in &cases {
+        assert_eq!(js_text(&JsValue::from_str(s)).as_deref(), Some(s.as_str()));
+    }
+    // A lone high surrogate (U+D800) then "x": both become what the browser's UTF-8 gives.
+    let lone = js_sys::JsString::from_char_code2(0xD800, u32::from(b'x'));
+    assert_eq!(js_text(&lone.clone().into()), JsValue::from(lone).as_string());
+    assert_eq!(js_text(&JsValue::from_f64(3.0)), None, "not a string");
+}

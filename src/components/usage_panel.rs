@@ -72,6 +72,14 @@ fn set_history(
     usage_text.set(text);
 }
 
+/// The text box's value after an input event (through `browser::js_text`: a 12 MB paste).
+fn box_text(ev: &web_sys::Event) -> String {
+    ev.target()
+        .and_then(|t| js_sys::Reflect::get(&t, &wasm_bindgen::JsValue::from_str("value")).ok())
+        .and_then(|v| crate::browser::js_text(&v))
+        .unwrap_or_else(|| event_target_value(ev))
+}
+
 /// Read a dropped or picked file as text into the history.
 fn read_file(
     file: web_sys::File,
@@ -80,7 +88,7 @@ fn read_file(
 ) {
     leptos::task::spawn_local(async move {
         if let Ok(v) = wasm_bindgen_futures::JsFuture::from(file.text()).await {
-            if let Some(text) = v.as_string() {
+            if let Some(text) = crate::browser::js_text(&v) {
                 set_history(text, usage_text, textarea, false);
             }
         }
@@ -206,7 +214,7 @@ pub fn UsagePanel() -> impl IntoView {
                     aria-describedby="usage-data-hint"
                     placeholder="2026-11-01 00:00,3\n2026-11-01 01:00,2.5\n…"
                     prop:readOnly=move || big.get()
-                    on:input=move |ev| set_history(event_target_value(&ev), usage_text, textarea, true)
+                    on:input=move |ev| set_history(box_text(&ev), usage_text, textarea, true)
                     on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
                     on:dragleave=move |_| dragging.set(false)
                     on:drop=move |ev: web_sys::DragEvent| {
