@@ -186,6 +186,9 @@ fn js_text_matches_wasm_bindgen_strings() {
     }
     // A lone high surrogate (U+D800) then "x": both become what the browser's UTF-8 gives.
     let lone = js_sys::JsString::from_char_code2(0xD800, u32::from(b'x'));
-    assert_eq!(js_text(&lone.clone().into()), JsValue::from(lone).as_string());
+    assert_eq!(
+        js_text(&lone.clone().into()),
+        JsValue::from(lone).as_string()
+    );
     assert_eq!(js_text(&JsValue::from_f64(3.0)), None, "not a string");
 }
