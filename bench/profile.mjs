@@ -3,19 +3,11 @@
 // Writes the profile to /tmp/prof/p.cpuprofile (open it in Chromium DevTools).
 import path from 'node:path';
 import fs from 'node:fs';
-import { launch, serve, openPage } from '../end2end/lib.mjs';
+import { launch, serve, openPage, pasteYear } from '../end2end/lib.mjs';
 const browser = await launch();
 const site = await serve(path.resolve(process.argv[2] || 'dist'), '/');
 const { page: p2, context } = await openPage(browser, site.url);
-await p2.click('[data-testid=mode-data]');
-await p2.evaluate(() => {
-  const start = Date.UTC(2025, 0, 1) / 1000;
-  const rows = new Array(525600);
-  for (let i = 0; i < rows.length; i++) rows[i] = `${new Date((start + i * 60) * 1000).toISOString().slice(0, 19)}Z,${(i % 1440) < 600 ? 6 : 2}`;
-  const ta = document.querySelector('[data-testid=usage-data]');
-  ta.value = rows.join('\n');
-  ta.dispatchEvent(new Event('input', { bubbles: true }));
-});
+await pasteYear(p2);
 await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
 await p2.waitForTimeout(500);
 const cdp = await context.newCDPSession(p2);

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
+import { launch, serve, openPage, value, screenshot, pasteYear } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -113,16 +113,7 @@ test('data mode: an example history with timestamps fills the band table', async
 
 test('a year of per-minute samples (525 600 rows) is read in slices with a progress bar', async () => {
   const { page, context, problems } = await openPage(browser, server.url);
-  await page.click('[data-testid=mode-data]');
-  await page.evaluate(() => {
-    const start = Date.UTC(2025, 0, 1) / 1000;
-    const rows = new Array(525600);
-    // ISO timestamps, ~22 bytes a row: 11.5 MB in all.
-    for (let i = 0; i < rows.length; i++) rows[i] = `${new Date((start + i * 60) * 1000).toISOString().slice(0, 19)}Z,${(i % 1440) < 600 ? 6 : 2}`;
-    const ta = document.querySelector('[data-testid=usage-data]');
-    ta.value = rows.join('\n');
-    ta.dispatchEvent(new Event('input', { bubbles: true }));
-  });
+  await pasteYear(page);
   await page.waitForSelector('[data-testid=parse-progress]', { timeout: 5000 });
   await waitValue(page, 'hours-read', 8760);
   assert.equal(await value(page, 'rows-read'), 525600);
