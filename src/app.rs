@@ -158,6 +158,15 @@ pub fn use_ctx() -> Ctx {
     expect_context::<Ctx>()
 }
 
+/// One part of the state as a memo: views that read it re-run only when that part changes
+/// (a closure reading `state` directly re-runs on every input change).
+pub fn watch<T>(state: RwSignal<AppState>, part: fn(&AppState) -> T) -> Memo<T>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| state.with(part))
+}
+
 /// A `(value, setter)` pair bound to one numeric input of the plan.
 pub fn bind(
     state: RwSignal<AppState>,
@@ -287,7 +296,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <LinkNotice problems lang=Signal::from(Memo::new(move |_| state.with(|s| s.lang))) />
+        <LinkNotice problems lang=Signal::from(watch(state, |s| s.lang)) />
         <Planner state usage_text parse_status staged=true />
     }
 }
@@ -344,9 +353,8 @@ pub fn Planner(
     let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
     // Memos, not derived signals: every text and chart reads these, and a price change
     // must not notify them (measured: it redrew all five charts and re-ran every label).
-    let lang: Signal<Lang> = Memo::new(move |_| state.with(|s| s.lang)).into();
-    let currency: Signal<&'static str> =
-        Memo::new(move |_| state.with(|s| s.currency.symbol())).into();
+    let lang: Signal<Lang> = watch(state, |s| s.lang).into();
+    let currency: Signal<&'static str> = watch(state, |s| s.currency.symbol()).into();
 
     // Read the history whenever the text or the reading options change. Large texts are
     // read in slices so the page stays responsive; a newer run cancels an older one.

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::app::{use_ctx, ParseStatus};
+use crate::app::{use_ctx, watch, ParseStatus};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::timestamp::civil_from_days;
@@ -238,9 +238,8 @@ pub fn ParseReportView() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
-    let threshold = Signal::from(Memo::new(move |_| {
-        state.with(|s| s.parse_options.busy_threshold_percent)
-    }));
+    let format = watch(state, |s| s.parse_options.format);
+    let threshold = Signal::from(watch(state, |s| s.parse_options.busy_threshold_percent));
     let set_threshold =
         Callback::new(move |v: f64| state.update(|s| s.parse_options.busy_threshold_percent = v));
     let columns = Memo::new(move |_| {
@@ -303,7 +302,7 @@ pub fn ParseReportView() -> impl IntoView {
                     {FORMATS.iter().map(|(key, f)| {
                         let f = *f;
                         view! {
-                            <option value=*key selected=move || state.with(|s| s.parse_options.format == Some(f))>
+                            <option value=*key selected=move || format.get() == Some(f)>
                                 {move || format_name(lang.get(), f)}
                             </option>
                         }
@@ -324,7 +323,7 @@ pub fn ParseReportView() -> impl IntoView {
         </div>
         <div class:hidden=move || {
             ctx.parse_status.with(|p| !matches!(p, ParseStatus::Done(Ok(parsed)) if parsed.report.format == Format::NvidiaSmi))
-                && state.with(|s| s.parse_options.format != Some(Format::NvidiaSmi))
+                && format.get() != Some(Format::NvidiaSmi)
         }>
             <SliderField
                 testid="busy-threshold"

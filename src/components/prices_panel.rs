@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::app::{bind, use_ctx, Currency};
+use crate::app::{bind, use_ctx, watch, Currency};
 use crate::components::slider_field::SliderField;
 use crate::core::breakeven::{self, HOURS_PER_MONTH_CHOICES, MAX_HOURLY_PRICE};
 use crate::core::error::{positive, Field};
@@ -45,6 +45,8 @@ pub const PRESETS: [Preset; 3] = [
 pub fn PricesPanel() -> impl IntoView {
     let ctx = use_ctx();
     let state = ctx.state;
+    let currency = watch(state, |s| s.currency);
+    let hours = watch(state, |s| s.inputs.hours_per_month);
     let lang = ctx.lang;
     let (monthly, set_monthly) = bind(state, |i| i.monthly_price, |i, v| i.monthly_price = v);
     let (on_demand, set_on_demand) =
@@ -83,8 +85,8 @@ pub fn PricesPanel() -> impl IntoView {
                             }
                         }
                     >
-                        <option value="cny" selected=move || state.with(|s| s.currency == Currency::Cny)>"¥ CNY"</option>
-                        <option value="usd" selected=move || state.with(|s| s.currency == Currency::Usd)>"$ USD"</option>
+                        <option value="cny" selected=move || currency.get() == Currency::Cny>"¥ CNY"</option>
+                        <option value="usd" selected=move || currency.get() == Currency::Usd>"$ USD"</option>
                     </select>
                 </label>
                 <label>
@@ -103,7 +105,7 @@ pub fn PricesPanel() -> impl IntoView {
                                 view! {
                                     <option
                                         value=h.to_string()
-                                        selected=move || state.with(|s| s.inputs.hours_per_month == h)
+                                        selected=move || hours.get() == h
                                     >
                                         {h.to_string()}
                                     </option>

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::app::use_ctx;
+use crate::app::{use_ctx, watch};
 use crate::core::plan::BaselineRule;
 use crate::core::sizing::SizingRule;
 use crate::format::{money, number_trim, percent};
@@ -47,6 +47,8 @@ pub fn SizingCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
+    let rule = watch(state, |s| s.inputs.baseline_rule);
+    let custom = watch(state, |s| s.inputs.custom_baseline_gpus);
     view! {
         <section class="card" aria-labelledby="sizing-heading">
             <h2 id="sizing-heading">{move || tr(lang.get(), "How many GPUs to commit", "固定配额买多少")}</h2>
@@ -60,16 +62,16 @@ pub fn SizingCard() -> impl IntoView {
                         }
                     }>
                         {BASELINE_RULES.into_iter().map(|r| view! {
-                            <option value=r.key() selected=move || state.with(|s| s.inputs.baseline_rule == r)>
+                            <option value=r.key() selected=move || rule.get() == r>
                                 {move || baseline_name(lang.get(), r)}
                             </option>
                         }).collect_view()}
                     </select>
                 </label>
-                <label class:hidden=move || state.with(|s| s.inputs.baseline_rule != BaselineRule::Custom)>
+                <label class:hidden=move || rule.get() != BaselineRule::Custom>
                     {move || tr(lang.get(), "GPUs", "GPU 数")}
                     <input type="number" min="0" step="1" data-testid="custom-baseline"
-                        prop:value=move || state.with(|s| s.inputs.custom_baseline_gpus.to_string())
+                        prop:value=move || custom.get().to_string()
                         on:input=move |ev| {
                             if let Ok(n) = event_target_value(&ev).trim().parse::<u32>() {
                                 state.update(|s| s.inputs.custom_baseline_gpus = n);

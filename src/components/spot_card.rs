@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::app::{bind, use_ctx};
+use crate::app::{bind, use_ctx, watch};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, positive, Field};
 use crate::core::spot::{
@@ -58,8 +58,8 @@ pub fn SpotCard() -> impl IntoView {
         |i, v| i.checkpoint_interval_hours = Some(v),
     );
     let (job, set_job) = bind(state, |i| i.job_hours, |i, v| i.job_hours = v);
-    let use_young = Signal::<bool>::from(Memo::new(move |_| {
-        state.with(|s| s.inputs.checkpoint_interval_hours.is_none())
+    let use_young = Signal::<bool>::from(watch(state, |s| {
+        s.inputs.checkpoint_interval_hours.is_none()
     }));
     let on_young = move |ev| {
         let checked = event_target_checked(&ev);

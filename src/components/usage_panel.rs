@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::app::{bind, use_ctx, UsageMode};
+use crate::app::{bind, use_ctx, watch, UsageMode};
 use crate::components::parse_report::ParseReportView;
 use crate::components::slider_field::SliderField;
 use crate::core::breakeven::MAX_HOURS_PER_MONTH;
@@ -108,7 +108,11 @@ pub fn UsagePanel() -> impl IntoView {
     let (used, set_used) = bind(state, |i| i.used_hours, |i, v| i.used_hours = v);
     let (quantile, set_quantile) =
         bind(state, |i| i.quantile_percent, |i, v| i.quantile_percent = v);
-    let mode = move || state.with(|s| s.mode);
+    let mode = watch(state, |s| s.mode);
+    let mode = move || mode.get();
+    let lookback = watch(state, |s| s.inputs.lookback);
+    let day_start = watch(state, |s| s.inputs.day_start_hour);
+    let day_end = watch(state, |s| s.inputs.day_end_hour);
     let textarea: NodeRef<leptos::html::Textarea> = NodeRef::new();
     // A history that was there before the box (a link's or the autosaved one): show it.
     textarea.on_load(move |el| {
@@ -253,7 +257,7 @@ pub fn UsagePanel() -> impl IntoView {
                             if let Some(lb) = lb { state.update(|s| s.inputs.lookback = lb); }
                         }>
                             {LOOKBACK_CHOICES.into_iter().map(|lb| view! {
-                                <option value=lookback_key(lb) selected=move || state.with(|s| s.inputs.lookback == lb)>
+                                <option value=lookback_key(lb) selected=move || lookback.get() == lb>
                                     {move || lookback_name(lang.get(), lb)}
                                 </option>
                             }).collect_view()}
@@ -265,7 +269,7 @@ pub fn UsagePanel() -> impl IntoView {
                             if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_start_hour = h); }
                         }>
                             {(0..24u32).map(|h| view! {
-                                <option value=h.to_string() selected=move || state.with(|s| s.inputs.day_start_hour == h)>{format!("{h:02}:00")}</option>
+                                <option value=h.to_string() selected=move || day_start.get() == h>{format!("{h:02}:00")}</option>
                             }).collect_view()}
                         </select>
                     </label>
@@ -275,7 +279,7 @@ pub fn UsagePanel() -> impl IntoView {
                             if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_end_hour = h); }
                         }>
                             {(1..=24u32).map(|h| view! {
-                                <option value=h.to_string() selected=move || state.with(|s| s.inputs.day_end_hour == h)>{format!("{h:02}:00")}</option>
+                                <option value=h.to_string() selected=move || day_end.get() == h>{format!("{h:02}:00")}</option>
                             }).collect_view()}
                         </select>
                     </label>
