@@ -12,7 +12,11 @@ fn main() {
     let copy = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("prerender"));
-    let shown = copy.as_ref().is_some_and(|c| !c.has_attribute("hidden"));
+    // In a background tab nothing is painted (and requestAnimationFrame does not run): start.
+    let visible = web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Visible);
+    let shown = visible && copy.as_ref().is_some_and(|c| !c.has_attribute("hidden"));
     let start = move || {
         if let Some(copy) = &copy {
             copy.remove();

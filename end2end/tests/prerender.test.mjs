@@ -45,3 +45,18 @@ test('a link never shows the default copy, before or after the wasm', async () =
   assert.equal(await live.getAttribute('[data-testid=breakeven-hours]', 'data-value'), '292'); // 7300 / 25
   await c2.close();
 });
+
+test('a page opened in a background tab (no frames) still starts', async () => {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  // What a background tab looks like to the page: hidden, and requestAnimationFrame never runs.
+  await page.addInitScript(() => {
+    Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+    window.requestAnimationFrame = () => 0;
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 10000 });
+  assert.equal(await page.$('#prerender'), null);
+  assert.equal(await page.getAttribute('[data-testid=breakeven-hours]', 'data-value'), '360');
+  await context.close();
+});
