@@ -33,6 +33,8 @@ use crate::url::{self, LinkState};
 pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
 /// Autosave waits this long after the last change (typing is never blocked).
 const AUTOSAVE_DELAY_MS: u32 = 500;
+/// The address bar is written at most once per this many ms (see `App`).
+const URL_WRITE_INTERVAL_MS: u32 = 100;
 
 /// The currency label (no conversion ever happens).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -251,11 +253,32 @@ pub fn App() -> impl IntoView {
         data.with(|d| url::encode(&link, d.as_deref()))
     });
 
-    // The one writer of the URL: `replace`, so typing never spams history.
+    // The one writer of the URL: `replace`, so typing never spams history. At most one write
+    // per URL_WRITE_INTERVAL_MS: a change after a quiet spell is written at once, a burst (a
+    // slider dragged) gets its last state written at the end of the interval. Chromium spends
+    // ~1–3 ms per replaceState and ignores calls beyond 200 in 10 s, which a drag exceeds
+    // (the last position could be dropped).
+    let url_timer = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let url_written_at = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
         let q = query.get();
-        if !pending.get() {
+        if pending.get() {
+            return;
+        }
+        let since = js_sys::Date::now() - url_written_at.get_value();
+        let interval = f64::from(URL_WRITE_INTERVAL_MS);
+        if since >= interval {
+            url_timer.set_value(None);
+            url_written_at.set_value(js_sys::Date::now());
             browser::replace_query(&q);
+        } else {
+            let wait = (interval - since).ceil() as u32;
+            let t = gloo_timers::callback::Timeout::new(wait, move || {
+                url_written_at.try_set_value(js_sys::Date::now());
+                browser::replace_query(&q);
+            });
+            // Replacing the handle cancels the write it replaces.
+            url_timer.set_value(Some(t));
         }
     });
     // Through a memo: setting `<html lang>` restyles the whole page (measured 5 ms), so only

@@ -240,3 +240,41 @@ test('a history too long for a practical link says so and offers shorter links',
   assert.equal(await value(fresh.page, 'optimal-n'), n, 'the 30-day window gives the same N*');
   await fresh.context.close();
 });
+
+test('the address bar follows the inputs: a lone change at once, a burst with its last state', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  await page.waitForTimeout(150);
+  // A change after a quiet spell is in the URL as soon as its effects have run.
+  const written = await page.evaluate(() => new Promise((resolve) => {
+    const field = document.querySelector('[data-testid=monthly-price]');
+    field.value = '7300';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    const c = new MessageChannel();
+    c.port1.onmessage = () => resolve(location.search);
+    c.port2.postMessage(0);
+  }));
+  assert.ok(written.includes('monthly=7300'), written);
+  // 60 changes in a burst (a slider dragged): at most one write per 100 ms, ending on the last.
+  const { writes, ms } = await page.evaluate(async () => {
+    const field = document.querySelector('[data-testid=monthly-price]');
+    const t0 = performance.now();
+    let n = 0;
+    const original = history.replaceState.bind(history);
+    history.replaceState = (...a) => { n += 1; return original(...a); };
+    for (let i = 1; i <= 60; i++) {
+      field.value = String(7300 + i * 10);
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const ms = performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 250));
+    return { writes: n, ms };
+  });
+  assert.ok(writes >= 1 && writes <= Math.ceil(ms / 100) + 1 && writes < 60, `${writes} writes for 60 changes in ${ms} ms`);
+  assert.ok(page.url().includes('monthly=7900'), page.url());
+  await page.reload();
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
+  assert.equal(await value(page, 'breakeven-hours'), 316); // 7900 / 25
+  assert.deepEqual(problems, []);
+  await context.close();
+});
