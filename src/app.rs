@@ -283,7 +283,7 @@ pub fn App() -> impl IntoView {
     });
     // Through a memo: setting `<html lang>` restyles the whole page (measured 5 ms), so only
     // when the language changes.
-    let lang_tag = Memo::new(move |_| state.with(|s| s.lang.html_tag()));
+    let lang_tag = watch(state, |s| s.lang.html_tag());
     Effect::new(move |_| browser::set_document_lang(lang_tag.get()));
 
     // Autosave, debounced. Opened with a link, the saved session is kept until the user
@@ -355,8 +355,8 @@ pub fn Planner(
     #[prop(optional)]
     usage_text: Option<RwSignal<String>>,
     #[prop(optional)] parse_status: Option<RwSignal<ParseStatus>>,
-    /// Mount in [`MOUNT_STEPS`] tasks, top to bottom, then set `<html data-ready>` (the page;
-    /// component tests mount everything at once).
+    /// Mount the header and answer, then the rest in [`MOUNT_STEPS`] more tasks, top to
+    /// bottom, then set `<html data-ready>` (the page; component tests mount at once).
     #[prop(optional)]
     staged: bool,
 ) -> impl IntoView {
