@@ -24,7 +24,7 @@ use super::prices::{spot_price, Prices};
 use super::profile::{HistoryProfile, Lookback, ProfileSettings, ProfileSource, MAX_GPUS};
 use super::review::{review_history, review_typed, Review, ReviewMonthInput, ReviewThresholds};
 use super::sizing::{
-    recent_drop_guard, rule_n, sizing_table, RecentDropGuard, SizingRule, SizingTable,
+    level_rule_n, recent_drop_guard, sizing_table, RecentDropGuard, SizingRule, SizingTable,
 };
 use super::spot::{no_checkpoint_run, spot_effective, NoCheckpointRun, SpotEffective, SpotInputs};
 use super::waterline::{waterline, Waterline, DEFAULT_QUANTILE_PERCENT};
@@ -283,21 +283,11 @@ fn baseline_n(
     wl: &Result<Waterline, InputError>,
 ) -> Result<u32, InputError> {
     let lv = &prof.window;
+    // Only the waterline rule needs § 5 (and fails with it).
     let rule = |r: SizingRule| -> Result<u32, InputError> {
-        match r {
-            SizingRule::Waterline => Ok(wl.as_ref().map_err(Clone::clone)?.buy),
-            _ => {
-                // Waterline is not consulted by the other rules.
-                let dummy = Waterline {
-                    quantile: 0.0,
-                    bands: None,
-                    overall: 0.0,
-                    lowest_band: None,
-                    average: 0.0,
-                    buy: 0,
-                };
-                Ok(rule_n(lv, prices, &dummy, r))
-            }
+        match level_rule_n(lv, prices, r) {
+            Some(n) => Ok(n),
+            None => Ok(wl.as_ref().map_err(Clone::clone)?.buy),
         }
     };
     match inputs.baseline_rule {

@@ -106,6 +106,17 @@ pub fn sizing_row(levels: &LevelProfile, prices: &Prices, rule: SizingRule, n: u
     }
 }
 
+/// N chosen by a rule that reads only the load levels: every rule but the waterline's
+/// (`None` for that one, which needs the § 5 waterline).
+pub fn level_rule_n(levels: &LevelProfile, prices: &Prices, rule: SizingRule) -> Option<u32> {
+    match rule {
+        SizingRule::Average => Some((levels.mean() + 0.5 + 1e-9).floor() as u32),
+        SizingRule::Waterline => None,
+        SizingRule::CostOptimal => Some(n_star(levels, prices)),
+        SizingRule::Peak => Some(levels.levels()),
+    }
+}
+
 /// N chosen by each rule.
 pub fn rule_n(
     levels: &LevelProfile,
@@ -113,12 +124,7 @@ pub fn rule_n(
     waterline: &Waterline,
     rule: SizingRule,
 ) -> u32 {
-    match rule {
-        SizingRule::Average => (levels.mean() + 0.5 + 1e-9).floor() as u32,
-        SizingRule::Waterline => waterline.buy,
-        SizingRule::CostOptimal => n_star(levels, prices),
-        SizingRule::Peak => levels.levels(),
-    }
+    level_rule_n(levels, prices, rule).unwrap_or(waterline.buy)
 }
 
 /// § 6 on the lookback window of a profile.
@@ -208,6 +214,13 @@ mod tests {
         let t = sizing_table(&p, &prices(), &w);
         let ns: Vec<u32> = t.rows.iter().map(|r| r.n).collect();
         assert_eq!(ns, vec![2, 0, 2, 3]);
+        // The rules that read only the levels, without a waterline (the plan's baseline).
+        let lv = &p.window;
+        let by_levels: Vec<Option<u32>> = SIZING_RULES
+            .iter()
+            .map(|&r| level_rule_n(lv, &prices(), r))
+            .collect();
+        assert_eq!(by_levels, vec![Some(2), None, Some(2), Some(3)]);
         let avg = t.row(SizingRule::Average);
         assert_eq!(avg.total.to_plain_string(), "23703.13");
         assert_eq!(avg.fixed.to_plain_string(), "18000.00");
