@@ -4,7 +4,7 @@
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
 use gpu_rent_planner::core::profile::profile;
-use gpu_rent_planner::core::samples::generate_minutely_csv;
+use gpu_rent_planner::core::samples::{generate_hourly_csv, generate_minutely_csv};
 use gpu_rent_planner::core::series::UsageSeries;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -20,16 +20,10 @@ pub fn gen_minutely(rows: usize) -> String {
     generate_minutely_csv(rows)
 }
 
-/// `hours` hourly rows: every 60th row of the minutely generator (as benches/engine.rs).
+/// `hours` hourly rows (`core::samples::generate_hourly_csv`, as benches/engine.rs).
 #[wasm_bindgen]
 pub fn gen_hourly(hours: usize) -> String {
-    let minutely = generate_minutely_csv(hours * 60);
-    let mut out = String::from("time,gpus\n");
-    for line in minutely.lines().skip(1).step_by(60) {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
+    generate_hourly_csv(hours)
 }
 
 /// Bring a JS string into wasm memory exactly as the page does with a paste or a file

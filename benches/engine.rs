@@ -7,26 +7,15 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper};
 use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs};
 use gpu_rent_planner::core::profile::profile;
-use gpu_rent_planner::core::samples::generate_minutely_csv;
+use gpu_rent_planner::core::samples::{generate_hourly_csv, generate_minutely_csv};
 use std::hint::black_box;
 
 /// The inputs both benches use (bench/wasm_entry.rs builds the same two).
 pub fn inputs() -> [(&'static str, String); 2] {
     [
         ("year-minutely", generate_minutely_csv(525_600)),
-        ("30d-hourly", hourly_csv(30 * 24)),
+        ("30d-hourly", generate_hourly_csv(30 * 24)),
     ]
-}
-
-/// `hours` hourly rows `2026-01-01 00:00,37.5` (same generator shape as the minutely one).
-pub fn hourly_csv(hours: usize) -> String {
-    let minutely = generate_minutely_csv(hours * 60);
-    let mut out = String::from("time,gpus\n");
-    for line in minutely.lines().skip(1).step_by(60) {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
 }
 
 fn ingest(c: &mut Criterion) {
@@ -83,7 +72,8 @@ fn links(c: &mut Criterion) {
     g.bench_function("decode", |b| b.iter(|| url::decode(black_box(query))));
 
     // A link with every input changed and a 30-day hourly history.
-    let parsed = parse(&hourly_csv(30 * 24), &ParseOptions::default()).expect("bench input parses");
+    let parsed =
+        parse(&generate_hourly_csv(30 * 24), &ParseOptions::default()).expect("bench input parses");
     let series = url::quantize(&parsed.series);
     let mut state = LinkState::default();
     state.inputs.monthly_price = 7300.0;

@@ -82,39 +82,7 @@ fn inputs() -> impl Strategy<Value = PlanInputs> {
     )
         .prop_map(|(f, c, (lookback, rule, billing, tau, months))| {
             let mut i = PlanInputs::default();
-            let n = [
-                &mut i.monthly_price,
-                &mut i.on_demand_price,
-                &mut i.hours_per_month,
-                &mut i.spot_price,
-                &mut i.used_hours,
-                &mut i.quantile_percent,
-                &mut i.interruption_rate,
-                &mut i.checkpoint_save_hours,
-                &mut i.restart_hours,
-                &mut i.job_hours,
-                &mut i.interruptible_percent,
-                &mut i.budget,
-                &mut i.budget_fixed_percent,
-                &mut i.budget_elastic_percent,
-                &mut i.budget_spot_percent,
-                &mut i.burst_job_hours,
-                &mut i.own_purchase,
-                &mut i.own_depreciation_months,
-                &mut i.own_power_kw,
-                &mut i.own_pue,
-                &mut i.own_electricity_price,
-                &mut i.own_colo_ops_monthly,
-                &mut i.hidden_storage_monthly,
-                &mut i.hidden_public_ip_monthly,
-                &mut i.hidden_snapshots_monthly,
-                &mut i.hidden_egress_per_gb,
-                &mut i.hidden_egress_gb,
-                &mut i.hidden_sessions,
-                &mut i.hidden_idle_timeout_hours,
-                &mut i.review_utilization_threshold_percent,
-                &mut i.review_queue_limit_hours,
-            ];
+            let n = float_fields(&mut i);
             // One field in three takes only finite values (a non-finite one keeps the
             // default), so that some inputs get past validation into the deeper sections.
             for (k, slot) in n.into_iter().enumerate() {
@@ -243,39 +211,7 @@ fn each_field_at_each_extreme() {
     ] {
         for k in 0..31 {
             let mut i = PlanInputs::default();
-            let slots = [
-                &mut i.monthly_price,
-                &mut i.on_demand_price,
-                &mut i.hours_per_month,
-                &mut i.spot_price,
-                &mut i.used_hours,
-                &mut i.quantile_percent,
-                &mut i.interruption_rate,
-                &mut i.checkpoint_save_hours,
-                &mut i.restart_hours,
-                &mut i.job_hours,
-                &mut i.interruptible_percent,
-                &mut i.budget,
-                &mut i.budget_fixed_percent,
-                &mut i.budget_elastic_percent,
-                &mut i.budget_spot_percent,
-                &mut i.burst_job_hours,
-                &mut i.own_purchase,
-                &mut i.own_depreciation_months,
-                &mut i.own_power_kw,
-                &mut i.own_pue,
-                &mut i.own_electricity_price,
-                &mut i.own_colo_ops_monthly,
-                &mut i.hidden_storage_monthly,
-                &mut i.hidden_public_ip_monthly,
-                &mut i.hidden_snapshots_monthly,
-                &mut i.hidden_egress_per_gb,
-                &mut i.hidden_egress_gb,
-                &mut i.hidden_sessions,
-                &mut i.hidden_idle_timeout_hours,
-                &mut i.review_utilization_threshold_percent,
-                &mut i.review_queue_limit_hours,
-            ];
+            let slots = float_fields(&mut i);
             *slots.into_iter().nth(k).expect("31 fields") = x;
             let out = plan(&i);
             check_outputs("plan", &format!("{out:?}"))
@@ -304,4 +240,41 @@ fn tiny_positive_inputs_are_refused_not_infinite() {
     ] {
         check_outputs("plan", &format!("{:?}", plan(&i))).unwrap();
     }
+}
+
+/// The 31 `f64` fields of the inputs, in one order for every test here.
+fn float_fields(i: &mut PlanInputs) -> [&mut f64; 31] {
+    [
+        &mut i.monthly_price,
+        &mut i.on_demand_price,
+        &mut i.hours_per_month,
+        &mut i.spot_price,
+        &mut i.used_hours,
+        &mut i.quantile_percent,
+        &mut i.interruption_rate,
+        &mut i.checkpoint_save_hours,
+        &mut i.restart_hours,
+        &mut i.job_hours,
+        &mut i.interruptible_percent,
+        &mut i.budget,
+        &mut i.budget_fixed_percent,
+        &mut i.budget_elastic_percent,
+        &mut i.budget_spot_percent,
+        &mut i.burst_job_hours,
+        &mut i.own_purchase,
+        &mut i.own_depreciation_months,
+        &mut i.own_power_kw,
+        &mut i.own_pue,
+        &mut i.own_electricity_price,
+        &mut i.own_colo_ops_monthly,
+        &mut i.hidden_storage_monthly,
+        &mut i.hidden_public_ip_monthly,
+        &mut i.hidden_snapshots_monthly,
+        &mut i.hidden_egress_per_gb,
+        &mut i.hidden_egress_gb,
+        &mut i.hidden_sessions,
+        &mut i.hidden_idle_timeout_hours,
+        &mut i.review_utilization_threshold_percent,
+        &mut i.review_queue_limit_hours,
+    ]
 }

@@ -157,6 +157,18 @@ pub fn csv(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> String {
     out
 }
 
+/// Benchmark input: `hours` hourly rows, every 60th row of [`generate_minutely_csv`] (the
+/// native and the browser bench use the same 30-day series).
+pub fn generate_hourly_csv(hours: usize) -> String {
+    let minutely = generate_minutely_csv(hours.saturating_mul(60));
+    let mut out = String::from("time,gpus\n");
+    for line in minutely.lines().skip(1).step_by(60) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// Benchmark input: a header and `rows` per-minute rows `2026-01-01 00:00,37.5`
 /// (naive local time, ~22 bytes a row: 525 600 rows ≈ 11.6 MB).
 pub fn generate_minutely_csv(rows: usize) -> String {
@@ -279,6 +291,20 @@ mod tests {
                 assert_eq!(parsed.report.missing_hours, 0);
             }
         }
+    }
+
+    #[test]
+    fn hourly_csv_is_every_60th_minutely_row() {
+        let hourly = generate_hourly_csv(30 * 24);
+        let minutely = generate_minutely_csv(30 * 24 * 60);
+        assert_eq!(hourly.lines().count(), 721);
+        assert_eq!(hourly.lines().next(), Some("time,gpus"));
+        assert_eq!(hourly.lines().nth(2), minutely.lines().nth(61));
+        assert!(hourly
+            .lines()
+            .nth(25)
+            .unwrap()
+            .starts_with("2026-01-02 00:00,"));
     }
 
     #[test]
