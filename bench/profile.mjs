@@ -3,7 +3,7 @@
 // Writes the profile to /tmp/prof/p.cpuprofile (open it in Chromium DevTools).
 import path from 'node:path';
 import fs from 'node:fs';
-import { launch, serve, openPage, pasteYear } from '../end2end/lib.mjs';
+import { launch, serve, openPage, pasteYear, RENDER_EVENTS } from '../end2end/lib.mjs';
 const browser = await launch();
 const site = await serve(path.resolve(process.argv[2] || 'dist'), '/');
 const { page: p2, context } = await openPage(browser, site.url);
@@ -38,7 +38,7 @@ const { profile } = await cdp.send('Profiler.stop');
 await cdp.send('Tracing.end'); await traced;
 const durs = new Map();
 for (const e of trace) if (e.ph === 'X' && e.dur) durs.set(e.name, (durs.get(e.name) || 0) + e.dur);
-const render = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer'].reduce((a, k) => a + (durs.get(k) || 0), 0);
+const render = [...RENDER_EVENTS].reduce((a, k) => a + (durs.get(k) || 0), 0);
 console.log('rendering (style+layout+paint+commit) per change ms:', (render / 1000 / 30).toFixed(2));
 console.log('trace (ms total over the run):', [...durs].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(' | '));
 fs.mkdirSync('/tmp/prof', { recursive: true });

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, serve, openPage, pasteYear } from '../end2end/lib.mjs';
+import { launch, serve, openPage, pasteYear, RENDER_EVENTS } from '../end2end/lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..');
@@ -83,7 +83,6 @@ try {
   // the next. script + render is the main-thread work one change costs; within one frame when
   // ≤ 16.7 ms.
   const cdp = await context.newCDPSession(p2);
-  const RENDER = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer']);
   async function changes(label, scrollTo) {
     await p2.evaluate((sel) => { if (sel) document.querySelector(sel).scrollIntoView({ block: 'center' }); else window.scrollTo(0, 0); }, scrollTo);
     await p2.waitForTimeout(500);
@@ -118,7 +117,7 @@ try {
     cdp.off('Tracing.dataCollected', onData);
     const marks = events.filter((e) => e.name.startsWith('change-')).sort((a, b) => a.ts - b.ts).map((e) => e.ts);
     const render = marks.slice(0, -1).map((t, i) => events
-      .filter((e) => e.ph === 'X' && RENDER.has(e.name) && e.ts >= t && e.ts < marks[i + 1])
+      .filter((e) => e.ph === 'X' && RENDER_EVENTS.has(e.name) && e.ts >= t && e.ts < marks[i + 1])
       .reduce((a, e) => a + e.dur / 1000, 0));
     const rows = samples.map((x, i) => ({ ...x, render_ms: render[i] ?? null, work_ms: x.script_ms + (render[i] ?? 0) })).slice(5);
     if (!rows.every((r) => r.ok)) throw new Error(`latency ${label}: break-even did not show the new value`);

@@ -79,3 +79,6 @@ export async function pasteYear(page) {
     ta.dispatchEvent(new Event('input', { bubbles: true }));
   });
 }
+
+/** Chromium trace events that are the main thread's rendering work (style, layout, paint, commit). */
+export const RENDER_EVENTS = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer']);
