@@ -1,5 +1,6 @@
 // Where a price change's time goes, a year loaded: CPU profile (self time per function, wasm
 // names need a build with the name section) + trace totals. node bench/profile.mjs DIST
+// PROFILE_SCROLL=selector centres that element first (e.g. [data-testid=chart-load-duration]).
 // Writes the profile to /tmp/prof/p.cpuprofile (open it in Chromium DevTools).
 import path from 'node:path';
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ const site = await serve(path.resolve(process.argv[2] || 'dist'), '/');
 const { page: p2, context } = await openPage(browser, site.url);
 await pasteYear(p2);
 await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
+if (process.env.PROFILE_SCROLL) await p2.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), process.env.PROFILE_SCROLL);
 await p2.waitForTimeout(500);
 const cdp = await context.newCDPSession(p2);
 const trace = [];

@@ -35,6 +35,8 @@ pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
 const AUTOSAVE_DELAY_MS: u32 = 500;
 /// The address bar is written at most once per this many ms (see `App`).
 const URL_WRITE_INTERVAL_MS: u32 = 100;
+/// A URL write waits at most this long for the page to be idle.
+const URL_IDLE_TIMEOUT_MS: u32 = 100;
 
 /// The currency label (no conversion ever happens).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -253,33 +255,43 @@ pub fn App() -> impl IntoView {
         data.with(|d| url::encode(&link, d.as_deref()))
     });
 
-    // The one writer of the URL: `replace`, so typing never spams history. At most one write
-    // per URL_WRITE_INTERVAL_MS: a change after a quiet spell is written at once, a burst (a
-    // slider dragged) gets its last state written at the end of the interval. Chromium spends
-    // ~1–3 ms per replaceState and ignores calls beyond 200 in 10 s, which a drag exceeds
-    // (the last position could be dropped).
+    // The one writer of the URL: `replace`, so typing never spams history. Never inside the
+    // input's own task: Chromium spends ~1–3 ms per replaceState, so the write waits for the
+    // page to be idle (at most URL_IDLE_TIMEOUT_MS) and takes the latest query then. At most
+    // one write per URL_WRITE_INTERVAL_MS: Chromium ignores more than 200 replaceState calls
+    // in 10 s, which a dragged slider exceeded (the last position could be dropped). The
+    // state the page opens with is written at once.
+    let url_latest = StoredValue::new(None::<String>);
     let url_timer = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let url_scheduled = StoredValue::new(false);
     let url_written_at = StoredValue::new(f64::NEG_INFINITY);
+    let write_url = move || {
+        url_scheduled.try_set_value(false);
+        if let Some(q) = url_latest.try_update_value(Option::take).flatten() {
+            url_written_at.try_set_value(js_sys::Date::now());
+            browser::replace_query(&q);
+        }
+    };
     Effect::new(move |_| {
         let q = query.get();
         if pending.get() {
             return;
         }
-        let since = js_sys::Date::now() - url_written_at.get_value();
-        let interval = f64::from(URL_WRITE_INTERVAL_MS);
-        if since >= interval {
-            url_timer.set_value(None);
-            url_written_at.set_value(js_sys::Date::now());
-            browser::replace_query(&q);
-        } else {
-            let wait = (interval - since).ceil() as u32;
-            let t = gloo_timers::callback::Timeout::new(wait, move || {
-                url_written_at.try_set_value(js_sys::Date::now());
-                browser::replace_query(&q);
-            });
-            // Replacing the handle cancels the write it replaces.
-            url_timer.set_value(Some(t));
+        url_latest.set_value(Some(q));
+        if url_written_at.get_value() == f64::NEG_INFINITY {
+            write_url();
+            return;
         }
+        if url_scheduled.get_value() {
+            return; // the scheduled write takes the latest query
+        }
+        url_scheduled.set_value(true);
+        let since = js_sys::Date::now() - url_written_at.get_value();
+        let wait = (f64::from(URL_WRITE_INTERVAL_MS) - since).max(0.0).ceil() as u32;
+        let t = gloo_timers::callback::Timeout::new(wait, move || {
+            browser::when_idle(URL_IDLE_TIMEOUT_MS, write_url)
+        });
+        url_timer.set_value(Some(t)); // held until the next one (dropping a fired one is harmless)
     });
     // Through a memo: setting `<html lang>` restyles the whole page (measured 5 ms), so only
     // when the language changes.

@@ -109,6 +109,25 @@ pub fn replace_query(query: &str) {
     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
 }
 
+/// Run `f` once the page is idle (`requestIdleCallback`), at the latest after `timeout_ms`;
+/// where the browser has no `requestIdleCallback` (Safari), in a task of its own.
+pub fn when_idle(timeout_ms: u32, f: impl FnOnce() + 'static) {
+    use wasm_bindgen::JsCast;
+    let callback = wasm_bindgen::closure::Closure::once_into_js(f);
+    let idle = web_sys::window().and_then(|w| {
+        let ric = js_sys::Reflect::get(&w, &"requestIdleCallback".into()).ok()?;
+        let ric = ric.dyn_into::<js_sys::Function>().ok()?;
+        let options = js_sys::Object::new();
+        js_sys::Reflect::set(&options, &"timeout".into(), &timeout_ms.into()).ok()?;
+        ric.call2(&w, &callback, &options).ok()
+    });
+    if idle.is_none() {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback(callback.unchecked_ref());
+        }
+    }
+}
+
 /// Mark `<html data-ready>`: the whole page is mounted (tests and tools wait for it).
 pub fn set_ready() {
     if let Some(el) = web_sys::window()
