@@ -6,10 +6,18 @@
 //! time (measured: 4 ms of every price change with a year loaded), needs
 //! `style-src-attr 'unsafe-inline'` in the CSP, and unwraps what the browser returns.
 //! `measureText` needs no layout and no DOM.
+//!
+//! Text is drawn here too, setting the context's font, alignment and baseline only when they
+//! change: plotters-canvas sets all three before every label, and Chromium parses the CSS
+//! font string each time (measured: `set font` was the most expensive canvas call of a price
+//! change with the charts in view). Nothing else sets those three on this context.
+
+use std::cell::RefCell;
 
 use plotters::prelude::*;
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
@@ -22,6 +30,8 @@ type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 pub struct ChartBackend {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
+    /// The font, text alignment and baseline last set on the context (empty: not set yet).
+    text_state: RefCell<(String, &'static str, &'static str)>,
 }
 
 impl ChartBackend {
@@ -33,7 +43,30 @@ impl ChartBackend {
             .dyn_into::<CanvasRenderingContext2d>()
             .ok()?;
         let inner = CanvasBackend::with_canvas_object(canvas)?;
-        Some(Self { inner, context })
+        Some(Self {
+            inner,
+            context,
+            text_state: RefCell::new((String::new(), "", "")),
+        })
+    }
+
+    /// Set the context's font (and, when given, alignment and baseline) unless already set.
+    fn set_text_state(&self, font: String, align_baseline: Option<(&'static str, &'static str)>) {
+        let mut state = self.text_state.borrow_mut();
+        if state.0 != font {
+            self.context.set_font(&font);
+            state.0 = font;
+        }
+        if let Some((align, baseline)) = align_baseline {
+            if state.1 != align {
+                self.context.set_text_align(align);
+                state.1 = align;
+            }
+            if state.2 != baseline {
+                self.context.set_text_baseline(baseline);
+                state.2 = baseline;
+            }
+        }
     }
 }
 
@@ -121,7 +154,49 @@ impl DrawingBackend for ChartBackend {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.inner.draw_text(text, style, pos)
+        // As plotters-canvas draws it (rotation, anchor, colour), with the font cached.
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let degree = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 90.0,
+            FontTransform::Rotate180 => 180.0,
+            FontTransform::Rotate270 => 270.0,
+        } / 180.0
+            * std::f64::consts::PI;
+        let (mut x, mut y) = (f64::from(pos.0), f64::from(pos.1));
+        let before = (degree != 0.0).then(|| self.text_state.borrow().clone());
+        if degree != 0.0 {
+            self.context.save();
+            let _ = self.context.translate(x, y);
+            let _ = self.context.rotate(degree);
+            (x, y) = (0.0, 0.0);
+        }
+        let baseline = match style.anchor().v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        let align = match style.anchor().h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        self.set_text_state(css_font(style), Some((align, baseline)));
+        let (r, g, b) = color.rgb;
+        self.context
+            .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+        // fillText does not throw for a 2D context with finite coordinates; a label that
+        // could not be drawn must not cost the rest of the chart either.
+        let _ = self.context.fill_text(text, x, y);
+        if let Some(before) = before {
+            // restore() puts back the text state of save(), which the cache held then.
+            self.context.restore();
+            *self.text_state.borrow_mut() = before;
+        }
+        Ok(())
     }
 
     /// Width from `measureText`; height from the font's ascent + descent (what the span's
@@ -131,7 +206,7 @@ impl DrawingBackend for ChartBackend {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        self.context.set_font(&css_font(style));
+        self.set_text_state(css_font(style), None);
         let (width, height) = match self.context.measure_text(text) {
             Ok(m) => {
                 let h = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
