@@ -166,8 +166,8 @@ impl P<'_> {
             self.i += 1;
         }
         let s = std::str::from_utf8(&self.b[start..self.i]).map_err(|_| JsonError { at: start })?;
-        match s.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(J::Num(v)),
+        match super::number::parse_f64(s) {
+            Some(v) if v.is_finite() => Ok(J::Num(v)),
             _ => Err(JsonError { at: start }),
         }
     }

@@ -111,9 +111,7 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
             };
             let ms = match ts {
                 J::Num(t) => (t * 1000.0).floor(),
-                J::Str(t) => t
-                    .trim()
-                    .parse::<f64>()
+                J::Str(t) => super::number::parse_f64(t.trim())
                     .map(|t| (t * 1000.0).floor())
                     .unwrap_or(f64::NAN),
                 _ => f64::NAN,

@@ -70,7 +70,7 @@ pub(crate) fn parse_epoch(cell: &str) -> Result<Ts, TsError> {
     {
         return Err(TsError::Bad);
     }
-    let v: f64 = s.parse().map_err(|_| TsError::Bad)?;
+    let v = super::number::parse_f64(s).ok_or(TsError::Bad)?;
     if !v.is_finite() {
         return Err(TsError::Bad);
     }
