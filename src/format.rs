@@ -39,7 +39,7 @@ pub fn parse_number(text: &str) -> Option<f64> {
     if s.is_empty() {
         return None;
     }
-    let v: f64 = s.parse().ok()?;
+    let v = crate::core::decimal::parse_f64(&s)?;
     v.is_finite().then_some(v)
 }
 

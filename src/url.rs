@@ -174,7 +174,7 @@ fn num(v: f64) -> String {
 }
 
 fn read_num(value: &str) -> Option<f64> {
-    value.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+    crate::core::decimal::parse_f64(value.trim()).filter(|v| v.is_finite())
 }
 
 fn read_u32(value: &str) -> Option<u32> {

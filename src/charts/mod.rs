@@ -115,9 +115,14 @@ impl ChartStyle {
 
     /// A text style of `css` pixels in the palette's text colour.
     pub fn font(&self, css: f64) -> TextStyle<'_> {
-        (self.font_family.as_str(), css * self.ratio())
-            .into_font()
-            .color(&self.palette.text)
+        // FontFamily::Name, not `(&str, size).into_font()`: plotters' From<&str> lower-cases the
+        // name with the full Unicode case tables (11.7 KB of the page).
+        FontDesc::new(
+            FontFamily::Name(&self.font_family),
+            css * self.ratio(),
+            FontStyle::Normal,
+        )
+        .color(&self.palette.text)
     }
 
     /// A stroke of `css` pixels.

@@ -94,7 +94,7 @@ pub fn PricesPanel() -> impl IntoView {
                     <select
                         data-testid="hours-per-month"
                         on:change=move |ev| {
-                            if let Ok(h) = event_target_value(&ev).parse::<f64>() {
+                            if let Some(h) = crate::core::decimal::parse_f64(&event_target_value(&ev)) {
                                 state.update(|s| s.inputs.hours_per_month = h);
                             }
                         }

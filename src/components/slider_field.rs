@@ -58,7 +58,7 @@ pub fn SliderField(
     };
     let on_slider = move |ev| {
         let raw = event_target_value(&ev);
-        if let Ok(v) = raw.parse::<f64>() {
+        if let Some(v) = crate::core::decimal::parse_f64(&raw) {
             if let Ok(v) = validate(v) {
                 text.set(plain(v, 6));
                 error.set(None);

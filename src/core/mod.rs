@@ -5,6 +5,7 @@ pub mod breakeven;
 pub mod budget;
 pub mod burst;
 pub mod commitment;
+pub mod decimal;
 pub mod effective;
 pub mod error;
 pub mod hidden;

@@ -114,7 +114,7 @@ impl Stats {
 }
 
 fn lower(s: &str) -> String {
-    s.to_lowercase()
+    s.to_ascii_lowercase()
 }
 
 fn has_any(name: &str, words: &[&str]) -> bool {

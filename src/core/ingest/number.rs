@@ -57,7 +57,7 @@ pub(crate) fn parse_number(cell: &str) -> Result<f64, NumError> {
         .all(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'))
         && b.iter().any(u8::is_ascii_digit)
     {
-        if let Ok(v) = s.parse::<f64>() {
+        if let Some(v) = parse_f64(s) {
             return if v.is_finite() {
                 Ok(v)
             } else {
@@ -68,55 +68,7 @@ pub(crate) fn parse_number(cell: &str) -> Result<f64, NumError> {
     slow_path(s)
 }
 
-/// Exact powers of ten (all below 2^53, so exactly representable).
-const POW10: [f64; 16] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
-
-/// `[+-]digits[.digits]` with at most 15 digits in all: the value is `m / 10^k` with `m` and
-/// `10^k` exact in an f64, and one IEEE division rounds it correctly, so the result is
-/// bit for bit what `str::parse` gives (Clinger's fast path; a test compares the two). The
-/// page's size-optimised std leaves this path out of `str::parse` (measured 16 % slower
-/// parsing of a year of minutes), and nearly every monitoring export is this shape.
-fn simple_decimal(b: &[u8]) -> Option<f64> {
-    let (negative, digits) = match b.first()? {
-        b'-' => (true, &b[1..]),
-        b'+' => (false, &b[1..]),
-        _ => (false, b),
-    };
-    let mut m: u64 = 0;
-    let mut count = 0usize;
-    let mut frac: Option<usize> = None;
-    for &c in digits {
-        match c {
-            b'0'..=b'9' => {
-                m = m * 10 + u64::from(c - b'0');
-                count += 1;
-                if count > 15 {
-                    return None;
-                }
-                if let Some(f) = frac.as_mut() {
-                    *f += 1;
-                }
-            }
-            b'.' if frac.is_none() => frac = Some(0),
-            _ => return None,
-        }
-    }
-    // "", ".", "5.", ".5": only digits on both sides of a point, as a JS calculator reads them
-    // (the shapes `str::parse` accepts otherwise are left to it).
-    if count == 0 || frac == Some(0) || digits.first() == Some(&b'.') {
-        return None;
-    }
-    let v = m as f64 / POW10[frac.unwrap_or(0)];
-    Some(if negative { -v } else { v })
-}
-
-/// `str::parse::<f64>` with [`simple_decimal`] in front: the same result, bit for bit, but
-/// fast for the plain decimals (values, epoch timestamps, JSON numbers) every reader meets.
-pub(crate) fn parse_f64(s: &str) -> Option<f64> {
-    simple_decimal(s.as_bytes()).or_else(|| s.parse().ok())
-}
+pub(crate) use crate::core::decimal::{parse_f64, simple_decimal};
 
 fn slow_path(s: &str) -> Result<f64, NumError> {
     let mut buf = [0u8; 64];
@@ -193,10 +145,10 @@ fn slow_path(s: &str) -> Result<f64, NumError> {
         m += 1;
     }
     let text = std::str::from_utf8(&out[..m]).map_err(|_| NumError::NotANumber)?;
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(v),
-        Ok(_) => Err(NumError::NotFinite),
-        Err(_) => Err(NumError::NotANumber),
+    match parse_f64(text) {
+        Some(v) if v.is_finite() => Ok(v),
+        Some(_) => Err(NumError::NotFinite),
+        None => Err(NumError::NotANumber),
     }
 }
 
