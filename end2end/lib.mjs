@@ -59,7 +59,17 @@ export async function value(page, testid) {
 export async function screenshot(page, name) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
+  // Cards are `content-visibility: auto` (style/base.css): off-screen ones are not rendered, and
+  // a full-page capture does not bring them on screen. A viewport as tall as the page does (twice:
+  // rendered cards take their real height).
+  const viewport = page.viewportSize();
+  for (let i = 0; i < 2; i++) {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: viewport.width, height: Math.min(height, 20000) });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
   await page.screenshot({ path: file, fullPage: true });
+  await page.setViewportSize(viewport);
   return file;
 }
 
