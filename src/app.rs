@@ -5,6 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::browser;
 use crate::components::breakeven_card::BreakevenCard;
 use crate::components::budget_card::BudgetCard;
@@ -26,7 +28,7 @@ use crate::components::waterline_card::WaterlineCard;
 use crate::core::ingest::{self, IngestError, ParseOptions, Parsed, Stepper};
 use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use crate::core::profile::{profile, HistoryProfile};
-use crate::i18n::{t, tr, Lang};
+use crate::i18n::{t, Lang};
 use crate::url::{self, LinkState};
 
 /// localStorage key of the autosaved session: the same query string as the link.
@@ -525,7 +527,7 @@ pub fn Planner(
             <footer class="foot">
                 <p>{move || text().privacy}</p>
                 <p>
-                    <a href="docs/formulas.html">{move || tr(lang.get(), "Every formula, with worked examples", "全部公式与算例")}</a>
+                    <a href="docs/formulas.html">{tx(lang, "Every formula, with worked examples", "全部公式与算例")}</a>
                 </p>
             </footer>
         })}

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, positive, Field};
@@ -39,7 +41,7 @@ pub fn BudgetCard() -> impl IntoView {
     let share = |v: f64| non_negative(Field::BudgetShare, v, 100.0);
     view! {
         <section class="card" aria-labelledby="budget-heading">
-            <h2 id="budget-heading">{move || tr(lang.get(), "Budget split", "预算分配")}</h2>
+            <h2 id="budget-heading">{tx(lang, "Budget split", "预算分配")}</h2>
             <SliderField testid="budget" label=label("Monthly GPU budget", "每月 GPU 预算")
                 hint=label("What the team may spend on GPUs per month", "团队每月可花在 GPU 上的钱")
                 value=budget on_commit=set_budget field=Field::Budget
@@ -59,7 +61,7 @@ pub fn BudgetCard() -> impl IntoView {
                 s.inputs.budget_fixed_percent = 60.0;
                 s.inputs.budget_elastic_percent = 25.0;
                 s.inputs.budget_spot_percent = 15.0;
-            })>{move || tr(lang.get(), "Reset to 60 / 25 / 15", "恢复 60 / 25 / 15")}</button>
+            })>{tx(lang, "Reset to 60 / 25 / 15", "恢复 60 / 25 / 15")}</button>
             {move || {
                 let l = lang.get();
                 let cur = ctx.currency.get();

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
 use crate::core::burst::{BillingIncrement, BurstScenario, MAX_JOBS, MAX_JOB_HOURS};
@@ -67,7 +69,7 @@ pub fn BurstCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="burst-heading">
             <h2 id="burst-heading">
-                {move || tr(lang.get(), "Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")}
+                {tx(lang, "Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")}
             </h2>
             <SliderField
                 testid="burst-jobs"
@@ -142,7 +144,7 @@ pub fn BurstCard() -> impl IntoView {
             />
             <div class="field">
                 <label class="field-label" for="billing-increment">
-                    {move || tr(lang.get(), "Billing increment of elastic GPUs", "弹性 GPU 计费粒度")}
+                    {tx(lang, "Billing increment of elastic GPUs", "弹性 GPU 计费粒度")}
                 </label>
                 <select id="billing-increment" data-testid="billing-increment" on:change=on_increment>
                     {[BillingIncrement::Second, BillingIncrement::Minute, BillingIncrement::Hour]

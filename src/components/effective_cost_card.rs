@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::use_ctx;
 use crate::core::effective::Cheaper;
 use crate::format::{money, number_trim, percent, plain};
@@ -14,7 +16,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="effective-heading">
             <h2 id="effective-heading">
-                {move || tr(lang.get(), "Effective cost of a monthly GPU", "包月 GPU 的实际成本")}
+                {tx(lang, "Effective cost of a monthly GPU", "包月 GPU 的实际成本")}
             </h2>
             {move || {
                 let l = lang.get();

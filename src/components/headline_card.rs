@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{use_ctx, UsageMode};
 use crate::format::{money, percent};
 use crate::i18n::{error_message, tr, Lang};
@@ -12,7 +14,7 @@ pub fn HeadlineCard() -> impl IntoView {
     let lang = ctx.lang;
     view! {
         <section class="card headline" aria-labelledby="headline-heading" aria-live="polite">
-            <h2 id="headline-heading">{move || tr(lang.get(), "The plan", "方案")}</h2>
+            <h2 id="headline-heading">{tx(lang, "The plan", "方案")}</h2>
             {move || {
                 let l = lang.get();
                 let cur = ctx.currency.get();

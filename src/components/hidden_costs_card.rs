@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, Field};
@@ -54,7 +56,7 @@ pub fn HiddenCostsCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="hidden-heading">
             <h2 id="hidden-heading">
-                {move || tr(lang.get(), "Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")}
+                {tx(lang, "Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")}
             </h2>
             <p class="explainer">
                 {move || tr(

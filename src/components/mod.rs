@@ -20,3 +20,19 @@ pub mod slider_field;
 pub mod spot_card;
 pub mod usage_panel;
 pub mod waterline_card;
+
+use leptos::prelude::{Get, Signal};
+
+use crate::i18n::{tr, Lang};
+
+/// A bilingual text that follows the page language: `{tx(lang, "Usage", "用量")}`.
+/// Every call site shares this one closure type, so the view code that renders it is
+/// generated once; a `move || tr(lang.get(), …)` at each site is a type (and a copy of that
+/// code) per site.
+pub fn tx(
+    lang: Signal<Lang>,
+    en: &'static str,
+    zh: &'static str,
+) -> impl Fn() -> &'static str + Clone + Send + Sync + 'static {
+    move || tr(lang.get(), en, zh)
+}

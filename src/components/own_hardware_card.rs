@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, positive, Field, InputError, Problem};
@@ -56,7 +58,7 @@ pub fn OwnHardwareCard() -> impl IntoView {
             <details class="disclosure" data-testid="own-hardware-details">
                 <summary>
                     <h2 id="own-heading" class="summary-heading">
-                        {move || tr(lang.get(), "Own hardware (buy instead of rent)", "自购硬件（买而不租）")}
+                        {tx(lang, "Own hardware (buy instead of rent)", "自购硬件（买而不租）")}
                     </h2>
                 </summary>
                 <SliderField

@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{use_ctx, watch, ParseStatus};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, Field};
@@ -273,7 +275,7 @@ pub fn ParseReportView() -> impl IntoView {
         </div>
         <div class="inline-controls">
             <label>
-                {move || tr(lang.get(), "GPUs busy column", "GPU 用量列")}
+                {tx(lang, "GPUs busy column", "GPU 用量列")}
                 <select data-testid="column-choice" on:change=move |ev| {
                     let v = event_target_value(&ev);
                     let choice = match v.as_str() {
@@ -283,8 +285,8 @@ pub fn ParseReportView() -> impl IntoView {
                     };
                     state.update(|s| s.parse_options.column = choice);
                 }>
-                    <option value="auto">{move || tr(lang.get(), "automatic", "自动")}</option>
-                    <option value="sum">{move || tr(lang.get(), "sum of all", "全部求和")}</option>
+                    <option value="auto">{tx(lang, "automatic", "自动")}</option>
+                    <option value="sum">{tx(lang, "sum of all", "全部求和")}</option>
                     {move || columns.get().into_iter().enumerate().map(|(i, c)| {
                         let name = if c.name.is_empty() { format!("{} {}", tr(lang.get(), "column", "列"), c.field + 1) } else { c.name };
                         view! { <option value=i.to_string()>{name}</option> }
@@ -292,13 +294,13 @@ pub fn ParseReportView() -> impl IntoView {
                 </select>
             </label>
             <label>
-                {move || tr(lang.get(), "Read as", "识别为")}
+                {tx(lang, "Read as", "识别为")}
                 <select data-testid="format-choice" on:change=move |ev| {
                     let key = event_target_value(&ev);
                     let format = FORMATS.iter().find(|(k, _)| *k == key).map(|(_, f)| *f);
                     state.update(|s| s.parse_options.format = format);
                 }>
-                    <option value="auto">{move || tr(lang.get(), "automatic", "自动")}</option>
+                    <option value="auto">{tx(lang, "automatic", "自动")}</option>
                     {FORMATS.iter().map(|(key, f)| {
                         let f = *f;
                         view! {
@@ -311,13 +313,13 @@ pub fn ParseReportView() -> impl IntoView {
             </label>
 
             <label>
-                {move || tr(lang.get(), "Missing hours", "缺失小时")}
+                {tx(lang, "Missing hours", "缺失小时")}
                 <select data-testid="gap-policy" on:change=move |ev| {
                     let gaps = if event_target_value(&ev) == "zero" { GapPolicy::Zero } else { GapPolicy::Exclude };
                     state.update(|s| s.parse_options.gaps = gaps);
                 }>
-                    <option value="exclude">{move || tr(lang.get(), "exclude", "排除")}</option>
-                    <option value="zero">{move || tr(lang.get(), "count as 0", "按 0 计")}</option>
+                    <option value="exclude">{tx(lang, "exclude", "排除")}</option>
+                    <option value="zero">{tx(lang, "count as 0", "按 0 计")}</option>
                 </select>
             </label>
         </div>

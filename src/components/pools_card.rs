@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, Field};
@@ -19,7 +21,7 @@ pub fn PoolsCard() -> impl IntoView {
     );
     view! {
         <section class="card" aria-labelledby="pools-heading">
-            <h2 id="pools-heading">{move || tr(lang.get(), "Three pools: monthly + on-demand + spot", "三池组合：包月 + 按量 + 竞价")}</h2>
+            <h2 id="pools-heading">{tx(lang, "Three pools: monthly + on-demand + spot", "三池组合：包月 + 按量 + 竞价")}</h2>
             <SliderField
                 testid="interruptible-share"
                 label=Signal::derive(move || tr(lang.get(), "Interruptible share of elastic work (%)", "弹性任务中可中断的比例（%）").to_string())

@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx, watch, Currency};
 use crate::components::slider_field::SliderField;
 use crate::core::breakeven::{self, HOURS_PER_MONTH_CHOICES, MAX_HOURLY_PRICE};
@@ -76,7 +78,7 @@ pub fn PricesPanel() -> impl IntoView {
             <h2 id="prices-heading">{move || t(lang.get()).prices_heading}</h2>
             <div class="inline-controls">
                 <label>
-                    {move || tr(lang.get(), "Currency", "币种")}
+                    {tx(lang, "Currency", "币种")}
                     <select
                         data-testid="currency"
                         on:change=move |ev| {
@@ -90,7 +92,7 @@ pub fn PricesPanel() -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    {move || tr(lang.get(), "Hours in a month", "每月小时数")}
+                    {tx(lang, "Hours in a month", "每月小时数")}
                     <select
                         data-testid="hours-per-month"
                         on:change=move |ev| {
@@ -115,9 +117,9 @@ pub fn PricesPanel() -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    {move || tr(lang.get(), "Example prices", "示例价格")}
+                    {tx(lang, "Example prices", "示例价格")}
                     <select data-testid="preset" on:change=apply_preset>
-                        <option value="">{move || tr(lang.get(), "— choose —", "— 选择 —")}</option>
+                        <option value="">{tx(lang, "— choose —", "— 选择 —")}</option>
                         {PRESETS
                             .iter()
                             .map(|p| view! { <option value=p.key>{p.name}</option> })

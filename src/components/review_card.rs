@@ -8,6 +8,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, Field, Problem};
@@ -315,7 +317,7 @@ pub fn ReviewCard() -> impl IntoView {
                         Lang::Zh => format!("删除第 {} 个月", position()),
                     }
                 >
-                    {move || tr(lang.get(), "Remove", "删除")}
+                    {tx(lang, "Remove", "删除")}
                 </button>
             </fieldset>
         }
@@ -323,7 +325,7 @@ pub fn ReviewCard() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="review-heading">
-            <h2 id="review-heading">{move || tr(lang.get(), "Monthly review", "月度复盘")}</h2>
+            <h2 id="review-heading">{tx(lang, "Monthly review", "月度复盘")}</h2>
             <SliderField
                 testid="review-utilization-threshold"
                 label=label("Low-utilization threshold (%)", "低利用率阈值（%）")
@@ -536,7 +538,7 @@ pub fn ReviewCard() -> impl IntoView {
                     }
                 }
             }}
-            <h3 id="review-months-heading">{move || tr(lang.get(), "Type your months", "手动填写各月数据")}</h3>
+            <h3 id="review-months-heading">{tx(lang, "Type your months", "手动填写各月数据")}</h3>
             <p class="field-hint">
                 {move || tr(
                     lang.get(),
@@ -555,7 +557,7 @@ pub fn ReviewCard() -> impl IntoView {
                 </p>
             </Show>
             <button type="button" data-testid="review-add-month" on:click=add_month>
-                {move || tr(lang.get(), "+ Add a month", "+ 添加一个月")}
+                {tx(lang, "+ Add a month", "+ 添加一个月")}
             </button>
         </section>
     }

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{use_ctx, ParseStatus, ShareCtx, AUTOSAVE_KEY};
 use crate::browser;
 use crate::core::profile::Lookback;
@@ -154,36 +156,30 @@ pub fn SharePanel() -> impl IntoView {
 
     view! {
         <section class="card share" aria-labelledby="share-heading">
-            <h2 id="share-heading">{move || tr(lang.get(), "Share this plan", "分享方案")}</h2>
+            <h2 id="share-heading">{tx(lang, "Share this plan", "分享方案")}</h2>
             {share.restored.then(|| view! {
                 <p class="notice-inline" role="status" data-testid="restored-notice">
-                    {move || tr(lang.get(),
-                        "Your last session was restored (saved in this browser only). ",
-                        "已恢复你上次的内容（只保存在本浏览器中）。")}
+                    {tx(lang, "Your last session was restored (saved in this browser only). ", "已恢复你上次的内容（只保存在本浏览器中）。")}
                     <button type="button" data-testid="start-fresh" on:click=start_fresh>
-                        {move || tr(lang.get(), "Start fresh", "重新开始")}
+                        {tx(lang, "Start fresh", "重新开始")}
                     </button>
                 </p>
             })}
             {share.last_session.with_value(Option::is_some).then(|| view! {
                 <p class="notice-inline">
-                    {move || tr(lang.get(),
-                        "You opened a link; your own last session is still saved. ",
-                        "你打开的是一个链接；你自己上次的内容仍然保存着。")}
+                    {tx(lang, "You opened a link; your own last session is still saved. ", "你打开的是一个链接；你自己上次的内容仍然保存着。")}
                     <button type="button" data-testid="open-last-session" on:click=open_last>
-                        {move || tr(lang.get(), "Open my last session", "打开我上次的内容")}
+                        {tx(lang, "Open my last session", "打开我上次的内容")}
                     </button>
                 </p>
             })}
             {share.histogram.then(|| view! {
                 <p class="warning" data-testid="histogram-notice">
-                    {move || tr(lang.get(),
-                        "This link carries only the load-duration histogram of a usage history (the hours sorted by GPUs busy, times dropped): average, waterline, N* and peak are as planned; time bands, the recent-drop guard and the monthly review are not available.",
-                        "此链接只带有用量历史的负载持续分布（按用量排序的小时，不含时间）：平均值、水位、N* 与峰值与原方案相同；时段分析、近期下降保护和月度复盘不可用。")}
+                    {tx(lang, "This link carries only the load-duration histogram of a usage history (the hours sorted by GPUs busy, times dropped): average, waterline, N* and peak are as planned; time bands, the recent-drop guard and the monthly review are not available.", "此链接只带有用量历史的负载持续分布（按用量排序的小时，不含时间）：平均值、水位、N* 与峰值与原方案相同；时段分析、近期下降保护和月度复盘不可用。")}
                 </p>
             })}
             <label class="field-label" for="share-link">
-                {move || tr(lang.get(), "Permanent link to this plan (everything on the page, no server)", "本方案的永久链接（包含页面上的全部内容，无需服务器）")}
+                {tx(lang, "Permanent link to this plan (everything on the page, no server)", "本方案的永久链接（包含页面上的全部内容，无需服务器）")}
             </label>
             <div class="share-row">
                 <input id="share-link" type="text" readonly class="share-link" data-testid="share-link"
@@ -193,7 +189,7 @@ pub fn SharePanel() -> impl IntoView {
                         if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                     } />
                 <button type="button" data-testid="copy-link" on:click=copy_link>
-                    {move || tr(lang.get(), "Copy link", "复制链接")}
+                    {tx(lang, "Copy link", "复制链接")}
                 </button>
             </div>
             <p class="field-hint">
@@ -246,15 +242,15 @@ pub fn SharePanel() -> impl IntoView {
             })}
             <div class="inline-controls share-actions">
                 <button type="button" data-testid="copy-markdown" on:click=copy_markdown>
-                    {move || tr(lang.get(), "Copy as Markdown", "复制为 Markdown")}
+                    {tx(lang, "Copy as Markdown", "复制为 Markdown")}
                 </button>
                 <button type="button" data-testid="download-sizing-csv" on:click=download_sizing>
-                    {move || tr(lang.get(), "Download sizing table (CSV)", "下载配额规则表（CSV）")}
+                    {tx(lang, "Download sizing table (CSV)", "下载配额规则表（CSV）")}
                 </button>
                 <button type="button" data-testid="download-review-csv" on:click=download_review
                     prop:disabled=move || no_review.get()
                     title=move || no_review.get().then(|| tr(lang.get(), "No monthly review yet: paste a history or type months", "尚无月度复盘：请粘贴历史或填写月份"))>
-                    {move || tr(lang.get(), "Download monthly review (CSV)", "下载月度复盘（CSV）")}
+                    {tx(lang, "Download monthly review (CSV)", "下载月度复盘（CSV）")}
                 </button>
                 <span class="copied" role="status" aria-live="polite" data-testid="markdown-copied">
                     {move || md_status.get()}
@@ -268,13 +264,11 @@ pub fn SharePanel() -> impl IntoView {
                 </p>
             })}
             <p class="field-hint">
-                {move || tr(lang.get(),
-                    "Charts: use each chart's Download PNG. The page autosaves in this browser; a link always opens exactly what it carries.",
-                    "图表：请使用每张图的“下载 PNG”。页面会在本浏览器中自动保存；链接总是打开它所携带的内容。")}
+                {tx(lang, "Charts: use each chart's Download PNG. The page autosaves in this browser; a link always opens exactly what it carries.", "图表：请使用每张图的“下载 PNG”。页面会在本浏览器中自动保存；链接总是打开它所携带的内容。")}
             </p>
         </section>
         <p class="print-only print-link" data-testid="print-link">
-            {move || tr(lang.get(), "Open this plan: ", "打开此方案：")}
+            {tx(lang, "Open this plan: ", "打开此方案：")}
             {move || link.get()}
         </p>
     }

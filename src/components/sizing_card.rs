@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{use_ctx, watch};
 use crate::core::plan::BaselineRule;
 use crate::core::sizing::SizingRule;
@@ -51,10 +53,10 @@ pub fn SizingCard() -> impl IntoView {
     let custom = watch(state, |s| s.inputs.custom_baseline_gpus);
     view! {
         <section class="card" aria-labelledby="sizing-heading">
-            <h2 id="sizing-heading">{move || tr(lang.get(), "How many GPUs to commit", "固定配额买多少")}</h2>
+            <h2 id="sizing-heading">{tx(lang, "How many GPUs to commit", "固定配额买多少")}</h2>
             <div class="inline-controls">
                 <label>
-                    {move || tr(lang.get(), "The plan commits", "方案采用")}
+                    {tx(lang, "The plan commits", "方案采用")}
                     <select data-testid="baseline-rule" on:change=move |ev| {
                         let key = event_target_value(&ev);
                         if let Some(r) = BASELINE_RULES.iter().find(|r| r.key() == key) {
@@ -69,7 +71,7 @@ pub fn SizingCard() -> impl IntoView {
                     </select>
                 </label>
                 <label class:hidden=move || rule.get() != BaselineRule::Custom>
-                    {move || tr(lang.get(), "GPUs", "GPU 数")}
+                    {tx(lang, "GPUs", "GPU 数")}
                     <input type="number" min="0" step="1" data-testid="custom-baseline"
                         prop:value=move || custom.get().to_string()
                         on:input=move |ev| {

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::{bind, use_ctx, watch};
 use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, positive, Field};
@@ -104,7 +106,7 @@ pub fn SpotCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="spot-heading">
             <h2 id="spot-heading">
-                {move || tr(lang.get(), "Spot instances with checkpoints", "竞价实例（带检查点）")}
+                {tx(lang, "Spot instances with checkpoints", "竞价实例（带检查点）")}
             </h2>
             <SliderField
                 testid="interruption-rate"
@@ -358,7 +360,7 @@ pub fn SpotCard() -> impl IntoView {
                     }
                 }
             }}
-            <h3>{move || tr(lang.get(), "Without checkpoints", "不做检查点")}</h3>
+            <h3>{tx(lang, "Without checkpoints", "不做检查点")}</h3>
             <SliderField
                 testid="job-length"
                 label=label("Job length (hours of work)", "任务时长（工作小时）")

@@ -2,6 +2,8 @@
 //! waterline settings.
 
 use leptos::prelude::*;
+
+use crate::components::tx;
 use wasm_bindgen::JsCast;
 
 use crate::app::{bind, use_ctx, watch, UsageMode};
@@ -138,20 +140,20 @@ pub fn UsagePanel() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="usage-heading">
-            <h2 id="usage-heading">{move || tr(lang.get(), "Usage", "用量")}</h2>
+            <h2 id="usage-heading">{tx(lang, "Usage", "用量")}</h2>
             <fieldset class="mode-switch">
-                <legend>{move || tr(lang.get(), "Usage from", "用量来源")}</legend>
+                <legend>{tx(lang, "Usage from", "用量来源")}</legend>
                 <label>
                     <input type="radio" name="usage-mode" data-testid="mode-sliders"
                         prop:checked=move || mode() == UsageMode::Sliders
                         on:change=move |_| state.update(|s| s.mode = UsageMode::Sliders) />
-                    {move || tr(lang.get(), "Sliders (no data)", "滑块（无数据）")}
+                    {tx(lang, "Sliders (no data)", "滑块（无数据）")}
                 </label>
                 <label>
                     <input type="radio" name="usage-mode" data-testid="mode-data"
                         prop:checked=move || mode() == UsageMode::Data
                         on:change=move |_| state.update(|s| s.mode = UsageMode::Data) />
-                    {move || tr(lang.get(), "My usage history", "我的用量历史")}
+                    {tx(lang, "My usage history", "我的用量历史")}
                 </label>
             </fieldset>
             <div class="usage-sliders" class:hidden=move || mode() != UsageMode::Sliders>
@@ -184,12 +186,10 @@ pub fn UsagePanel() -> impl IntoView {
             </div>
             <div class="usage-data" class:hidden=move || mode() != UsageMode::Data>
                 <label class="field-label" for="usage-data">
-                    {move || tr(lang.get(), "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
+                    {tx(lang, "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
                 </label>
                 <p class="field-hint" id="usage-data-hint">
-                    {move || tr(lang.get(),
-                        "CSV/TSV with or without timestamps, one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus).",
-                        "支持带或不带时间戳的 CSV/TSV、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
+                    {tx(lang, "CSV/TSV with or without timestamps, one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus).", "支持带或不带时间戳的 CSV/TSV、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
                 </p>
                 {move || big.get().then(|| {
                     let l = lang.get();
@@ -231,7 +231,7 @@ pub fn UsagePanel() -> impl IntoView {
                 ></textarea>
                 <div class="inline-controls">
                     <label class="file-pick">
-                        {move || tr(lang.get(), "Choose a file…", "选择文件……")}
+                        {tx(lang, "Choose a file…", "选择文件……")}
                         <input type="file" data-testid="usage-file" accept=".csv,.tsv,.txt,.json,.log,text/*,application/json"
                             on:change=move |ev| {
                                 let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
@@ -240,7 +240,7 @@ pub fn UsagePanel() -> impl IntoView {
                                 }
                             } />
                     </label>
-                    <span class="field-hint">{move || tr(lang.get(), "Try an example:", "试用示例：")}</span>
+                    <span class="field-hint">{tx(lang, "Try an example:", "试用示例：")}</span>
                     {Sample::ALL.into_iter().map(|s| view! {
                         <button type="button" data-testid=format!("sample-{}", s.key()) on:click=move |_| load_sample(s)>
                             {move || sample_name(lang.get(), s)}
@@ -250,7 +250,7 @@ pub fn UsagePanel() -> impl IntoView {
                 <ParseReportView />
                 <div class="inline-controls">
                     <label>
-                        {move || tr(lang.get(), "Lookback", "回看窗口")}
+                        {tx(lang, "Lookback", "回看窗口")}
                         <select data-testid="lookback" on:change=move |ev| {
                             let v = event_target_value(&ev);
                             let lb = if v == "all" { Some(Lookback::All) } else { v.parse().ok().map(Lookback::Days) };
@@ -264,7 +264,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                     <label>
-                        {move || tr(lang.get(), "Daytime from", "白天从")}
+                        {tx(lang, "Daytime from", "白天从")}
                         <select data-testid="day-start" on:change=move |ev| {
                             if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_start_hour = h); }
                         }>
@@ -274,7 +274,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                     <label>
-                        {move || tr(lang.get(), "to", "到")}
+                        {tx(lang, "to", "到")}
                         <select data-testid="day-end" on:change=move |ev| {
                             if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_end_hour = h); }
                         }>

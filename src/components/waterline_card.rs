@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::tx;
+
 use crate::app::use_ctx;
 use crate::core::profile::Band;
 use crate::format::{number_trim, plain};
@@ -22,7 +24,7 @@ pub fn WaterlineCard() -> impl IntoView {
     let lang = ctx.lang;
     view! {
         <section class="card" aria-labelledby="waterline-heading">
-            <h2 id="waterline-heading">{move || tr(lang.get(), "Minimum stable waterline", "最低稳定水位")}</h2>
+            <h2 id="waterline-heading">{tx(lang, "Minimum stable waterline", "最低稳定水位")}</h2>
             {move || {
                 let l = lang.get();
                 let (start, end) = ctx.state.with(|s| (s.inputs.day_start_hour, s.inputs.day_end_hour));
