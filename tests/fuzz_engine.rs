@@ -9,6 +9,7 @@
 mod common;
 
 use gpu_rent_planner::core::burst::BillingIncrement;
+use gpu_rent_planner::core::error::MIN_MAGNITUDE;
 use gpu_rent_planner::core::plan::{plan, plan_with_history, BaselineRule, PlanInputs};
 use gpu_rent_planner::core::profile::{profile, Lookback};
 use gpu_rent_planner::core::review::ReviewMonthInput;
@@ -187,7 +188,12 @@ proptest! {
             if let Err(e) = check_outputs("plan_with_history", &format!("{out:?}")) {
                 prop_assert!(false, "{e}\ninputs: {i:?}\nseries: {s:?}");
             }
-        } else if s.values.iter().all(|v| v.is_finite() && *v >= 0.0 && *v <= 100_000.0)
+        } else if s.values.iter().all(|v| {
+            // The engine's rule for every input (core::error::non_negative): zero, or a
+            // magnitude of at least MIN_MAGNITUDE (a value of 2e-168 GPUs is refused with
+            // TooSmall, by design).
+            v.is_finite() && (*v == 0.0 || *v >= MIN_MAGNITUDE) && *v <= 100_000.0
+        })
             && s.timestamps.as_ref().is_none_or(|t| t.windows(2).all(|w| w[0] < w[1]))
             && i.profile_settings().validate().is_ok()
         {

@@ -6,13 +6,15 @@
 //! - speed: plain decimals of at most 15 digits (nearly every monitoring export) take
 //!   Clinger's fast path, one exact division, which the page's size-optimised std leaves out;
 //! - size: `str::parse::<f64>` carries a 10.4 KB table of powers of five that does not
-//!   compress (10.1 KB gzip of the page). The rare inputs the fast path declines (more than 15
-//!   digits, exponents) take [`exact`] here: big-integer long division, no table, a few hundred
-//!   bytes of code. It is slow (microseconds) and only runs on those.
+//!   compress (10.1 KB gzip of the page). What the fast path declines takes [`exact`]: up to 19
+//!   significant digits and a decimal exponent within ±27 (the 16- and 17-digit values
+//!   exporters print) are exact in 128-bit integers ([`medium`]); anything longer or larger
+//!   takes big-integer long division (microseconds, no table).
 
-/// Exact powers of ten (all below 2^53, so exactly representable).
-const POW10: [f64; 16] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+/// Powers of ten exact in an f64 (5^22 < 2^53).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
 /// `str::parse::<f64>`, bit for bit: `[+-]` then `inf`, `infinity`, `nan` (any case) or
@@ -23,8 +25,9 @@ pub fn parse_f64(s: &str) -> Option<f64> {
     simple_decimal(b).or_else(|| exact(b))
 }
 
-/// `[+-]digits[.digits]` with at most 15 digits in all: the value is `m / 10^k` with `m` and
-/// `10^k` exact in an f64, and one IEEE division rounds it correctly (Clinger's fast path).
+/// `[+-]digits[.digits]` whose digits, read as an integer m, are at most 2^53 (every 15-digit
+/// and most 16-digit decimals): the value is `m / 10^k` with `m` and `10^k` exact in an f64
+/// (k ≤ 19 here), and one IEEE division rounds it correctly (Clinger's fast path).
 pub(crate) fn simple_decimal(b: &[u8]) -> Option<f64> {
     let (negative, digits) = match b.first()? {
         b'-' => (true, &b[1..]),
@@ -37,11 +40,11 @@ pub(crate) fn simple_decimal(b: &[u8]) -> Option<f64> {
     for &c in digits {
         match c {
             b'0'..=b'9' => {
-                m = m * 10 + u64::from(c - b'0');
                 count += 1;
-                if count > 15 {
+                if count > 19 {
                     return None;
                 }
+                m = m * 10 + u64::from(c - b'0');
                 if let Some(f) = frac.as_mut() {
                     *f += 1;
                 }
@@ -53,6 +56,9 @@ pub(crate) fn simple_decimal(b: &[u8]) -> Option<f64> {
     // "", ".", "5.", ".5": only digits on both sides of a point (the other shapes go to
     // `exact`).
     if count == 0 || frac == Some(0) || digits.first() == Some(&b'.') {
+        return None;
+    }
+    if m > 1 << 53 {
         return None;
     }
     let v = m as f64 / POW10[frac.unwrap_or(0)];
@@ -157,7 +163,52 @@ fn exact(b: &[u8]) -> Option<f64> {
         // below 10^-325, under half the smallest subnormal (2.47e-324)
         return Some(signed(0.0));
     }
+    if let Some(v) = medium(&digits, e10) {
+        return Some(signed(v));
+    }
     Some(signed(round_ratio(&digits, e10, sticky)))
+}
+
+/// Up to 19 significant digits with a decimal exponent in ±27 (e.g. the 16- and 17-digit
+/// values Prometheus and JSON exporters print): exact in 128-bit integers, since
+/// w × 10^e = w × 5^e × 2^e and 5^27 < 2^63. Nothing dropped, so no sticky digit.
+fn medium(digits: &[u8], e10: i64) -> Option<f64> {
+    if digits.len() > 19 || !(-27..=27).contains(&e10) {
+        return None;
+    }
+    let w = digits.iter().fold(0u64, |w, &d| w * 10 + u64::from(d));
+    let bits = |x: u128| 128 - x.leading_zeros() as i64;
+    let pow5 = 5u128.pow(e10.unsigned_abs() as u32);
+    // value = (q + rem/den) × 2^shift
+    let (q, rem, shift) = if e10 >= 0 {
+        (u128::from(w) * pow5, false, e10)
+    } else {
+        // w / (5^k · 2^k): scale w up so the quotient has 56 or 57 bits.
+        let s = (56 + bits(pow5) - bits(u128::from(w))).max(0);
+        let n = u128::from(w) << s;
+        (n / pow5, n % pow5 != 0, e10 - s)
+    };
+    let len = bits(q);
+    let (mut m, mut e) = if len <= 53 {
+        (q << (53 - len), shift - (53 - len))
+    } else {
+        let d = len - 53;
+        let low = q & ((1 << d) - 1);
+        let half = 1u128 << (d - 1);
+        let mut m = q >> d;
+        if low > half || (low == half && (rem || m & 1 == 1)) {
+            m += 1;
+        }
+        (m, shift + d)
+    };
+    if m == 1 << 53 {
+        m >>= 1;
+        e += 1;
+    }
+    // m ∈ [2^52, 2^53) and |value| between 1e-27 and 1e46: a normal double.
+    Some(f64::from_bits(
+        (((e + 1075) as u64) << 52) | (m as u64 - (1 << 52)),
+    ))
 }
 
 /// digits × 10^e10 (|e10| small enough for the checks in `exact`) rounded to an f64.
@@ -347,8 +398,13 @@ mod tests {
         assert_eq!(parse_f64("45.3"), Some(45.3));
         assert_eq!(parse_f64("-0.1"), Some(-0.1));
         assert_eq!(simple_decimal(b"123456789012345"), Some(123456789012345.0));
-        assert_eq!(simple_decimal(b"1234567890123456"), None);
-        // Exact path.
+        assert_eq!(
+            simple_decimal(b"0.6666666666666666"),
+            Some(0.6666666666666666)
+        );
+        assert_eq!(simple_decimal(b"9007199254740993"), None); // above 2^53
+        assert_eq!(simple_decimal(b"12345678901234567890"), None); // 20 digits
+                                                                   // Exact path.
         assert_eq!(parse_f64("1e3"), Some(1000.0));
         assert_eq!(parse_f64("5."), Some(5.0));
         assert_eq!(parse_f64(".5"), Some(0.5));
@@ -382,6 +438,23 @@ mod tests {
             parse_f64("2.2250738585072014e-308"),
             Some(f64::MIN_POSITIVE)
         );
+        // The 128-bit path takes what exporters print (16-17 digits); the big-integer path
+        // takes the rest.
+        let digits = |t: &str| t.bytes().map(|c| c - b'0').collect::<Vec<u8>>();
+        assert_eq!(
+            medium(&digits("6666666666666666"), -16),
+            Some(0.6666666666666666)
+        );
+        assert_eq!(
+            medium(&digits("30000000000000004"), -17),
+            Some(0.30000000000000004)
+        );
+        assert_eq!(
+            medium(&digits("9007199254740993"), 0),
+            Some(9007199254740992.0)
+        );
+        assert_eq!(medium(&digits("12345678901234567890"), 0), None); // 20 digits
+        assert_eq!(medium(&digits("1"), -28), None);
         for bad in [
             "", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "1,5", "--1", "0x10", " 1", "1 ",
         ] {
@@ -473,6 +546,35 @@ mod tests {
             same(&format!("{int}.{frac}"));
             same(&format!("{int}.{frac}00000000000000000000000000000000001"));
             same(&format!("{int}.{frac}e-300"));
+        }
+    }
+
+    #[test]
+    fn same_bits_as_str_parse_on_16_to_19_digits() {
+        // What the 128-bit path serves: random doubles near 1 printed with 16 to 19
+        // significant digits, exponents from -27 to 27, and each with its last digit bumped.
+        let mut rng = Rng(13);
+        for _ in 0..60_000 {
+            let bits = (rng.next() << 33) ^ (rng.next() << 10) ^ rng.next();
+            let e = (rng.next() % 120) as i64 - 60;
+            let v = f64::from_bits(((e + 1023) as u64) << 52 | (bits & ((1 << 52) - 1)));
+            let digits = 15 + (rng.next() % 4) as usize;
+            let t = format!("{v:.digits$e}");
+            same(&t);
+            let (mantissa, exp) = t.split_once('e').unwrap_or((&t, "0"));
+            let mut m: Vec<u8> = mantissa.bytes().collect();
+            if let Some(last) = m.last_mut() {
+                *last = if *last == b'9' { b'0' } else { *last + 1 };
+            }
+            same(&format!(
+                "{}e{exp}",
+                String::from_utf8(m).unwrap_or_default()
+            ));
+            let plain = format!(
+                "{v:.*}",
+                (digits as i64 - 1 - e * 3 / 10).clamp(0, 30) as usize
+            );
+            same(&plain);
         }
     }
 
