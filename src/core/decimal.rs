@@ -578,6 +578,18 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any text at all, and any text shaped like a number: the same answer as
+        /// `str::parse`, never a panic.
+        #[test]
+        fn any_text_reads_like_str_parse(
+            t in "\\PC{0,12}|[-+]?[0-9]{0,25}(\\.[0-9]{0,25})?([eE][-+]?[0-9]{1,4})?"
+        ) {
+            let want = t.parse::<f64>().ok().map(f64::to_bits);
+            proptest::prop_assert_eq!(parse_f64(&t).map(f64::to_bits), want, "{:?}", t);
+        }
+    }
+
     #[test]
     fn long_inputs_round_on_the_tail() {
         // 900 digits: the part past MAX_DIGITS only breaks ties.
