@@ -69,8 +69,9 @@ pub(crate) fn simple_decimal(b: &[u8]) -> Option<f64> {
 /// digits, so 800 digits plus "was anything non-zero dropped" round exactly.
 const MAX_DIGITS: usize = 800;
 
-/// The full grammar, rounded to nearest, ties to even.
-fn exact(b: &[u8]) -> Option<f64> {
+/// The full grammar, rounded to nearest, ties to even. Callers that already tried
+/// `simple_decimal` call this directly; everyone else calls `parse_f64`.
+pub(crate) fn exact(b: &[u8]) -> Option<f64> {
     let (negative, rest) = match b.first()? {
         b'-' => (true, &b[1..]),
         b'+' => (false, &b[1..]),

@@ -57,7 +57,8 @@ pub(crate) fn parse_number(cell: &str) -> Result<f64, NumError> {
         .all(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'))
         && b.iter().any(u8::is_ascii_digit)
     {
-        if let Some(v) = parse_f64(s) {
+        // `simple_decimal` declined above, so straight to the full grammar.
+        if let Some(v) = exact(b) {
             return if v.is_finite() {
                 Ok(v)
             } else {
@@ -68,6 +69,7 @@ pub(crate) fn parse_number(cell: &str) -> Result<f64, NumError> {
     slow_path(s)
 }
 
+use crate::core::decimal::exact;
 pub(crate) use crate::core::decimal::{parse_f64, simple_decimal};
 
 fn slow_path(s: &str) -> Result<f64, NumError> {
@@ -291,6 +293,33 @@ mod tests {
         assert_eq!(parse_number("+5"), Ok(5.0));
         assert_eq!(parse_number("1e3"), Ok(1000.0));
         assert_eq!(parse_number("\"7\""), Ok(7.0));
+    }
+
+    #[test]
+    fn shapes_the_fast_path_declines_go_straight_to_the_full_grammar() {
+        // Each is refused by `simple_decimal` and read by `exact`: same bits as str::parse.
+        for text in [
+            "1e3",
+            "1E-2",
+            "-2.5e+1",
+            ".5",
+            "5.",
+            "-0.0e0",
+            "9007199254740993",
+            "12345678901234567890.5",
+            "0.30000000000000000000000000000000001",
+            "1e-300",
+        ] {
+            assert_eq!(simple_decimal(text.as_bytes()), None, "{text}");
+            let want: f64 = text.parse().unwrap();
+            assert_eq!(
+                parse_number(text).map(f64::to_bits),
+                Ok(want.to_bits()),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_number("1e400"), Err(NumError::NotFinite));
+        assert_eq!(parse_number("-1e400"), Err(NumError::NotFinite));
     }
 
     #[test]
