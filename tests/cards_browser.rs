@@ -5,6 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gpu_rent_planner::app::{AppState, Ctx, ParseStatus};
+use gpu_rent_planner::components::budget_card::BudgetCard;
 use gpu_rent_planner::components::burst_card::BurstCard;
 use gpu_rent_planner::components::hidden_costs_card::HiddenCostsCard;
 use gpu_rent_planner::components::own_hardware_card::OwnHardwareCard;
@@ -33,6 +34,7 @@ enum Card {
     Hidden,
     Own,
     Review,
+    Budget,
 }
 
 /// Mount one card with a context like `Planner`'s (no history: the sliders' profile).
@@ -58,6 +60,7 @@ fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSig
             Card::Hidden => view! { <HiddenCostsCard /> }.into_any(),
             Card::Own => view! { <OwnHardwareCard /> }.into_any(),
             Card::Review => view! { <ReviewCard /> }.into_any(),
+            Card::Budget => view! { <BudgetCard /> }.into_any(),
         }
     });
     std::mem::forget(handle);
@@ -489,6 +492,48 @@ async fn own_hardware_never_pays_and_pue_below_one() {
 // ---------------------------------------------------------------- review
 
 /// 4 GPUs × 400 h > H* = 360 h → the plan's baseline N* = 4.
+#[wasm_bindgen_test]
+async fn budget_implied_split_reads_right_in_both_languages() {
+    // The plan the sliders imply, with its own pools: the sentence must name the three shares
+    // and the total in each language's own punctuation.
+    let out = plan(&PlanInputs::default());
+    let i = out
+        .budget_implied
+        .clone()
+        .expect("default inputs imply a split");
+    let pct = |f: f64, l: Lang| gpu_rent_planner::format::percent(f, 1, l);
+    let total = |l: Lang| gpu_rent_planner::format::money(i.total, "¥", l);
+    let (host, _) = mount(Card::Budget, Lang::Zh);
+    settle().await;
+    assert_eq!(
+        el(&host, "budget-implied")
+            .text_content()
+            .unwrap_or_default(),
+        format!(
+            "当前方案对应的分配：{} / {} / {}（共 {}）",
+            pct(i.fixed_share, Lang::Zh),
+            pct(i.elastic_share, Lang::Zh),
+            pct(i.spot_share, Lang::Zh),
+            total(Lang::Zh)
+        )
+    );
+    let (host, state) = mount(Card::Budget, Lang::En);
+    state.update(|s| s.currency = gpu_rent_planner::app::Currency::Usd);
+    settle().await;
+    let total_en = gpu_rent_planner::format::money(i.total, "$", Lang::En);
+    assert_eq!(
+        el(&host, "budget-implied")
+            .text_content()
+            .unwrap_or_default(),
+        format!(
+            "The chosen plan implies: {} / {} / {} (of {total_en})",
+            pct(i.fixed_share, Lang::En),
+            pct(i.elastic_share, Lang::En),
+            pct(i.spot_share, Lang::En),
+        )
+    );
+}
+
 fn baseline_four() -> PlanInputs {
     PlanInputs {
         used_hours: 400.0,
