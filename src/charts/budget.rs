@@ -9,8 +9,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::text::words;
 use super::{
-    block, cartesian, finite_or, label_at, message, prepare, ChartError, ChartStyle, Legend,
-    OrChart, Palette,
+    block, cartesian, finite_or, label_at, message, plot_width, prepare, ChartError, ChartStyle,
+    Legend, OrChart, Palette,
 };
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::format::number_trim;
@@ -77,6 +77,22 @@ pub fn summary(data: &BudgetData, lang: Lang, _currency: &str) -> String {
 }
 
 /// Draw chart 4.
+/// The two bars: centres and half width, in x units (the axis runs 0..3 or wider).
+const BAR_CENTRES: [f64; 2] = [0.6, 1.6];
+const BAR_HALF: f64 = 0.38;
+
+/// Where the x axis ends so that a legend `need_px` wide fits right of the bars on
+/// a plotting area `plot_px` wide: at least 3 (the bars' own layout), at most 6 (past that
+/// the bars would be slivers; the legend then overlaps, as on any too-small canvas).
+fn legend_x_end(plot_px: f64, need_px: f64) -> f64 {
+    const BARS_END: f64 = BAR_CENTRES[1] + BAR_HALF;
+    let room = plot_px - need_px;
+    if room <= 0.0 {
+        return 6.0;
+    }
+    (BARS_END * plot_px / room).clamp(3.0, 6.0)
+}
+
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &BudgetData,
@@ -91,8 +107,20 @@ pub fn draw<DB: DrawingBackend>(
     }
     let p = &style.palette;
     let lang = style.lang;
-    let mut chart = cartesian(area, style, 0.0..3.0, 0.0..118.0, 52.0)?;
+    let colors = [p.fixed, p.elastic, p.spot];
+    let names = [w.fixed, w.elastic, w.spot];
     let mut legend = Legend::new();
+    for (name, color) in names.iter().zip(colors) {
+        legend.add(*name, block(style, color.to_rgba()));
+    }
+    // The legend sits right of the two bars. On a narrow canvas the
+    // x axis grows so that it still fits there instead of covering the second bar.
+    let (legend_w, _) = legend.size(area, style)?;
+    let x_end = legend_x_end(
+        f64::from(plot_width(area, style, 52.0)),
+        f64::from(legend_w + 2 * Legend::<DB>::gap(style)),
+    );
+    let mut chart = cartesian(area, style, 0.0..x_end, 0.0..118.0, 52.0)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -115,26 +143,17 @@ pub fn draw<DB: DrawingBackend>(
         .draw()
         .chart()?;
 
-    let colors = [p.fixed, p.elastic, p.spot];
-    let names = [w.fixed, w.elastic, w.spot];
     let bars: [(f64, &str, Option<[f64; 3]>); 2] = [
-        (0.6, w.budget_target, Some(data.target)),
-        (1.6, w.budget_implied, data.implied),
+        (BAR_CENTRES[0], w.budget_target, Some(data.target)),
+        (BAR_CENTRES[1], w.budget_implied, data.implied),
     ];
-    let half = 0.3;
+    let half = BAR_HALF;
     let y = chart.as_coord_spec().clone();
     let px_per_pct = {
         let a = y.translate(&(0.0, 0.0)).1;
         let b = y.translate(&(0.0, 100.0)).1;
         (a - b).abs() as f64 / 100.0
     };
-    for (i, name) in names.iter().enumerate() {
-        // Legend entries (drawn once, no area).
-        chart
-            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-            .chart()?;
-        legend.add(*name, block(style, colors[i].to_rgba()));
-    }
     for (x, title, shares) in bars {
         label_at(
             &chart,
@@ -190,4 +209,21 @@ pub fn draw<DB: DrawingBackend>(
     }
     legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::legend_x_end;
+
+    #[test]
+    fn the_axis_grows_only_when_the_legend_would_cover_a_bar() {
+        // The bars end at 1.6 + 0.38 = 1.98.
+        // Wide: 600 px, legend 120 px; 0..3 leaves (3 − 1.98) / 3 · 600 = 204 px right of them.
+        assert_eq!(legend_x_end(600.0, 120.0), 3.0);
+        // A 375 px phone: 235 px plot, 120 px legend: 1.98 · 235 / 115 = 4.0461…
+        assert!((legend_x_end(235.0, 120.0) - 1.98 * 235.0 / 115.0).abs() < 1e-12);
+        // Past the cap, and no room at all.
+        assert_eq!(legend_x_end(130.0, 120.0), 6.0);
+        assert_eq!(legend_x_end(100.0, 120.0), 6.0);
+    }
 }

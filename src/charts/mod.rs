@@ -229,6 +229,20 @@ pub(crate) fn span(lo: f64, hi: f64) -> std::ops::Range<f64> {
 
 /// A cartesian chart with the page's margins; `y_label_css` is the width kept for the
 /// y tick labels (money needs more).
+/// The plotting area's width, device pixels, that `cartesian` leaves on `area`.
+pub(crate) fn plot_width<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+    y_label_css: f64,
+) -> i32 {
+    let used = style.px(CHART_MARGIN) + style.px(CHART_MARGIN_RIGHT) + style.px(y_label_css);
+    area.dim_in_pixel().0 as i32 - used as i32
+}
+
+/// `cartesian`'s outer margins, CSS px.
+const CHART_MARGIN: f64 = 10.0;
+const CHART_MARGIN_RIGHT: f64 = 18.0;
+
 pub(crate) fn cartesian<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     style: &ChartStyle,
@@ -237,8 +251,8 @@ pub(crate) fn cartesian<'a, DB: DrawingBackend>(
     y_label_css: f64,
 ) -> Result<Plot<'a, DB>, ChartError> {
     ChartBuilder::on(area)
-        .margin(style.px(10.0))
-        .margin_right(style.px(18.0))
+        .margin(style.px(CHART_MARGIN))
+        .margin_right(style.px(CHART_MARGIN_RIGHT))
         .x_label_area_size(style.px(46.0))
         .y_label_area_size(style.px(y_label_css))
         .build_cartesian_2d(span(x.start, x.end), span(y.start, y.end))
@@ -304,6 +318,31 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
             .push((label.into(), Box::new(move |p| swatch(p).into_dyn())));
     }
 
+    /// The box's width and height in device pixels, as `draw` lays it out.
+    pub(crate) fn size<C: CoordTranslate>(
+        &self,
+        area: &DrawingArea<DB, C>,
+        style: &ChartStyle,
+    ) -> Result<(i32, i32), ChartError> {
+        let font = style.font(11.5);
+        let margin = style.pxi(6.0);
+        let line_h = (style.font_px(11.5) * 1.25).round() as i32;
+        let mut text_w = 0;
+        for (label, _) in &self.entries {
+            let (w, _) = area.estimate_text_size(label, &font).chart()?;
+            text_w = text_w.max(w as i32);
+        }
+        Ok((
+            text_w + style.pxi(28.0) + 2 * margin,
+            line_h * self.entries.len() as i32 + 2 * margin,
+        ))
+    }
+
+    /// The space between the box and the plotting area's edges, device pixels.
+    pub(crate) fn gap(style: &ChartStyle) -> i32 {
+        style.pxi(5.0)
+    }
+
     /// The box in the corner given (inside the plotting area): background, border, one
     /// line per entry with its swatch on the left.
     pub(crate) fn draw(
@@ -321,16 +360,10 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
         let margin = style.pxi(6.0);
         let swatch_w = style.pxi(28.0);
         let line_h = (style.font_px(11.5) * 1.25).round() as i32;
-        let mut text_w = 0;
-        for (label, _) in &self.entries {
-            let (w, _) = area.estimate_text_size(label, &font).chart()?;
-            text_w = text_w.max(w as i32);
-        }
-        let w = text_w + swatch_w + 2 * margin;
-        let h = line_h * self.entries.len() as i32 + 2 * margin;
+        let (w, h) = self.size(&area, style)?;
         let (aw, ah) = area.dim_in_pixel();
         let (aw, ah) = (aw as i32, ah as i32);
-        let gap = style.pxi(5.0);
+        let gap = Self::gap(style);
         use SeriesLabelPosition::*;
         let x = match position {
             UpperLeft | MiddleLeft | LowerLeft => gap,
