@@ -74,7 +74,7 @@ pub fn PoolsCard() -> impl IntoView {
                                     <th scope="row">{tr(l, "Total", "合计")}</th>
                                     <td></td>
                                     <td data-testid="pools-total" data-value=p.total.to_plain_string()><strong>{money(p.total, cur, l)}</strong></td>
-                                    <td>"100 %"</td>
+                                    <td>{percent(p.reserved_share + p.on_demand_share + p.spot_share, 1, l)}</td>
                                 </tr></tfoot>
                             </table>
                         </div>
