@@ -577,6 +577,58 @@ fn cost_chart_with_only_n_zero_and_without_rules() {
     assert!(svg.has_text("No data to chart yet"));
 }
 
+#[test]
+fn cost_chart_on_a_phone_keeps_labels_apart_and_the_legend_short() {
+    use charts::cost::{draw, CostData};
+    use gpu_rent_planner::core::sizing::SizingRule;
+    // The "usage dropped last week" shape: C(N) falls to its minimum at N = 10, the peak is
+    // 11, so three labels sit at neighbouring N at the right edge.
+    let totals: Vec<f64> = (0..=11)
+        .map(|n| 156_000.0 - 6_000.0 * n as f64 + 300.0 * (n as f64 - 10.0).powi(2))
+        .collect();
+    let data = CostData {
+        totals,
+        n_star: 10,
+        rules: vec![
+            (SizingRule::Average, 10),
+            (SizingRule::Waterline, 3),
+            (SizingRule::CostOptimal, 10),
+            (SizingRule::Peak, 11),
+        ],
+        flat: (9, 10),
+    };
+    // A 375 px phone's canvas.
+    let svg = render((300, 260), |a| draw(a, &data, &light()).unwrap());
+    let label = |t: &str| {
+        let e = svg
+            .plot
+            .iter()
+            .find(|e| e.tag == "text" && e.text == t)
+            .unwrap_or_else(|| panic!("no label {t:?}"));
+        (e.num("x"), e.num("y"))
+    };
+    let (avg, star, peak) = (label("average 10"), label("N* 10"), label("peak 11"));
+    // Each on its own line.
+    assert!(
+        avg.1 != star.1 && star.1 != peak.1 && avg.1 != peak.1,
+        "{avg:?} {star:?} {peak:?}"
+    );
+    // The peak's label ends at its marker instead of running off the right edge.
+    let peak_el = svg.plot.iter().find(|e| e.text == "peak 11").unwrap();
+    assert_eq!(peak_el.get("text-anchor"), "end");
+    // The legend keeps only what the chart does not label in place.
+    let legend: Vec<&str> = svg
+        .legend
+        .iter()
+        .filter(|e| e.tag == "text")
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(legend.len(), 2, "{legend:?}");
+    // A desktop canvas keeps all six entries.
+    let wide = render((W, H), |a| draw(a, &data, &light()).unwrap());
+    assert_eq!(wide.legend.iter().filter(|e| e.tag == "text").count(), 6);
+}
+
 // ---------- chart 4: budget split ----------
 
 /// Heights in percent of the stacked segments, per colour, left bar first.

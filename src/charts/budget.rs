@@ -9,8 +9,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::text::words;
 use super::{
-    block, cartesian, finite_or, label_at, message, plot_width, prepare, ChartError, ChartStyle,
-    Legend, OrChart, Palette,
+    axis_end_for_legend, block, cartesian, finite_or, label_at, message, plot_height, plot_width,
+    prepare, ChartError, ChartStyle, Legend, OrChart, Palette,
 };
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::format::number_trim;
@@ -81,16 +81,14 @@ pub fn summary(data: &BudgetData, lang: Lang, _currency: &str) -> String {
 const BAR_CENTRES: [f64; 2] = [0.6, 1.6];
 const BAR_HALF: f64 = 0.38;
 
+/// Past this x-axis end the bars (and their titles, one unit apart) get too narrow to keep
+/// the legend beside them.
+const MAX_X_END_BESIDE: f64 = 3.6;
+
 /// Where the x axis ends so that a legend `need_px` wide fits right of the bars on
-/// a plotting area `plot_px` wide: at least 3 (the bars' own layout), at most 6 (past that
-/// the bars would be slivers; the legend then overlaps, as on any too-small canvas).
+/// a plotting area `plot_px` wide: at least 3 (the bars' own layout), at most 6.
 fn legend_x_end(plot_px: f64, need_px: f64) -> f64 {
-    const BARS_END: f64 = BAR_CENTRES[1] + BAR_HALF;
-    let room = plot_px - need_px;
-    if room <= 0.0 {
-        return 6.0;
-    }
-    (BARS_END * plot_px / room).clamp(3.0, 6.0)
+    axis_end_for_legend(BAR_CENTRES[1] + BAR_HALF, plot_px, need_px, 3.0, 6.0)
 }
 
 pub fn draw<DB: DrawingBackend>(
@@ -113,14 +111,30 @@ pub fn draw<DB: DrawingBackend>(
     for (name, color) in names.iter().zip(colors) {
         legend.add(*name, block(style, color.to_rgba()));
     }
-    // The legend sits right of the two bars. On a narrow canvas the
-    // x axis grows so that it still fits there instead of covering the second bar.
-    let (legend_w, _) = legend.size(area, style)?;
-    let x_end = legend_x_end(
+    // The legend sits right of the two bars; on a narrower canvas the x axis grows so it
+    // still fits there. Where that would squeeze the bars (and their titles) together, the
+    // legend goes above them instead: the y axis grows until the titles clear it.
+    let (legend_w, legend_h) = legend.size(area, style)?;
+    let gaps = 2 * Legend::<DB>::gap(style);
+    let beside = legend_x_end(
         f64::from(plot_width(area, style, 52.0)),
-        f64::from(legend_w + 2 * Legend::<DB>::gap(style)),
+        f64::from(legend_w + gaps),
     );
-    let mut chart = cartesian(area, style, 0.0..x_end, 0.0..118.0, 52.0)?;
+    let (x_end, y_top) = if beside <= MAX_X_END_BESIDE {
+        (beside, 118.0)
+    } else {
+        // Titles: 8 px above the bars, 12 px text.
+        let titles = style.font_px(12.0) * 1.25 + f64::from(style.px(8.0));
+        let above = axis_end_for_legend(
+            100.0,
+            f64::from(plot_height(area, style)),
+            f64::from(legend_h + gaps) + titles,
+            118.0,
+            300.0,
+        );
+        (3.0, above)
+    };
+    let mut chart = cartesian(area, style, 0.0..x_end, 0.0..y_top, 52.0)?;
     chart
         .configure_mesh()
         .disable_x_mesh()

@@ -4,11 +4,11 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
+use plotters::style::text_anchor::VPos;
 
 use super::text::{with_currency, words};
 use super::{
-    block, cartesian, finite_or, mesh, message, prepare, swatch, tick, upper, ChartError,
+    along, block, cartesian, finite_or, mesh, message, prepare, swatch, tick, upper, ChartError,
     ChartStyle, Legend, OrChart,
 };
 use crate::core::commitment::Commitment;
@@ -207,7 +207,12 @@ pub fn draw<DB: DrawingBackend>(
             .chart()?;
     }
 
+    // What the legend must not cover: the curve, and the rule labels above their markers.
+    let mut keep_clear = along(&pts, 8);
+    let units_per_px = upper(top) * 1.1 / f64::from(chart.plotting_area().dim_in_pixel().1.max(1));
+
     // The four rules: one marker shape each, labels stacked where rules agree.
+    let mut placed: Vec<(std::ops::Range<i32>, std::ops::Range<i32>)> = Vec::new();
     let m = style.px(6.0) as i32;
     // N* first, so the hollow shapes of rules agreeing with it stay visible on top.
     let order = [
@@ -251,7 +256,7 @@ pub fn draw<DB: DrawingBackend>(
                 ))
                 .chart()?,
         };
-        legend.add(rule_name(lang, rule), move |(x, y)| match rule {
+        legend.add_labelled(rule_name(lang, rule), move |(x, y)| match rule {
             SizingRule::Average => {
                 Rectangle::new([(x + m, y - m), (x + 3 * m, y + m)], s).into_dyn()
             }
@@ -261,25 +266,41 @@ pub fn draw<DB: DrawingBackend>(
             }
             SizingRule::Peak => Cross::new((x + 2 * m, y), m, s).into_dyn(),
         });
-        // Text label above the marker; rules picking the same N stack upwards.
-        let below = data
-            .rules
+        // Text label above the marker, raised a line at a time until it touches no label
+        // already drawn (rules picking the same or neighbouring N).
+        let text = format!("{} {n}", rule_name(lang, rule));
+        let (h, span) = super::inside_anchor(&chart, style, &text, at)?;
+        let pad = style.pxi(3.0);
+        let marker_y = chart.backend_coord(&at).1;
+        let line_px = |level: usize| {
+            let bottom = marker_y - style.pxi(10.0 + 15.0 * level as f64);
+            bottom - style.pxi(14.0)..bottom
+        };
+        let overlaps = |a: &std::ops::Range<i32>, b: &std::ops::Range<i32>| {
+            a.start < b.end + pad && b.start < a.end + pad
+        };
+        let mut level = 0usize;
+        while placed
             .iter()
-            .take_while(|(r, _)| *r != rule)
-            .filter(|(_, other)| *other == n)
-            .count() as f64;
-        super::label_at(
-            &chart,
-            style,
-            format!("{} {n}", rule_name(lang, rule)),
-            at,
-            (0.0, -10.0 - 15.0 * below),
-            &color,
-            HPos::Center,
-            VPos::Bottom,
-        )?;
+            .any(|(x, y)| overlaps(x, &span) && overlaps(y, &line_px(level)))
+        {
+            level += 1;
+        }
+        placed.push((span, line_px(level)));
+        let up = 10.0 + 15.0 * level as f64;
+        let label_top_px = f64::from(style.px(up + 14.0));
+        keep_clear.push((at.0, at.1 + label_top_px / 2.0 * units_per_px));
+        keep_clear.push((at.0, at.1 + label_top_px * units_per_px));
+        super::label_at(&chart, style, text, at, (0.0, -up), &color, h, VPos::Bottom)?;
     }
-    legend.draw(&chart, style, SeriesLabelPosition::LowerRight)?;
+    use SeriesLabelPosition::{LowerLeft, LowerMiddle, LowerRight, UpperMiddle};
+    legend.compact(&chart, style, 0.45)?;
+    legend.draw_clear(
+        &chart,
+        style,
+        &[LowerRight, LowerLeft, LowerMiddle, UpperMiddle],
+        &keep_clear,
+    )?;
     area.present().chart()
 }
 

@@ -239,9 +239,53 @@ pub(crate) fn plot_width<DB: DrawingBackend>(
     area.dim_in_pixel().0 as i32 - used as i32
 }
 
-/// `cartesian`'s outer margins, CSS px.
+/// A polyline's vertices and `per_segment − 1` evenly spaced points between each pair: what
+/// `Legend::draw_clear` must keep clear of.
+pub(crate) fn along(points: &[(f64, f64)], per_segment: usize) -> Vec<(f64, f64)> {
+    let k = per_segment.max(1);
+    let mut out = Vec::with_capacity(points.len() * k);
+    for pair in points.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        for i in 0..k {
+            let t = i as f64 / k as f64;
+            out.push((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t));
+        }
+    }
+    out.extend(points.last().copied());
+    out
+}
+
+/// The plotting area's height, device pixels, that `cartesian` leaves on `area`.
+pub(crate) fn plot_height<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+) -> i32 {
+    let used = 2 * style.px(CHART_MARGIN) + style.px(CHART_X_LABELS);
+    area.dim_in_pixel().1 as i32 - used as i32
+}
+
+/// How far an axis must run past the data's end (`content_end`, axis units) so that a
+/// legend `need_px` long fits beyond the data on a plotting area `plot_px` long: the data
+/// then ends at `plot_px − need_px`. Clamped to `[min, max]`; with no room at all, `max`
+/// (the legend then overlaps, as on any canvas too small for it).
+pub(crate) fn axis_end_for_legend(
+    content_end: f64,
+    plot_px: f64,
+    need_px: f64,
+    min: f64,
+    max: f64,
+) -> f64 {
+    let room = plot_px - need_px;
+    if room <= 0.0 {
+        return max;
+    }
+    (content_end * plot_px / room).clamp(min, max)
+}
+
+/// `cartesian`'s outer margins and x label band, CSS px.
 const CHART_MARGIN: f64 = 10.0;
 const CHART_MARGIN_RIGHT: f64 = 18.0;
+const CHART_X_LABELS: f64 = 46.0;
 
 pub(crate) fn cartesian<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
@@ -253,7 +297,7 @@ pub(crate) fn cartesian<'a, DB: DrawingBackend>(
     ChartBuilder::on(area)
         .margin(style.px(CHART_MARGIN))
         .margin_right(style.px(CHART_MARGIN_RIGHT))
-        .x_label_area_size(style.px(46.0))
+        .x_label_area_size(style.px(CHART_X_LABELS))
         .y_label_area_size(style.px(y_label_css))
         .build_cartesian_2d(span(x.start, x.end), span(y.start, y.end))
         .chart()
@@ -298,7 +342,8 @@ type Swatch<'a, DB> = Box<dyn Fn((i32, i32)) -> DynElement<'a, DB, (i32, i32)> +
 /// layout per label. This one measures through the backend (`estimate_text_size`), which
 /// the page's canvas backend answers with `measureText`.
 pub(crate) struct Legend<'a, DB: DrawingBackend> {
-    entries: Vec<(String, Swatch<'a, DB>)>,
+    /// Label, swatch, and whether the chart also labels it in place.
+    entries: Vec<(String, Swatch<'a, DB>, bool)>,
 }
 
 impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
@@ -315,7 +360,36 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
         F: Fn((i32, i32)) -> E + 'a,
     {
         self.entries
-            .push((label.into(), Box::new(move |p| swatch(p).into_dyn())));
+            .push((label.into(), Box::new(move |p| swatch(p).into_dyn()), false));
+    }
+
+    /// One more entry for something the chart also labels in place (a marker with its text
+    /// beside it): `compact` may leave it out.
+    pub(crate) fn add_labelled<E, F>(&mut self, label: impl Into<String>, swatch: F)
+    where
+        E: IntoDynElement<'a, DB, (i32, i32)>,
+        F: Fn((i32, i32)) -> E + 'a,
+    {
+        self.add(label, swatch);
+        if let Some(last) = self.entries.last_mut() {
+            last.2 = true;
+        }
+    }
+
+    /// On a canvas where the box would take more than `max_share` of the plotting area's
+    /// height (a phone's), keep only the entries the chart does not label in place.
+    pub(crate) fn compact(
+        &mut self,
+        chart: &Plot<'_, DB>,
+        style: &ChartStyle,
+        max_share: f64,
+    ) -> Result<(), ChartError> {
+        let area = chart.plotting_area().strip_coord_spec();
+        let (_, h) = self.size(&area, style)?;
+        if f64::from(h) > max_share * f64::from(area.dim_in_pixel().1) {
+            self.entries.retain(|e| !e.2);
+        }
+        Ok(())
     }
 
     /// The box's width and height in device pixels, as `draw` lays it out.
@@ -328,7 +402,7 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
         let margin = style.pxi(6.0);
         let line_h = (style.font_px(11.5) * 1.25).round() as i32;
         let mut text_w = 0;
-        for (label, _) in &self.entries {
+        for (label, _, _) in &self.entries {
             let (w, _) = area.estimate_text_size(label, &font).chart()?;
             text_w = text_w.max(w as i32);
         }
@@ -341,6 +415,73 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
     /// The space between the box and the plotting area's edges, device pixels.
     pub(crate) fn gap(style: &ChartStyle) -> i32 {
         style.pxi(5.0)
+    }
+
+    /// The box's top-left corner, relative to the plotting area (`area` and `size` wide/tall).
+    fn origin(
+        position: &SeriesLabelPosition,
+        (aw, ah): (i32, i32),
+        (w, h): (i32, i32),
+        gap: i32,
+    ) -> (i32, i32) {
+        use SeriesLabelPosition::*;
+        let x = match position {
+            UpperLeft | MiddleLeft | LowerLeft => gap,
+            UpperMiddle | MiddleMiddle | LowerMiddle => (aw - w) / 2,
+            UpperRight | MiddleRight | LowerRight => aw - w - gap,
+            Coordinate(x, _) => *x,
+        };
+        let y = match position {
+            UpperLeft | UpperMiddle | UpperRight => gap,
+            MiddleLeft | MiddleMiddle | MiddleRight => (ah - h) / 2,
+            LowerLeft | LowerMiddle | LowerRight => ah - h - gap,
+            Coordinate(_, y) => *y,
+        };
+        (x, y)
+    }
+
+    /// Draw the box in whichever of `corners` covers the fewest of `points` (data
+    /// coordinates: what the chart drew, with lines sampled between their vertices by
+    /// `along`); ties go to the earlier corner. A phone's short, narrow canvas leaves no
+    /// fixed corner free for every history.
+    pub(crate) fn draw_clear(
+        &self,
+        chart: &Plot<'_, DB>,
+        style: &ChartStyle,
+        corners: &[SeriesLabelPosition],
+        points: &[(f64, f64)],
+    ) -> Result<(), ChartError> {
+        let plot = chart.plotting_area();
+        let (aw, ah) = plot.dim_in_pixel();
+        let base = plot.get_base_pixel();
+        let size = self.size(&plot.strip_coord_spec(), style)?;
+        let pixels: Vec<(i32, i32)> = points
+            .iter()
+            .map(|p| {
+                let (x, y) = chart.backend_coord(p);
+                (x - base.0, y - base.1)
+            })
+            .collect();
+        let gap = Self::gap(style);
+        let covered = |c: &SeriesLabelPosition| {
+            let (x, y) = Self::origin(c, (aw as i32, ah as i32), size, gap);
+            let (x0, y0, x1, y1) = (x - gap, y - gap, x + size.0 + gap, y + size.1 + gap);
+            pixels
+                .iter()
+                .filter(|&&(px, py)| px >= x0 && px <= x1 && py >= y0 && py <= y1)
+                .count()
+        };
+        let mut best = None;
+        for c in corners {
+            let n = covered(c);
+            if best.as_ref().is_none_or(|(_, m)| n < *m) {
+                best = Some((c, n));
+            }
+        }
+        match best {
+            Some((c, _)) => self.draw(chart, style, c.clone()),
+            None => Ok(()),
+        }
     }
 
     /// The box in the corner given (inside the plotting area): background, border, one
@@ -363,27 +504,14 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
         let (w, h) = self.size(&area, style)?;
         let (aw, ah) = area.dim_in_pixel();
         let (aw, ah) = (aw as i32, ah as i32);
-        let gap = Self::gap(style);
-        use SeriesLabelPosition::*;
-        let x = match position {
-            UpperLeft | MiddleLeft | LowerLeft => gap,
-            UpperMiddle | MiddleMiddle | LowerMiddle => (aw - w) / 2,
-            UpperRight | MiddleRight | LowerRight => aw - w - gap,
-            Coordinate(x, _) => x,
-        };
-        let y = match position {
-            UpperLeft | UpperMiddle | UpperRight => gap,
-            MiddleLeft | MiddleMiddle | MiddleRight => (ah - h) / 2,
-            LowerLeft | LowerMiddle | LowerRight => ah - h - gap,
-            Coordinate(_, y) => y,
-        };
+        let (x, y) = Self::origin(&position, (aw, ah), (w, h), Self::gap(style));
         let corners = [(x, y), (x + w, y + h)];
         area.draw(&Rectangle::new(corners, p.background.mix(0.88).filled()))
             .chart()?;
         area.draw(&Rectangle::new(corners, style.stroke(p.grid, 1.0)))
             .chart()?;
         let anchored = font.pos(Pos::new(HPos::Left, VPos::Center));
-        for (i, (label, swatch)) in self.entries.iter().enumerate() {
+        for (i, (label, swatch, _)) in self.entries.iter().enumerate() {
             let mid = y + margin + line_h * i as i32 + line_h / 2;
             area.draw(&swatch((x + margin, mid))).chart()?;
             area.draw(&Text::new(
@@ -453,6 +581,28 @@ pub(crate) fn label_at<'a, DB: DrawingBackend + 'a>(
         .chart()
 }
 
+/// How to anchor `label_at`'s text over `at` so it stays inside the plotting area (centred,
+/// unless that would cross the left or right edge: a marker at the first or last N), and
+/// the horizontal pixels it then covers.
+pub(crate) fn inside_anchor<'a, DB: DrawingBackend + 'a>(
+    chart: &Plot<'a, DB>,
+    style: &ChartStyle,
+    text: &str,
+    at: (f64, f64),
+) -> Result<(HPos, std::ops::Range<i32>), ChartError> {
+    let plot = chart.plotting_area();
+    let (tw, _) = plot.estimate_text_size(text, &style.font(12.0)).chart()?;
+    let (tw, half) = (tw as i32, tw as i32 / 2);
+    let x = chart.backend_coord(&at).0 - plot.get_base_pixel().0;
+    Ok(if x - half < 0 {
+        (HPos::Left, x..x + tw)
+    } else if x + half > plot.dim_in_pixel().0 as i32 {
+        (HPos::Right, x - tw..x)
+    } else {
+        (HPos::Center, x - half..x + tw - half)
+    })
+}
+
 /// Background and the "no data" message, for a chart without data.
 pub fn no_data<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -462,4 +612,68 @@ pub fn no_data<DB: DrawingBackend>(
         message(area, style, text::words(style.lang).no_data)?;
     }
     area.present().chart()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn along_samples_between_vertices() {
+        assert_eq!(
+            along(&[(0.0, 0.0), (4.0, 8.0), (4.0, 0.0)], 2),
+            vec![(0.0, 0.0), (2.0, 4.0), (4.0, 8.0), (4.0, 4.0), (4.0, 0.0)]
+        );
+        assert_eq!(along(&[(1.0, 1.0)], 8), vec![(1.0, 1.0)]);
+        assert!(along(&[], 8).is_empty());
+    }
+
+    /// The x of the legend's text in an SVG drawn with `draw_clear` over `points`.
+    fn legend_text_x(points: &[(f64, f64)]) -> i32 {
+        let style = ChartStyle::new(Lang::En, "$", false, 1.0);
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
+            let chart = cartesian(&area, &style, 0.0..10.0, 0.0..10.0, 52.0).unwrap();
+            let mut legend = Legend::new();
+            legend.add("LEGENDX", block(&style, RGBColor(0, 0, 0).to_rgba()));
+            use SeriesLabelPosition::{LowerLeft, LowerRight};
+            legend
+                .draw_clear(&chart, &style, &[LowerRight, LowerLeft], points)
+                .unwrap();
+            area.present().unwrap();
+        }
+        let at = svg.find("LEGENDX").unwrap_or_else(|| panic!("{svg}"));
+        let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+        let x = tag.split("x=\"").nth(1).unwrap().split('"').next().unwrap();
+        x.parse().unwrap()
+    }
+
+    #[test]
+    fn the_legend_takes_the_corner_the_data_leaves_free() {
+        // Nothing drawn: the first corner (lower right).
+        let free = legend_text_x(&[]);
+        assert!(free > 200, "{free}");
+        // A line along the bottom right: the lower left is free, the legend goes there.
+        let right = along(&[(6.0, 0.5), (10.0, 0.5)], 8);
+        let moved = legend_text_x(&right);
+        assert!(moved < 200, "{moved}");
+        // Lines in both lower corners: the one covering fewer points (the left, 3) wins.
+        let mut both = right.clone();
+        both.extend([(0.5, 0.5), (1.0, 0.5), (1.5, 0.5)]);
+        assert!(legend_text_x(&both) < 200);
+    }
+
+    #[test]
+    fn headroom_makes_the_data_end_where_the_legend_begins() {
+        // A phone's usage chart: 194 px tall plot, legend 84 px + 2 × 5 px gaps, data up to
+        // 10 GPUs: 10 · 194 / (194 − 94) = 19.4, so 10 sits 94 px below the top.
+        assert!((axis_end_for_legend(10.0, 194.0, 94.0, 11.5, 30.0) - 19.4).abs() < 1e-12);
+        // A desktop's: 254 px: 10 · 254 / 160 = 15.875.
+        assert!((axis_end_for_legend(10.0, 254.0, 94.0, 11.5, 30.0) - 15.875).abs() < 1e-12);
+        // A small legend still leaves the minimum headroom; no room at all gives the maximum.
+        assert_eq!(axis_end_for_legend(10.0, 1000.0, 20.0, 11.5, 30.0), 11.5);
+        assert_eq!(axis_end_for_legend(10.0, 90.0, 94.0, 11.5, 30.0), 30.0);
+        assert_eq!(axis_end_for_legend(10.0, 100.0, 90.0, 11.5, 30.0), 30.0);
+    }
 }

@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    block, cartesian, dashed, finite_or, mesh, message, prepare, swatch, tick, ChartError,
-    ChartStyle, Legend, OrChart,
+    axis_end_for_legend, block, cartesian, dashed, finite_or, mesh, message, plot_height, prepare,
+    swatch, tick, ChartError, ChartStyle, Legend, OrChart,
 };
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::Lookback;
@@ -178,6 +178,43 @@ pub fn summary(data: &UsageData, lang: Lang, _currency: &str) -> String {
     }
 }
 
+/// The legend, in drawing order, with the same styles `draw` uses (built first: its height
+/// sets the headroom above the data).
+fn legend_entries<'a, DB: DrawingBackend + 'a>(
+    legend: &mut Legend<'a, DB>,
+    data: &UsageData,
+    style: &ChartStyle,
+) {
+    let w = words(style.lang);
+    let p = &style.palette;
+    let lang = style.lang;
+    if !data.weekends.is_empty() {
+        legend.add(w.weekend, block(style, p.weekend.mix(0.16)));
+    }
+    legend.add(
+        w.usage_series,
+        swatch(style, style.stroke(p.series, 1.25), None),
+    );
+    if let Some(v) = data.average {
+        legend.add(
+            format!("{} {}", w.average, number_trim(v, 2, lang)),
+            swatch(style, style.stroke(p.average, 2.0), Some((6.0, 3.0))),
+        );
+    }
+    if let Some(v) = data.waterline {
+        legend.add(
+            format!("{} {}", w.waterline, number_trim(v, 2, lang)),
+            swatch(style, style.stroke(p.waterline, 2.5), Some((2.0, 3.0))),
+        );
+    }
+    if let Some(nr) = data.recommended {
+        legend.add(
+            format!("{} = {nr}", w.recommended),
+            swatch(style, style.stroke(p.recommended, 2.5), None),
+        );
+    }
+}
+
 /// Draw chart 1.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -202,14 +239,23 @@ pub fn draw<DB: DrawingBackend>(
     ]
     .iter()
     .fold(data.peak(), |a, &b| a.max(finite_or(b, 0.0)));
-    // Headroom for the legend above the data.
+    let mut legend = Legend::new();
+    legend_entries(&mut legend, data, style);
+    // Headroom above the data for the legend (top right): as much as the legend is tall on
+    // this canvas, at least 15 %, at most 3× the data (a phone's canvas is short).
     let y_top = if lines_top > 0.0 {
-        lines_top * 1.45
+        let (_, legend_h) = legend.size(area, style)?;
+        axis_end_for_legend(
+            lines_top,
+            f64::from(plot_height(area, style)),
+            f64::from(legend_h + 2 * Legend::<DB>::gap(style)),
+            lines_top * 1.15,
+            lines_top * 3.0,
+        )
     } else {
         1.0
     };
     let mut chart = cartesian(area, style, 0.0..x_end, 0.0..y_top, 52.0)?;
-    let mut legend = Legend::new();
     let start_day = data.start_local.map(|s| s.div_euclid(86_400));
     let x_fmt = |v: &f64| match start_day {
         Some(d0) => {
@@ -237,7 +283,6 @@ pub fn draw<DB: DrawingBackend>(
                 )
             }))
             .chart()?;
-        legend.add(w.weekend, block(style, shade));
     }
 
     // The data: every value while they fit, else a min/max envelope per pixel column.
@@ -260,7 +305,6 @@ pub fn draw<DB: DrawingBackend>(
         .chart()?;
     let line = style.stroke(p.series, 1.25);
     chart.draw_series(LineSeries::new(path, line)).chart()?;
-    legend.add(w.usage_series, swatch(style, line, None));
 
     // Reference lines.
     if let Some(v) = data.average {
@@ -268,20 +312,12 @@ pub fn draw<DB: DrawingBackend>(
         chart
             .draw_series(dashed(style, vec![(0.0, v), (x_end, v)], s, (8.0, 5.0)))
             .chart()?;
-        legend.add(
-            format!("{} {}", w.average, number_trim(v, 2, lang)),
-            swatch(style, s, Some((6.0, 3.0))),
-        );
     }
     if let Some(v) = data.waterline {
         let s = style.stroke(p.waterline, 2.5);
         chart
             .draw_series(dashed(style, vec![(0.0, v), (x_end, v)], s, (2.0, 4.0)))
             .chart()?;
-        legend.add(
-            format!("{} {}", w.waterline, number_trim(v, 2, lang)),
-            swatch(style, s, Some((2.0, 3.0))),
-        );
     }
     if let Some(nr) = data.recommended {
         let v = f64::from(nr);
@@ -289,7 +325,6 @@ pub fn draw<DB: DrawingBackend>(
         chart
             .draw_series(LineSeries::new(vec![(0.0, v), (x_end, v)], s))
             .chart()?;
-        legend.add(format!("{} = {nr}", w.recommended), swatch(style, s, None));
     }
     legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
