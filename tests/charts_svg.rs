@@ -282,6 +282,23 @@ fn load_duration_breakeven_line_and_optimum_sit_at_their_values() {
     assert_eq!(curve.len(), 1);
     let cp = curve[0].points();
     assert_eq!(cp.len(), data.levels() * 2);
+    // The legend (top right) sits above the curve on this canvas and on a phone's.
+    for (size, drawn) in [
+        ((W, H), svg),
+        (
+            (300, 260),
+            render((300, 260), |a| draw(a, &data, &style).unwrap()),
+        ),
+    ] {
+        let boxed = drawn.legend.iter().find(|e| e.tag == "rect").unwrap();
+        let bottom = boxed.num("y") + boxed.num("height");
+        let curve = drawn.stroked("polyline", p.series);
+        let top = curve[0].points().iter().fold(f64::MAX, |a, pt| a.min(pt.1));
+        assert!(
+            bottom <= top,
+            "{size:?}: legend bottom {bottom} below the curve top {top}"
+        );
+    }
     for (k, &m) in data.monthly_hours.iter().enumerate() {
         assert!(
             (y.value(cp[2 * k].1) - m).abs() <= y.tol(1.5),

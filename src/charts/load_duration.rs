@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    cartesian, dashed, finite_or, label_at, mesh, message, prepare, swatch, tick, upper,
-    ChartError, ChartStyle, Legend, OrChart,
+    axis_end_for_legend, cartesian, dashed, finite_or, label_at, mesh, message, plot_height,
+    prepare, swatch, tick, upper, ChartError, ChartStyle, Legend, OrChart,
 };
 use crate::core::commitment::LoadDuration;
 use crate::core::plan::PlanOutputs;
@@ -104,8 +104,27 @@ pub fn draw<DB: DrawingBackend>(
         .copied()
         .fold(finite_or(data.hours_per_month, 0.0), f64::max)
         .max(h_star);
-    let mut chart = cartesian(area, style, 0.0..k, 0.0..upper(top_value), 64.0)?;
+    // The legend (top right) first: the y axis runs far enough above the data for it.
+    let line = style.stroke(p.series, 2.0);
+    let be = style.stroke(p.breakeven, 2.0);
+    let r = style.px(5.0);
     let mut legend = Legend::new();
+    legend.add(w.ld_series, swatch(style, line, None));
+    legend.add(w.breakeven, swatch(style, be, Some((5.0, 3.0))));
+    legend.add(w.optimal, {
+        let r = r as i32;
+        let shape = style.stroke(p.optimal, 2.0);
+        move |(x, y)| Circle::new((x + r * 2, y), r, shape)
+    });
+    let (_, legend_h) = legend.size(area, style)?;
+    let y_top = axis_end_for_legend(
+        top_value,
+        f64::from(plot_height(area, style)),
+        f64::from(legend_h + 2 * Legend::<DB>::gap(style)),
+        upper(top_value),
+        upper(top_value) * 3.0,
+    );
+    let mut chart = cartesian(area, style, 0.0..k, 0.0..y_top, 64.0)?;
     let lang = style.lang;
     let x_fmt = |v: &f64| tick(*v, lang);
     let y_fmt = |v: &f64| tick(*v, lang);
@@ -146,12 +165,9 @@ pub fn draw<DB: DrawingBackend>(
             .draw_series(AreaSeries::new(rest, 0.0, p.series.mix(0.12)))
             .chart()?;
     }
-    let line = style.stroke(p.series, 2.0);
     chart.draw_series(LineSeries::new(steps, line)).chart()?;
-    legend.add(w.ld_series, swatch(style, line, None));
 
     // H*: dashed horizontal line across the levels, with its value.
-    let be = style.stroke(p.breakeven, 2.0);
     chart
         .draw_series(dashed(
             style,
@@ -160,7 +176,6 @@ pub fn draw<DB: DrawingBackend>(
             (7.0, 4.0),
         ))
         .chart()?;
-    legend.add(w.breakeven, swatch(style, be, Some((5.0, 3.0))));
     label_at(
         &chart,
         style,
@@ -182,7 +197,6 @@ pub fn draw<DB: DrawingBackend>(
             (2.0, 3.0),
         ))
         .chart()?;
-    let r = style.px(5.0);
     chart
         .draw_series(std::iter::once(Circle::new(
             (n_star, h_star),
@@ -190,11 +204,6 @@ pub fn draw<DB: DrawingBackend>(
             style.stroke(p.optimal, 2.0),
         )))
         .chart()?;
-    legend.add(w.optimal, {
-        let r = r as i32;
-        let shape = style.stroke(p.optimal, 2.0);
-        move |(x, y)| Circle::new((x + r * 2, y), r, shape)
-    });
     let left_half = n_star > k / 2.0;
     label_at(
         &chart,
