@@ -97,7 +97,13 @@ pub fn BudgetCard() -> impl IntoView {
                             {implied.ok().map(|i| view! {
                                 <p data-testid="budget-implied">
                                     {tr(l, "The chosen plan implies: ", "当前方案对应的分配：")}
-                                    {format!("{} / {} / {} ({} {})", percent(i.fixed_share, 1, l), percent(i.elastic_share, 1, l), percent(i.spot_share, 1, l), tr(l, "of", "，共"), money(i.total, cur, l))}
+                                    {{
+                                        let shares = format!("{} / {} / {}", percent(i.fixed_share, 1, l), percent(i.elastic_share, 1, l), percent(i.spot_share, 1, l));
+                                        match l {
+                                            Lang::En => format!("{shares} (of {})", money(i.total, cur, l)),
+                                            Lang::Zh => format!("{shares}（共 {}）", money(i.total, cur, l)),
+                                        }
+                                    }}
                                 </p>
                             })}
                             <details class="how">
