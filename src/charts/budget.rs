@@ -114,12 +114,8 @@ pub fn draw<DB: DrawingBackend>(
     // The legend sits right of the two bars; on a narrower canvas the x axis grows so it
     // still fits there. Where that would squeeze the bars (and their titles) together, the
     // legend goes above them instead: the y axis grows until the titles clear it.
-    let (legend_w, legend_h) = legend.size(area, style)?;
-    let gaps = 2 * Legend::<DB>::gap(style);
-    let beside = legend_x_end(
-        f64::from(plot_width(area, style, 52.0)),
-        f64::from(legend_w + gaps),
-    );
+    let (legend_w, legend_h) = legend.footprint(area, style)?;
+    let beside = legend_x_end(f64::from(plot_width(area, style, 52.0)), legend_w);
     let (x_end, y_top) = if beside <= MAX_X_END_BESIDE {
         (beside, 118.0)
     } else {
@@ -128,7 +124,7 @@ pub fn draw<DB: DrawingBackend>(
         let above = axis_end_for_legend(
             100.0,
             f64::from(plot_height(area, style)),
-            f64::from(legend_h + gaps) + titles,
+            legend_h + titles,
             118.0,
             300.0,
         );

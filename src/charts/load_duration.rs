@@ -116,11 +116,11 @@ pub fn draw<DB: DrawingBackend>(
         let shape = style.stroke(p.optimal, 2.0);
         move |(x, y)| Circle::new((x + r * 2, y), r, shape)
     });
-    let (_, legend_h) = legend.size(area, style)?;
+    let (_, legend_h) = legend.footprint(area, style)?;
     let y_top = axis_end_for_legend(
         top_value,
         f64::from(plot_height(area, style)),
-        f64::from(legend_h + 2 * Legend::<DB>::gap(style)),
+        legend_h,
         upper(top_value),
         upper(top_value) * 3.0,
     );

@@ -227,8 +227,6 @@ pub(crate) fn span(lo: f64, hi: f64) -> std::ops::Range<f64> {
     }
 }
 
-/// A cartesian chart with the page's margins; `y_label_css` is the width kept for the
-/// y tick labels (money needs more).
 /// The plotting area's width, device pixels, that `cartesian` leaves on `area`.
 pub(crate) fn plot_width<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -287,6 +285,8 @@ const CHART_MARGIN: f64 = 10.0;
 const CHART_MARGIN_RIGHT: f64 = 18.0;
 const CHART_X_LABELS: f64 = 46.0;
 
+/// A cartesian chart with the page's margins; `y_label_css` is the width kept for the
+/// y tick labels (money needs more).
 pub(crate) fn cartesian<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     style: &ChartStyle,
@@ -330,6 +330,25 @@ pub(crate) fn mesh<'a, DB: DrawingBackend + 'a>(
         .set_all_tick_mark_size(style.px(4.0))
         .draw()
         .chart()
+}
+
+/// A legend's type and spacing, device pixels: one place for `size` and `draw`.
+struct Metrics<'s> {
+    font: TextStyle<'s>,
+    margin: i32,
+    swatch_w: i32,
+    line_h: i32,
+}
+
+impl<'s> Metrics<'s> {
+    fn of(style: &'s ChartStyle) -> Self {
+        Self {
+            font: style.font(11.5),
+            margin: style.pxi(6.0),
+            swatch_w: style.pxi(28.0),
+            line_h: (style.font_px(11.5) * 1.25).round() as i32,
+        }
+    }
 }
 
 /// How one legend entry's swatch is drawn, at the left middle of its line.
@@ -398,18 +417,33 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
         area: &DrawingArea<DB, C>,
         style: &ChartStyle,
     ) -> Result<(i32, i32), ChartError> {
-        let font = style.font(11.5);
-        let margin = style.pxi(6.0);
-        let line_h = (style.font_px(11.5) * 1.25).round() as i32;
+        let Metrics {
+            font,
+            margin,
+            swatch_w,
+            line_h,
+        } = Metrics::of(style);
         let mut text_w = 0;
         for (label, _, _) in &self.entries {
             let (w, _) = area.estimate_text_size(label, &font).chart()?;
             text_w = text_w.max(w as i32);
         }
         Ok((
-            text_w + style.pxi(28.0) + 2 * margin,
+            text_w + swatch_w + 2 * margin,
             line_h * self.entries.len() as i32 + 2 * margin,
         ))
+    }
+
+    /// The room the box needs inside the plotting area, device pixels: its size plus the
+    /// gap on both sides (what `axis_end_for_legend` must leave free).
+    pub(crate) fn footprint(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        style: &ChartStyle,
+    ) -> Result<(f64, f64), ChartError> {
+        let (w, h) = self.size(area, style)?;
+        let gaps = 2 * Self::gap(style);
+        Ok((f64::from(w + gaps), f64::from(h + gaps)))
     }
 
     /// The space between the box and the plotting area's edges, device pixels.
@@ -497,10 +531,12 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
         }
         let p = &style.palette;
         let area = chart.plotting_area().strip_coord_spec();
-        let font = style.font(11.5);
-        let margin = style.pxi(6.0);
-        let swatch_w = style.pxi(28.0);
-        let line_h = (style.font_px(11.5) * 1.25).round() as i32;
+        let Metrics {
+            font,
+            margin,
+            swatch_w,
+            line_h,
+        } = Metrics::of(style);
         let (w, h) = self.size(&area, style)?;
         let (aw, ah) = area.dim_in_pixel();
         let (aw, ah) = (aw as i32, ah as i32);

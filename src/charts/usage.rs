@@ -244,11 +244,11 @@ pub fn draw<DB: DrawingBackend>(
     // Headroom above the data for the legend (top right): as much as the legend is tall on
     // this canvas, at least 15 %, at most 3× the data (a phone's canvas is short).
     let y_top = if lines_top > 0.0 {
-        let (_, legend_h) = legend.size(area, style)?;
+        let (_, legend_h) = legend.footprint(area, style)?;
         axis_end_for_legend(
             lines_top,
             f64::from(plot_height(area, style)),
-            f64::from(legend_h + 2 * Legend::<DB>::gap(style)),
+            legend_h,
             lines_top * 1.15,
             lines_top * 3.0,
         )
