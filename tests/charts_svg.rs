@@ -9,6 +9,7 @@ use gpu_rent_planner::charts::{self, ChartStyle, Palette};
 use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::profile;
 use gpu_rent_planner::core::samples::{self, Sample};
+use gpu_rent_planner::core::zone::Zone;
 use gpu_rent_planner::i18n::Lang;
 use plotters::prelude::*;
 
@@ -810,7 +811,14 @@ fn a_year_per_minute_draws_fast_and_keeps_its_one_spike() {
     values[400_001] = 0.0;
     let t0 = 1_704_038_400_i64;
     let ts: Vec<i64> = (0..n as i64).map(|i| t0 + i * 60).collect();
-    let data = UsageData::new(values, Some(&ts), 480, Some(6.0), Some(4.0), Some(5));
+    let data = UsageData::new(
+        values,
+        Some(&ts),
+        &Zone::fixed(480),
+        Some(6.0),
+        Some(4.0),
+        Some(5),
+    );
     assert!((data.step_hours - 1.0 / 60.0).abs() < 1e-12);
     assert_eq!(data.weekends.len(), 52);
     let style = light();
@@ -833,13 +841,13 @@ fn a_year_per_minute_draws_fast_and_keeps_its_one_spike() {
 #[test]
 fn usage_empty_flat_and_untimed() {
     use charts::usage::{draw, summary, UsageData};
-    let empty = UsageData::new(vec![], None, 0, None, None, None);
+    let empty = UsageData::new(vec![], None, &Zone::fixed(0), None, None, None);
     let svg = render((W, H), |a| draw(a, &empty, &light()).unwrap());
     assert!(svg.has_text("No data to chart yet"));
     assert!(summary(&empty, Lang::Zh, "¥").starts_with("用量随时间变化：0 天"));
     // All zero, one value, no timestamps: axes and lines still draw.
     for values in [vec![0.0; 48], vec![3.0]] {
-        let d = UsageData::new(values, None, 0, Some(0.0), Some(0.0), Some(0));
+        let d = UsageData::new(values, None, &Zone::fixed(0), Some(0.0), Some(0.0), Some(0));
         let svg = render((W, H), |a| draw(a, &d, &light()).unwrap());
         assert!(svg.has_text("Days"));
         assert_eq!(svg.stroked("polyline", light().palette.series).len(), 1);

@@ -144,6 +144,7 @@ fn series() -> impl Strategy<Value = UsageSeries> {
                 values,
                 timestamps,
                 utc_offset_minutes: utc,
+                offset_changes: Vec::new(),
             }
         })
 }

@@ -167,6 +167,7 @@ fn options() -> impl Strategy<Value = ParseOptions> {
             utc_offset_minutes: utc,
             busy_threshold_percent: busy,
             max_input_bytes: max,
+            ..ParseOptions::default()
         })
 }
 

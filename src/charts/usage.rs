@@ -15,6 +15,7 @@ use super::{
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::Lookback;
 use crate::core::series::UsageSeries;
+use crate::core::zone::Zone;
 use crate::format::number_trim;
 use crate::i18n::Lang;
 
@@ -60,13 +61,12 @@ impl UsageData {
     pub fn new(
         values: Vec<f64>,
         timestamps: Option<&[i64]>,
-        utc_offset_minutes: i32,
+        zone: &Zone,
         average: Option<f64>,
         waterline: Option<f64>,
         recommended: Option<u32>,
     ) -> Self {
         let ts = timestamps.filter(|t| t.len() == values.len() && !t.is_empty());
-        let offset = i64::from(utc_offset_minutes) * 60;
         let step_hours = match ts {
             Some(t) if t.len() >= 2 => {
                 let h = (t[t.len() - 1] - t[0]) as f64 / 3600.0 / (t.len() - 1) as f64;
@@ -82,7 +82,7 @@ impl UsageData {
         if let Some(t) = ts {
             let mut open: Option<usize> = None;
             for (i, &s) in t.iter().enumerate() {
-                match (is_weekend(s + offset), open) {
+                match (is_weekend(zone.local_s(s)), open) {
                     (true, None) => open = Some(i),
                     (false, Some(a)) => {
                         weekends.push((a, i));
@@ -99,7 +99,7 @@ impl UsageData {
         Self {
             values,
             step_hours,
-            start_local: ts.map(|t| t[0] + offset),
+            start_local: ts.map(|t| zone.local_s(t[0])),
             weekends,
             average: clean(average),
             waterline: clean(waterline),
@@ -131,7 +131,7 @@ impl UsageData {
         Self::new(
             values,
             ts.map(|t| &t[start..]),
-            series.utc_offset_minutes,
+            &series.zone(),
             average,
             wl.map(|w| w.overall),
             outputs.baseline.as_ref().ok().map(|b| b.gpus),
@@ -350,16 +350,37 @@ mod tests {
         // 14 days hourly from Monday 2024-01-01 00:00 at UTC+8.
         let t0 = 19_723 * 86_400 - 8 * 3600;
         let ts: Vec<i64> = (0..14 * 24).map(|i| t0 + i * 3600).collect();
-        let d = UsageData::new(vec![1.0; ts.len()], Some(&ts), 480, None, None, None);
+        let d = UsageData::new(
+            vec![1.0; ts.len()],
+            Some(&ts),
+            &Zone::fixed(480),
+            None,
+            None,
+            None,
+        );
         assert_eq!(d.weekends, vec![(120, 168), (288, 336)]);
         assert_eq!(d.start_local, Some(19_723 * 86_400));
         assert_eq!(d.step_hours, 1.0);
         // Read in UTC the same instants start on Sunday 16:00: 8 weekend hours first,
         // and every weekend moves 8 hours later.
-        let utc = UsageData::new(vec![1.0; ts.len()], Some(&ts), 0, None, None, None);
+        let utc = UsageData::new(
+            vec![1.0; ts.len()],
+            Some(&ts),
+            &Zone::fixed(0),
+            None,
+            None,
+            None,
+        );
         assert_eq!(utc.weekends, vec![(0, 8), (128, 176), (296, 336)]);
         // Without timestamps: no weekends, hourly steps.
-        let bare = UsageData::new(vec![1.0; 5], None, 0, None, Some(f64::NAN), Some(2));
+        let bare = UsageData::new(
+            vec![1.0; 5],
+            None,
+            &Zone::fixed(0),
+            None,
+            Some(f64::NAN),
+            Some(2),
+        );
         assert!(bare.weekends.is_empty() && bare.waterline.is_none());
     }
 }

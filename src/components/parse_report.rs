@@ -69,6 +69,18 @@ fn timestamp_name(l: Lang, s: TimestampStyle) -> &'static str {
         TimestampStyle::DateOnly => tr(l, "dates only", "仅日期"),
         TimestampStyle::EpochSeconds => tr(l, "Unix seconds", "Unix 秒"),
         TimestampStyle::EpochMillis => tr(l, "Unix milliseconds", "Unix 毫秒"),
+        TimestampStyle::MonthFirst => tr(l, "month/day/year local time", "月/日/年 本地时间"),
+        TimestampStyle::DayFirst => tr(l, "day/month/year local time", "日/月/年 本地时间"),
+        TimestampStyle::MonthName => tr(
+            l,
+            "day, month name, year local time",
+            "日-英文月份-年 本地时间",
+        ),
+        TimestampStyle::ExcelSerial => tr(
+            l,
+            "Excel serial dates (days since 1899-12-30)",
+            "Excel 日期序列号（自 1899-12-30 起的天数）",
+        ),
     }
 }
 

@@ -22,3 +22,4 @@ pub mod series;
 pub mod sizing;
 pub mod spot;
 pub mod waterline;
+pub mod zone;

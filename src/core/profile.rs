@@ -381,9 +381,10 @@ fn window_start(series: &UsageSeries, days: u32) -> usize {
     }
 }
 
-/// Local (days since epoch, seconds into the day) for a UTC timestamp.
-fn local_day_and_second(ts: i64, offset_minutes: i32) -> (i64, i64) {
-    let local = ts + offset_minutes as i64 * 60;
+/// Local (days since epoch, seconds into the day) for a UTC timestamp, in the series'
+/// planning zone (daylight saving included).
+fn local_day_and_second(series: &UsageSeries, ts: i64) -> (i64, i64) {
+    let local = series.local_s(ts);
     (local.div_euclid(86_400), local.rem_euclid(86_400))
 }
 
@@ -445,7 +446,7 @@ pub fn profile(
         Some(ts) => {
             let mut per_band: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
             for (i, &u) in series.values.iter().enumerate().skip(start) {
-                let (d, sec) = local_day_and_second(ts[i], series.utc_offset_minutes);
+                let (d, sec) = local_day_and_second(series, ts[i]);
                 let b = band_of(d, sec, settings);
                 let idx = BANDS.iter().position(|&x| x == b).unwrap_or(0);
                 per_band[idx].push(u);
@@ -458,12 +459,10 @@ pub fn profile(
             let mut months = Vec::new();
             let mut i = 0;
             while i < n {
-                let (d, _) = local_day_and_second(ts[i], series.utc_offset_minutes);
+                let (d, _) = local_day_and_second(series, ts[i]);
                 let ym = year_month(d);
                 let mut j = i + 1;
-                while j < n
-                    && year_month(local_day_and_second(ts[j], series.utc_offset_minutes).0) == ym
-                {
+                while j < n && year_month(local_day_and_second(series, ts[j]).0) == ym {
                     j += 1;
                 }
                 months.push(MonthProfile {
@@ -596,7 +595,20 @@ mod tests {
         assert_eq!(year_month(19_782), (2024, 2));
         assert_eq!(weekday(19_783), 4);
         // Beijing (+480): 2024-03-01 16:00 UTC is Saturday 00:00 local.
-        let (d, s) = local_day_and_second(19_783 * 86_400 + 16 * 3600, 480);
+        let beijing = UsageSeries {
+            utc_offset_minutes: 480,
+            ..UsageSeries::default()
+        };
+        let (d, s) = local_day_and_second(&beijing, 19_783 * 86_400 + 16 * 3600);
+        assert_eq!((weekday(d), s), (5, 0));
+        // Los Angeles in March 2024 (PDT from 2024-03-10 10:00 UTC): 2024-03-16 07:00 UTC is
+        // Saturday 00:00 local, not Friday 23:00 as the winter offset would say.
+        let la = UsageSeries {
+            utc_offset_minutes: -480,
+            offset_changes: vec![(1_710_064_800, -420)],
+            ..UsageSeries::default()
+        };
+        let (d, s) = local_day_and_second(&la, 1_710_572_400);
         assert_eq!((weekday(d), s), (5, 0));
     }
 
@@ -613,6 +625,7 @@ mod tests {
             values,
             timestamps: Some(ts),
             utc_offset_minutes: 0,
+            offset_changes: Vec::new(),
         };
         let p = profile(&s, &ProfileSettings::default()).unwrap();
         assert_eq!(p.window.hours(), 720.0); // last 30 days, all 2.0

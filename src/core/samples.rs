@@ -123,6 +123,7 @@ pub fn series(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> Usage
         values,
         timestamps: Some(timestamps),
         utc_offset_minutes,
+        offset_changes: Vec::new(),
     }
 }
 

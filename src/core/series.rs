@@ -14,8 +14,13 @@ pub struct UsageSeries {
     /// `values`, strictly increasing (gaps allowed when the user excluded missing hours).
     pub timestamps: Option<Vec<i64>>,
     /// Offset of the planning time zone from UTC in minutes (e.g. +480 for Beijing),
-    /// used to assign hours to local time bands (weekday day / night / weekend).
+    /// used to assign hours to local time bands (weekday day / night / weekend). With
+    /// daylight saving, the offset before the first of `offset_changes`; hours are aligned
+    /// to it.
     pub utc_offset_minutes: i32,
+    /// Daylight saving: `(UTC unix seconds, minutes east of UTC)` from that instant on
+    /// (see [`crate::core::zone::Zone`]); empty for a fixed offset.
+    pub offset_changes: Vec<(i64, i32)>,
 }
 
 impl UsageSeries {
@@ -25,6 +30,25 @@ impl UsageSeries {
             values,
             timestamps: None,
             utc_offset_minutes: 0,
+            offset_changes: Vec::new(),
+        }
+    }
+
+    /// Local wall-clock seconds (as if UTC) of the UTC instant `utc_s` in the planning zone.
+    pub fn local_s(&self, utc_s: i64) -> i64 {
+        utc_s
+            + i64::from(crate::core::zone::offset_at(
+                self.utc_offset_minutes,
+                &self.offset_changes,
+                utc_s,
+            )) * 60
+    }
+
+    /// The planning zone of this series.
+    pub fn zone(&self) -> crate::core::zone::Zone {
+        crate::core::zone::Zone {
+            base_minutes: self.utc_offset_minutes,
+            changes: self.offset_changes.clone(),
         }
     }
 

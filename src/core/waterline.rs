@@ -128,6 +128,7 @@ pub(crate) mod tests {
             values,
             timestamps: Some(ts),
             utc_offset_minutes: offset,
+            offset_changes: Vec::new(),
         }
     }
 

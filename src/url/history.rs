@@ -87,6 +87,7 @@ pub fn quantize(series: &UsageSeries) -> UsageSeries {
         values: series.values.iter().map(|&v| quantize_value(v)).collect(),
         timestamps: series.timestamps.clone(),
         utc_offset_minutes: series.utc_offset_minutes,
+        offset_changes: series.offset_changes.clone(),
     }
 }
 
@@ -112,6 +113,7 @@ pub fn histogram(series: &UsageSeries) -> UsageSeries {
         values,
         timestamps: None,
         utc_offset_minutes: series.utc_offset_minutes,
+        offset_changes: series.offset_changes.clone(),
     }
 }
 
@@ -133,6 +135,7 @@ pub fn trim_to_lookback(series: &UsageSeries, lookback: Lookback) -> UsageSeries
             .as_ref()
             .map(|ts| ts[start.min(ts.len())..].to_vec()),
         utc_offset_minutes: series.utc_offset_minutes,
+        offset_changes: series.offset_changes.clone(),
     }
 }
 
@@ -317,6 +320,7 @@ fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
             values,
             timestamps,
             utc_offset_minutes: offset as i32,
+            offset_changes: Vec::new(),
         },
         histogram,
     })
@@ -456,6 +460,7 @@ mod tests {
                 h + 7 * 3600,
             ]),
             utc_offset_minutes: 0,
+            offset_changes: Vec::new(),
         }
     }
 
@@ -536,6 +541,7 @@ mod tests {
             (
                 UsageSeries {
                     utc_offset_minutes: 480,
+                    offset_changes: Vec::new(),
                     ..gappy()
                 },
                 480,

@@ -2,10 +2,14 @@
 
 use super::number::parse_number;
 use super::split::split_fields;
-use super::timestamp::{parse_datetime, parse_epoch, parse_time_of_day};
-use super::{
-    ColumnChoice, ColumnUse, Delimiter, Format, IngestError, ParseOptions, TimestampStyle,
+use super::timestamp::{
+    day_month_fields, is_excel_serial, order_of, parse_datetime, parse_epoch, parse_time_of_day,
 };
+use super::{
+    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource, ParseOptions,
+    TimeForm, TimestampStyle,
+};
+use crate::core::zone::Zone;
 
 /// A timestamp made of one column, or a date column plus a time column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +17,8 @@ pub(crate) struct TsCol {
     pub col: usize,
     pub time_col: Option<usize>,
     pub epoch: bool,
+    /// Excel serial day numbers.
+    pub excel: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +47,10 @@ pub(crate) struct Layout {
     pub mode: Mode,
     /// For `Wide`: resolved; for series modes: `None` until the series are known.
     pub used: Option<ColumnUse>,
+    /// The order of day and month for `a/b/yyyy` dates, when the file has such dates.
+    pub date_order: Option<(DateOrder, OrderSource)>,
+    /// A column that looks like time but is not read as time: (column, example cell).
+    pub unread_time: Option<(usize, String)>,
 }
 
 impl Layout {
@@ -60,12 +70,12 @@ enum Kind {
     Text,
 }
 
-fn classify(cell: &str, off: i32) -> Kind {
+fn classify(cell: &str, zone: &Zone, order: DateOrder) -> Kind {
     let t = cell.trim();
     if t.is_empty() {
         return Kind::Empty;
     }
-    if let Ok(ts) = parse_datetime(t, off) {
+    if let Ok(ts) = parse_datetime(t, zone, order) {
         return if ts.date_only {
             Kind::DateOnly
         } else {
@@ -96,6 +106,12 @@ struct Stats {
     epoch: usize,
     number: usize,
     text: usize,
+    /// Numbers in Excel's serial-date range.
+    excel: usize,
+    /// Cells that look like a date or time (digits with `/ . - :`, `AM`/`PM`).
+    timeish: usize,
+    /// The first non-empty cell.
+    example: Option<String>,
     style: Option<TimestampStyle>,
 }
 
@@ -121,7 +137,32 @@ fn has_any(name: &str, words: &[&str]) -> bool {
     words.iter().any(|w| name.contains(w))
 }
 
-const TIME_WORDS: &[&str] = &["time", "date", "timestamp", "时间", "日期", "时刻", "epoch"];
+const TIME_WORDS: &[&str] = &[
+    "time",
+    "date",
+    "timestamp",
+    "时间",
+    "日期",
+    "时刻",
+    "epoch",
+    "zeit",
+    "datum",
+];
+/// Free-text columns: never GPU counts.
+const NOTE_WORDS: &[&str] = &[
+    "note",
+    "comment",
+    "remark",
+    "desc",
+    "memo",
+    "message",
+    "备注",
+    "说明",
+    "注释",
+    "描述",
+    "bemerkung",
+    "kommentar",
+];
 const START_WORDS: &[&str] = &["start", "begin", "开始", "起始"];
 const END_WORDS: &[&str] = &["end", "finish", "stop", "结束", "终止"];
 const GPU_WORDS: &[&str] = &[
@@ -197,8 +238,9 @@ pub(crate) fn detect(
     lines: &[&str],
     opts: &ParseOptions,
     sep_hint: Option<Delimiter>,
+    forced_order: Option<DateOrder>,
 ) -> Result<Layout, IngestError> {
-    let off = opts.utc_offset_minutes;
+    let zone = opts.zone();
     let delimiter = match (opts.format, opts.delimiter.or(sep_hint)) {
         (_, Some(d)) => d,
         (Some(Format::Values), None) => Delimiter::None,
@@ -212,9 +254,31 @@ pub(crate) fn detect(
             buf.iter().map(|&(a, b)| &l[a..b]).collect()
         })
         .collect();
+    // The order of day and month: chosen, fixed by a date of the file (a field above 12),
+    // or the browser locale's.
+    let mut evidence = [0usize; 2];
+    let mut day_month_dates = false;
+    for cell in rows.iter().flatten() {
+        if let Some((a, b)) = day_month_fields(cell) {
+            day_month_dates = true;
+            match order_of(a, b) {
+                Some(DateOrder::MonthFirst) => evidence[0] += 1,
+                Some(DateOrder::DayFirst) => evidence[1] += 1,
+                None => {}
+            }
+        }
+    }
+    let (order, order_source) = match (opts.time_form, forced_order) {
+        (TimeForm::MonthFirst, _) => (DateOrder::MonthFirst, OrderSource::Choice),
+        (TimeForm::DayFirst, _) => (DateOrder::DayFirst, OrderSource::Choice),
+        (_, Some(o)) => (o, OrderSource::File),
+        _ if evidence[0] > evidence[1] => (DateOrder::MonthFirst, OrderSource::File),
+        _ if evidence[1] > evidence[0] => (DateOrder::DayFirst, OrderSource::File),
+        _ => (opts.locale_date_order, OrderSource::Locale),
+    };
     let kinds: Vec<Vec<Kind>> = rows
         .iter()
-        .map(|r| r.iter().map(|c| classify(c, off)).collect())
+        .map(|r| r.iter().map(|c| classify(c, &zone, order)).collect())
         .collect();
     let texts = |k: &[Kind]| k.iter().filter(|&&k| k == Kind::Text).count();
     let has_header = opts.header.unwrap_or_else(|| match kinds.len() {
@@ -241,11 +305,21 @@ pub(crate) fn detect(
     counts.sort_unstable();
     let ncols = mode_of(&counts).max(header.len()).max(1);
     let mut stats = vec![Stats::default(); ncols];
-    for row in data {
+    for (row, cells) in data.iter().zip(data_rows) {
         for (j, k) in row.iter().enumerate().take(ncols) {
             let s = &mut stats[j];
+            let cell = cells.get(j).copied().unwrap_or("");
             if *k != Kind::Empty {
                 s.nonempty += 1;
+                if s.example.is_none() {
+                    s.example = Some(super::excerpt(cell));
+                }
+                if looks_like_time(cell) {
+                    s.timeish += 1;
+                }
+            }
+            if *k == Kind::Number && is_excel_serial(cell) {
+                s.excel += 1;
             }
             match *k {
                 Kind::DateTime(st) => {
@@ -272,20 +346,44 @@ pub(crate) fn detect(
     // Timestamp columns.
     let mut ts_cols: Vec<(TsCol, Option<TimestampStyle>)> = Vec::new();
     let mut used = vec![false; ncols];
+    let time_named = |j: usize| {
+        let name = &names[j];
+        has_any(name, TIME_WORDS) || has_any(name, START_WORDS) || has_any(name, END_WORDS)
+    };
+    // A chosen numeric form applies to the first time-named column, else the first column.
+    let forced_col = match opts.time_form {
+        TimeForm::ExcelSerial | TimeForm::Unix => (0..ncols).find(|&j| time_named(j)).or(Some(0)),
+        _ => None,
+    };
     for j in 0..ncols {
         if used[j] {
             continue;
         }
         let s = &stats[j];
-        let name = &names[j];
-        let time_named =
-            has_any(name, TIME_WORDS) || has_any(name, START_WORDS) || has_any(name, END_WORDS);
-        if s.most(s.datetime) {
+        let time_named = time_named(j);
+        if forced_col == Some(j) {
+            let excel = opts.time_form == TimeForm::ExcelSerial;
+            ts_cols.push((
+                TsCol {
+                    col: j,
+                    time_col: None,
+                    epoch: !excel,
+                    excel,
+                },
+                Some(if excel {
+                    TimestampStyle::ExcelSerial
+                } else {
+                    s.style.unwrap_or(TimestampStyle::EpochSeconds)
+                }),
+            ));
+            used[j] = true;
+        } else if s.most(s.datetime) {
             ts_cols.push((
                 TsCol {
                     col: j,
                     time_col: None,
                     epoch: false,
+                    excel: false,
                 },
                 s.style,
             ));
@@ -297,6 +395,7 @@ pub(crate) fn detect(
                         col: j,
                         time_col: Some(j + 1),
                         epoch: false,
+                        excel: false,
                     },
                     Some(TimestampStyle::IsoLocal),
                 ));
@@ -307,6 +406,7 @@ pub(crate) fn detect(
                         col: j,
                         time_col: None,
                         epoch: false,
+                        excel: false,
                     },
                     Some(TimestampStyle::DateOnly),
                 ));
@@ -322,16 +422,56 @@ pub(crate) fn detect(
                         col: j,
                         time_col: None,
                         epoch: true,
+                        excel: false,
                     },
                     s.style,
                 ));
                 used[j] = true;
             }
+        } else if time_named && s.share(s.excel) && s.excel == s.number {
+            // Excel serial dates (the cell kept its number format): only when the header
+            // says time, so a GPU count is never read as a date.
+            ts_cols.push((
+                TsCol {
+                    col: j,
+                    time_col: None,
+                    epoch: false,
+                    excel: true,
+                },
+                Some(TimestampStyle::ExcelSerial),
+            ));
+            used[j] = true;
         }
     }
-    let numeric: Vec<usize> = (0..ncols)
-        .filter(|&j| !used[j] && stats[j].numeric())
+    // Free-text columns (notes) never give GPUs, nor does a time-named column that was not
+    // read as time, unless it is the only number there is.
+    let candidates: Vec<usize> = (0..ncols)
+        .filter(|&j| !used[j] && stats[j].numeric() && !has_any(&names[j], NOTE_WORDS))
         .collect();
+    let numeric: Vec<usize> = {
+        let untimed: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&j| !time_named(j))
+            .collect();
+        if untimed.is_empty() {
+            candidates
+        } else {
+            untimed
+        }
+    };
+    // A column that looks like time but is not read as time: say so, never silently.
+    let unread_time = (0..ncols)
+        .filter(|&j| !used[j] && !numeric.contains(&j))
+        .find(|&j| {
+            let s = &stats[j];
+            s.nonempty > 0 && (s.most(s.timeish) || time_named(j))
+        })
+        .or_else(|| {
+            // A time-named numeric column read as a number.
+            (0..ncols).find(|&j| !used[j] && time_named(j) && stats[j].nonempty > 0)
+        })
+        .map(|j| (j, stats[j].example.clone().unwrap_or_default()));
     let find =
         |words: &[&str], pool: &[usize]| pool.iter().copied().find(|&j| has_any(&names[j], words));
     let util_col = (0..ncols).find(|&j| has_any(&names[j], UTIL_WORDS));
@@ -362,7 +502,10 @@ pub(crate) fn detect(
         naive: false,
         mode: Mode::Wide { cols: Vec::new() },
         used: None,
+        date_order: day_month_dates.then_some((order, order_source)),
+        unread_time: None,
     };
+    layout.unread_time = unread_time;
     layout.naive = !matches!(
         layout.ts_style,
         None | Some(TimestampStyle::IsoWithOffset)
@@ -463,6 +606,36 @@ pub(crate) fn detect(
         }
     }
     Ok(layout)
+}
+
+/// A cell that looks like a date or a time: digits with at least two of `/ . - :` (or two
+/// of one of them, not `.`), `AM`/`PM`, or Chinese date marks; with more than two letters,
+/// only when one of them is a month name (`05-Oct-2026`, not `A100-SXM4-80GB`).
+fn looks_like_time(cell: &str) -> bool {
+    let b = cell.as_bytes();
+    if !b.iter().any(u8::is_ascii_digit) {
+        return false;
+    }
+    if cell.contains('年') || cell.contains('月') || cell.contains("午") {
+        return true;
+    }
+    let lower = cell.to_ascii_lowercase();
+    let letters = b.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    let meridiem = lower.contains("am") || lower.contains("pm");
+    if letters > 2 {
+        const MONTHS: [&str; 12] = [
+            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+        ];
+        if !MONTHS.iter().any(|m| lower.contains(m)) {
+            return false;
+        }
+    }
+    let kinds = [b'/', b'.', b'-', b':']
+        .iter()
+        .filter(|c| b.contains(c))
+        .count();
+    let marks = b.iter().filter(|c| matches!(c, b'/' | b'-' | b':')).count();
+    kinds >= 2 || marks >= 2 || (meridiem && letters == 2)
 }
 
 fn auto_column(numeric: &[usize], names: &[String]) -> ColumnUse {

@@ -37,6 +37,8 @@ pub(crate) mod timestamp;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_forms;
 
 use std::fmt;
 
@@ -109,6 +111,68 @@ pub enum TimestampStyle {
     EpochSeconds,
     /// Unix epoch milliseconds (or micro/nanoseconds).
     EpochMillis,
+    /// `10/5/2026 12:15 AM` / `10/5/2026 0:15` (month first: US Excel).
+    MonthFirst,
+    /// `5/10/2026 0:15` / `05.10.2026 00:15` (day first: European Excel).
+    DayFirst,
+    /// `05-Oct-2026 00:15`, `5 Oct 2026`, `Oct 5, 2026` (a month name).
+    MonthName,
+    /// Excel serial day numbers (`46300.5` = 2026-10-05 12:00): days since 1899-12-30.
+    ExcelSerial,
+}
+
+/// The order of day and month in dates written `a/b/yyyy` or `a-b-yyyy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DateOrder {
+    /// `10/5/2026` = 5 October (US).
+    #[default]
+    MonthFirst,
+    /// `5/10/2026` = 5 October (most of the world).
+    DayFirst,
+}
+
+impl DateOrder {
+    pub fn other(self) -> Self {
+        match self {
+            DateOrder::MonthFirst => DateOrder::DayFirst,
+            DateOrder::DayFirst => DateOrder::MonthFirst,
+        }
+    }
+}
+
+/// What decided the order of day and month.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OrderSource {
+    /// A date in the file has a field above 12.
+    File,
+    /// Every date in the file reads both ways: the browser locale's order was taken.
+    Locale,
+    /// The user chose it ([`ParseOptions::time_form`]).
+    Choice,
+}
+
+/// How the time column is read, when the user chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TimeForm {
+    /// Detect the form (and the order of day and month from the file, else the locale).
+    #[default]
+    Auto,
+    /// `a/b/yyyy` dates are month first.
+    MonthFirst,
+    /// `a/b/yyyy` dates are day first.
+    DayFirst,
+    /// The time column holds Excel serial day numbers.
+    ExcelSerial,
+    /// The time column holds Unix seconds (or milliseconds, by magnitude).
+    Unix,
+}
+
+/// A column that looks like time but was not read as time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadTime {
+    pub column: ValueColumn,
+    /// One of its cells, as written (at most 40 characters).
+    pub example: String,
 }
 
 /// Which numeric column(s) give GPUs busy.
@@ -145,8 +209,19 @@ pub struct ParseOptions {
     pub header: Option<bool>,
     pub column: ColumnChoice,
     pub gaps: GapPolicy,
-    /// Planning time zone: interprets naive timestamps and aligns hours (bands).
+    /// Planning time zone: interprets naive timestamps and aligns hours (bands). With
+    /// daylight saving, the offset before the first of `offset_changes`.
     pub utc_offset_minutes: i32,
+    /// Daylight saving of the planning zone (see [`crate::core::zone::Zone`]).
+    pub offset_changes: Vec<(i64, i32)>,
+    /// When the timestamps carry a numeric offset (`+08:00`), plan in that offset (the
+    /// team's clock) instead of `utc_offset_minutes`.
+    pub zone_from_data: bool,
+    /// How the time column is read (`Auto`: detected).
+    pub time_form: TimeForm,
+    /// The order of day and month when every date of the file reads both ways (the
+    /// browser locale's).
+    pub locale_date_order: DateOrder,
     /// nvidia-smi: a GPU is busy in a sample when utilization is above this (percent).
     pub busy_threshold_percent: f64,
     pub max_input_bytes: usize,
@@ -161,6 +236,10 @@ impl Default for ParseOptions {
             column: ColumnChoice::Auto,
             gaps: GapPolicy::Exclude,
             utc_offset_minutes: 0,
+            offset_changes: Vec::new(),
+            zone_from_data: false,
+            time_form: TimeForm::Auto,
+            locale_date_order: DateOrder::MonthFirst,
             busy_threshold_percent: 10.0,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
         }
@@ -252,6 +331,16 @@ pub struct ParseReport {
     pub timestamp_style: Option<TimestampStyle>,
     /// Timestamps had no offset and were read in `utc_offset_minutes`.
     pub naive_timestamps: bool,
+    /// A time cell as written (the first one read), to show the form used.
+    pub time_example: Option<String>,
+    /// Times were written with `AM`/`PM`.
+    pub twelve_hour: bool,
+    /// Dates written `a/b/yyyy`: the order of day and month used and what decided it.
+    pub date_order: Option<(DateOrder, OrderSource)>,
+    /// A column that looks like time but was not read as time (the user can pick a form).
+    pub unread_time: Option<UnreadTime>,
+    /// The planning zone is the timestamps' own offset (`utc_offset_minutes`).
+    pub zone_from_data: bool,
     /// Long tables: the series-name column; nvidia-smi: the GPU id column.
     pub series_column: Option<ValueColumn>,
     /// Numeric columns / series the user can pick from or sum.
@@ -299,6 +388,11 @@ impl ParseReport {
             end_column: None,
             timestamp_style: None,
             naive_timestamps: false,
+            time_example: None,
+            twelve_hour: false,
+            date_order: None,
+            unread_time: None,
+            zone_from_data: false,
             series_column: None,
             columns: Vec::new(),
             used: ColumnUse::One(0),
@@ -410,6 +504,12 @@ pub type ParseResult = Result<Parsed, IngestError>;
 pub fn parse(text: &str, options: &ParseOptions) -> ParseResult {
     let mut p = Parser::new(options.clone());
     p.feed(text);
+    p.flush();
+    if let Some(order) = p.rereading_order() {
+        // Every date of the first lines read both ways, and later ones fix the other order.
+        p = Parser::with_order(options.clone(), order);
+        p.feed(text);
+    }
     p.finish()
 }
 
@@ -422,6 +522,13 @@ pub(crate) fn excerpt(s: &str) -> String {
         let mut out: String = s.chars().take(MAX_EXCERPT_CHARS - 1).collect();
         out.push('…');
         out
+    }
+}
+
+impl ParseOptions {
+    /// The planning zone these options name.
+    pub fn zone(&self) -> crate::core::zone::Zone {
+        crate::core::zone::Zone::with_changes(self.utc_offset_minutes, self.offset_changes.clone())
     }
 }
 

@@ -6,12 +6,14 @@ use super::detect::{detect, Layout, Mode, TsCol};
 use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
 use super::resample::{hourly, jobs, Hourly, Sample};
 use super::split::split_fields;
-use super::timestamp::{parse_datetime, parse_epoch, TsError};
+use super::timestamp::{parse_datetime, parse_epoch, parse_excel, Ts, TsError};
 use super::{
-    prometheus, ColumnChoice, ColumnUse, Delimiter, Format, IngestError, ParseOptions, ParseReport,
-    ParseResult, Parsed, RejectReason, ValueColumn, MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
+    prometheus, ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource,
+    ParseOptions, ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn,
+    MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
 };
 use crate::core::series::UsageSeries;
+use crate::core::zone::Zone;
 
 /// Content lines buffered before the layout is detected.
 const HEAD_LINES: usize = 100;
@@ -43,6 +45,8 @@ pub struct Parser {
     head_bytes: usize,
     sep_hint: Option<Delimiter>,
     skipped: usize,
+    /// A second reading with the order of day and month the whole file fixed.
+    forced_order: Option<DateOrder>,
 }
 
 struct Rows {
@@ -59,6 +63,14 @@ struct Rows {
     min_ms: i64,
     max_ms: i64,
     header_seen: bool,
+    /// The planning zone naive times are read in.
+    zone: Zone,
+    /// Dates that read only month first / only day first.
+    order_evidence: [usize; 2],
+    /// Numeric offsets written in the cells, with how often.
+    offsets: Vec<(i32, usize)>,
+    time_example: Option<String>,
+    twelve_hour: bool,
 }
 
 /// Why a row was rejected, and the byte range of the offending cell.
@@ -83,7 +95,53 @@ impl Parser {
             head_bytes: 0,
             sep_hint: None,
             skipped: 0,
+            forced_order: None,
         }
+    }
+
+    /// A parser that reads `a/b/yyyy` dates in `order` (the file fixed it; see
+    /// [`Parser::rereading_order`]).
+    pub fn with_order(options: ParseOptions, order: DateOrder) -> Self {
+        let mut p = Self::new(options);
+        p.forced_order = Some(order);
+        p
+    }
+
+    /// Read what is still buffered (the last line, a short head): call when all is fed.
+    pub fn flush(&mut self) {
+        if !self.pending.is_empty() || self.pending_overflow {
+            let line = std::mem::take(&mut self.pending);
+            let overflow = std::mem::replace(&mut self.pending_overflow, false);
+            if !self.has_failed() {
+                self.line(&line, overflow);
+            }
+        }
+        if let Phase::Head = self.phase {
+            if !self.head.is_empty() {
+                self.start_rows();
+            }
+        }
+    }
+
+    /// After [`Parser::flush`]: when the first lines' dates read both ways (the locale's
+    /// order was taken) but later dates read only the other way, the order to read the
+    /// whole text again with.
+    pub fn rereading_order(&self) -> Option<DateOrder> {
+        if self.forced_order.is_some() {
+            return None;
+        }
+        let Phase::Lines(rows) = &self.phase else {
+            return None;
+        };
+        let (order, source) = rows.layout.date_order?;
+        if source != OrderSource::Locale {
+            return None;
+        }
+        let (this, other) = match order {
+            DateOrder::MonthFirst => (rows.order_evidence[0], rows.order_evidence[1]),
+            DateOrder::DayFirst => (rows.order_evidence[1], rows.order_evidence[0]),
+        };
+        (other > 0 && this == 0).then_some(order.other())
     }
 
     /// Bytes fed so far.
@@ -292,7 +350,7 @@ impl Parser {
         } else {
             &self.opts
         };
-        let layout = match detect(&sample, opts, self.sep_hint) {
+        let layout = match detect(&sample, opts, self.sep_hint, self.forced_order) {
             Ok(l) => l,
             Err(e) => {
                 self.phase = Phase::Failed(e);
@@ -310,19 +368,7 @@ impl Parser {
 
     /// Finish: resample and report.
     pub fn finish(mut self) -> ParseResult {
-        if !self.pending.is_empty() || self.pending_overflow {
-            let line = std::mem::take(&mut self.pending);
-            let overflow = self.pending_overflow;
-            if !self.has_failed() {
-                self.line(&line, overflow);
-            }
-        }
-        if let Phase::Head = self.phase {
-            if self.head.is_empty() {
-                return Err(IngestError::Empty);
-            }
-            self.start_rows();
-        }
+        self.flush();
         match std::mem::replace(&mut self.phase, Phase::Failed(IngestError::Empty)) {
             Phase::Start(_) => Err(IngestError::Empty),
             Phase::Head => Err(IngestError::Empty),
@@ -386,6 +432,11 @@ impl Rows {
             min_ms: i64::MAX,
             max_ms: i64::MIN,
             header_seen: false,
+            zone: opts.zone(),
+            order_evidence: [0; 2],
+            offsets: Vec::new(),
+            time_example: None,
+            twelve_hour: false,
         }
     }
 
@@ -441,25 +492,64 @@ impl Rows {
         if fast_trim(cell).is_empty() {
             return Err((RejectReason::MissingValue, Some(r)));
         }
+        let order = self
+            .layout
+            .date_order
+            .map_or(opts.locale_date_order, |(o, _)| o);
+        let mut span = r;
         let res = if let Some(tcol) = tc.time_col {
             let (time, r2) = self.cell(t, tcol)?;
+            span = (r.0, r2.1);
             self.scratch.clear();
             self.scratch.push_str(cell);
             self.scratch.push(' ');
             self.scratch.push_str(time);
-            parse_datetime(&self.scratch, opts.utc_offset_minutes)
-                .map_err(|e| (e, Some((r.0, r2.1))))
+            parse_datetime(&self.scratch, &self.zone, order).map_err(|e| (e, Some((r.0, r2.1))))
+        } else if tc.excel {
+            parse_excel(cell, &self.zone).map_err(|e| (e, Some(r)))
         } else if tc.epoch {
             parse_epoch(cell).map_err(|e| (e, Some(r)))
         } else {
-            parse_datetime(cell, opts.utc_offset_minutes)
+            parse_datetime(cell, &self.zone, order)
                 .or_else(|e| parse_epoch(cell).map_err(|_| e))
                 .map_err(|e| (e, Some(r)))
         };
         match res {
-            Ok(ts) => Ok(ts.ms),
+            Ok(ts) => {
+                self.note(&ts, t, span);
+                Ok(ts.ms)
+            }
             Err((TsError::OutOfRange, r)) => Err((RejectReason::TimestampOutOfRange, r)),
+            Err((TsError::WrongOrder, r)) => {
+                self.order_evidence[match order.other() {
+                    DateOrder::MonthFirst => 0,
+                    DateOrder::DayFirst => 1,
+                }] += 1;
+                Err((RejectReason::BadTimestamp, r))
+            }
             Err((TsError::Bad, r)) => Err((RejectReason::BadTimestamp, r)),
+        }
+    }
+
+    /// What a read timestamp tells about the file: its form, the order of day and month,
+    /// its offset.
+    fn note(&mut self, ts: &Ts, t: &str, r: (usize, usize)) {
+        if let Some(o) = ts.order_hint {
+            self.order_evidence[match o {
+                DateOrder::MonthFirst => 0,
+                DateOrder::DayFirst => 1,
+            }] += 1;
+        }
+        if let Some(m) = ts.offset_minutes {
+            if let Some((_, n)) = self.offsets.iter_mut().find(|(o, _)| *o == m) {
+                *n += 1;
+            } else if self.offsets.len() < 64 {
+                self.offsets.push((m, 1));
+            }
+        }
+        self.twelve_hour |= ts.twelve_hour;
+        if self.time_example.is_none() {
+            self.time_example = Some(super::excerpt(t.get(r.0..r.1).unwrap_or("")));
         }
     }
 
@@ -623,6 +713,27 @@ impl Rows {
         r.lines_skipped = skipped;
         r.timestamp_style = lay.ts_style;
         r.naive_timestamps = lay.naive;
+        r.time_example = self.time_example.take();
+        r.twelve_hour = self.twelve_hour;
+        r.date_order = lay.date_order.filter(|_| lay.ts.is_some()).map(|(o, src)| {
+            // The locale's order, confirmed by a later date of the file.
+            let confirmed = self.order_evidence[match o {
+                DateOrder::MonthFirst => 0,
+                DateOrder::DayFirst => 1,
+            }] > 0;
+            if src == OrderSource::Locale && confirmed {
+                (o, OrderSource::File)
+            } else {
+                (o, src)
+            }
+        });
+        r.unread_time = lay.unread_time.as_ref().map(|(c, example)| UnreadTime {
+            column: ValueColumn {
+                field: *c,
+                name: lay.name(*c),
+            },
+            example: example.clone(),
+        });
         r.timestamp_column = lay.ts.map(|t| ValueColumn {
             field: t.col,
             name: lay.name(t.col),
@@ -685,7 +796,17 @@ impl Rows {
         if r.rows_read == 0 {
             return Err(IngestError::NoUsableRows(Box::new(self.report)));
         }
-        let off = opts.utc_offset_minutes;
+        // The planning zone: the timestamps' own offset (the most frequent) when asked,
+        // else the chosen zone.
+        let zone = match self.offsets.iter().max_by_key(|&&(o, n)| (n, -o)) {
+            Some(&(o, _)) if opts.zone_from_data => {
+                r.zone_from_data = true;
+                Zone::fixed(o)
+            }
+            _ => self.zone.clone(),
+        };
+        r.utc_offset_minutes = zone.base_minutes;
+        let off = zone.base_minutes;
         let (values, timestamps) = match self.acc {
             Acc::Plain(v) => {
                 if v.len() > MAX_HOURS {
@@ -718,6 +839,7 @@ impl Rows {
                 values,
                 timestamps,
                 utc_offset_minutes: off,
+                offset_changes: zone.changes,
             },
             report: self.report,
         })
@@ -752,6 +874,7 @@ pub struct Stepper<'a> {
     text: &'a str,
     pos: usize,
     parser: Parser,
+    options: ParseOptions,
 }
 
 impl<'a> Stepper<'a> {
@@ -763,7 +886,12 @@ impl<'a> Stepper<'a> {
             parser.feed_oversize(text.len());
             pos = text.len();
         }
-        Self { text, pos, parser }
+        Self {
+            text,
+            pos,
+            parser,
+            options: options.clone(),
+        }
     }
 
     /// Parse about `max_bytes` more (up to the next line end). `true` when all is fed.
@@ -791,6 +919,15 @@ impl<'a> Stepper<'a> {
         }
         self.parser.feed(&self.text[self.pos..end]);
         self.pos = end;
+        if self.pos >= self.text.len() && !self.parser.has_failed() {
+            self.parser.flush();
+            if let Some(order) = self.parser.rereading_order() {
+                // Later dates fixed the order of day and month: read again from the start.
+                self.parser = Parser::with_order(self.options.clone(), order);
+                self.pos = 0;
+                return false;
+            }
+        }
         self.pos >= self.text.len() || self.parser.has_failed()
     }
 

@@ -181,6 +181,7 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
             values: h.values,
             timestamps: Some(h.starts),
             utc_offset_minutes: opts.utc_offset_minutes,
+            offset_changes: opts.zone().changes,
         },
         report,
     })
