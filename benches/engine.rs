@@ -78,7 +78,7 @@ fn links(c: &mut Criterion) {
     let mut state = LinkState::default();
     state.inputs.monthly_price = 7300.0;
     state.inputs.on_demand_price = 20.0;
-    state.utc_offset_minutes = Some(480);
+    state.tz = Some(gpu_rent_planner::core::zone::ZoneChoice::Offset(480));
     state.history = Some(LinkHistory {
         series: series.clone(),
         histogram: false,

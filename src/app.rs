@@ -28,7 +28,9 @@ use crate::components::waterline_card::WaterlineCard;
 use crate::core::ingest::{self, IngestError, ParseOptions, Parsed, Stepper};
 use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use crate::core::profile::{profile, HistoryProfile};
+use crate::core::zone::ZoneChoice;
 use crate::i18n::{t, Lang};
+use crate::time_zones;
 use crate::url::{self, LinkState};
 
 /// localStorage key of the autosaved session: the same query string as the link.
@@ -87,8 +89,11 @@ pub struct AppState {
     pub lang: Lang,
     pub currency: Currency,
     pub mode: UsageMode,
-    /// How the history text is read (format, column, gaps, time zone…).
+    /// How the history text is read (format, column, gaps, time form…). Its zone fields are
+    /// filled from `tz` when the text is read ([`read_options`]).
     pub parse_options: ParseOptions,
+    /// The planning time zone.
+    pub tz: ZoneChoice,
 }
 
 impl AppState {
@@ -99,6 +104,7 @@ impl AppState {
             currency: Currency::default(),
             mode: UsageMode::default(),
             parse_options: ParseOptions::default(),
+            tz: ZoneChoice::Auto,
         }
     }
 }
@@ -113,7 +119,7 @@ impl AppState {
             mode: self.mode,
             column: self.parse_options.column,
             gaps: self.parse_options.gaps,
-            utc_offset_minutes: Some(self.parse_options.utc_offset_minutes),
+            tz: Some(self.tz.clone()),
             busy_threshold_percent: self.parse_options.busy_threshold_percent,
             history: None,
         }
@@ -187,6 +193,17 @@ pub fn bind(
     )
 }
 
+/// The options a history is read with: the planning zone `tz` resolved by the browser
+/// (daylight saving included), the locale's order of day and month.
+pub fn read_options(mut options: ParseOptions, tz: &ZoneChoice) -> ParseOptions {
+    let zone = time_zones::resolve(tz);
+    options.utc_offset_minutes = zone.base_minutes;
+    options.offset_changes = zone.changes;
+    options.zone_from_data = *tz == ZoneChoice::Auto;
+    options.locale_date_order = time_zones::locale_date_order();
+    options
+}
+
 /// Texts below this many bytes are parsed at once; larger ones in slices with progress.
 const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
 /// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
@@ -226,9 +243,7 @@ pub fn App() -> impl IntoView {
     initial.parse_options.column = link.column;
     initial.parse_options.gaps = link.gaps;
     initial.parse_options.busy_threshold_percent = link.busy_threshold_percent;
-    initial.parse_options.utc_offset_minutes = link
-        .utc_offset_minutes
-        .unwrap_or_else(browser::utc_offset_minutes);
+    initial.tz = link.tz.clone().unwrap_or_default();
     let state = RwSignal::new(initial);
     let histogram = link.history.as_ref().is_some_and(|h| h.histogram);
     // The history the link carried becomes the usage text (reads back to the same series).
@@ -252,8 +267,26 @@ pub fn App() -> impl IntoView {
         !usage_text.with(|t| t.trim().is_empty())
             && !parse_status.with(|p| matches!(p, ParseStatus::Done(_)))
     });
+    // The zone a link carries: `Auto` resolved (the timestamps' offset, else this browser's
+    // zone), so the link opens the same plan in any browser.
+    let tz = Memo::new(move |_| {
+        let chosen = state.with(|s| s.tz.clone());
+        if chosen != ZoneChoice::Auto {
+            return chosen;
+        }
+        parse_status
+            .with(|p| match p {
+                ParseStatus::Done(Ok(parsed)) if parsed.report.zone_from_data => {
+                    Some(ZoneChoice::Offset(parsed.report.utc_offset_minutes))
+                }
+                _ => None,
+            })
+            .or_else(|| time_zones::browser_zone_name().map(ZoneChoice::Named))
+            .unwrap_or_else(|| ZoneChoice::Offset(browser::utc_offset_minutes()))
+    });
     let query = Memo::new(move |_| {
-        let link = state.with(AppState::to_link);
+        let mut link = state.with(AppState::to_link);
+        link.tz = Some(tz.get());
         data.with(|d| url::encode(&link, d.as_deref()))
     });
 
@@ -396,15 +429,20 @@ pub fn Planner(
     // Read the history whenever the text or the reading options change. Large texts are
     // read in slices so the page stays responsive; a newer run cancels an older one.
     let generation = StoredValue::new(0u64);
-    let parse_options = Memo::new(move |_| state.with(|s| s.parse_options.clone()));
+    let parse_options = Memo::new(move |_| state.with(|s| (s.parse_options.clone(), s.tz.clone())));
     Effect::new(move |_| {
-        let options = parse_options.get();
+        let (options, tz) = parse_options.get();
         let len = usage_text.with(String::len);
         generation.update_value(|g| *g += 1);
         let run = generation.get_value();
         if usage_text.with(|t| t.trim().is_empty()) {
             parse_status.set(ParseStatus::Empty);
-        } else if len < PARSE_AT_ONCE_BYTES {
+            return;
+        }
+        // The zone is resolved only when there is a text to read (asking the browser for a
+        // named zone's daylight saving costs a few ms, once).
+        let options = read_options(options, &tz);
+        if len < PARSE_AT_ONCE_BYTES {
             parse_status.set(ParseStatus::Done(
                 usage_text.with(|t| ingest::parse(t, &options)),
             ));

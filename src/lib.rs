@@ -9,4 +9,5 @@ pub mod core;
 pub mod export;
 pub mod format;
 pub mod i18n;
+pub mod time_zones;
 pub mod url;

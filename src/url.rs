@@ -8,6 +8,7 @@ use crate::core::ingest::{ColumnChoice, GapPolicy, ParseOptions};
 use crate::core::plan::{BaselineRule, PlanInputs};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
 use crate::core::review::ReviewMonthInput;
+use crate::core::zone::ZoneChoice;
 use crate::i18n::Lang;
 
 mod history;
@@ -92,8 +93,9 @@ pub struct LinkState {
     pub mode: UsageMode,
     pub column: ColumnChoice,
     pub gaps: GapPolicy,
-    /// `None`: the link did not say; the page uses the browser's time zone.
-    pub utc_offset_minutes: Option<i32>,
+    /// The planning time zone (`tz`: minutes east of UTC, or a zone name). `None`: the link
+    /// did not say (with a history: the series' own offset).
+    pub tz: Option<ZoneChoice>,
     pub busy_threshold_percent: f64,
     /// The usage history the link carried (`data`), quantised.
     pub history: Option<LinkHistory>,
@@ -109,7 +111,7 @@ impl Default for LinkState {
             mode: UsageMode::default(),
             column: opts.column,
             gaps: opts.gaps,
-            utc_offset_minutes: None,
+            tz: None,
             busy_threshold_percent: opts.busy_threshold_percent,
             history: None,
         }
@@ -428,9 +430,9 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 "zero" => state.gaps = GapPolicy::Zero,
                 _ => bad(param::GAPS),
             },
-            param::UTC_OFFSET => match value.trim().parse::<i32>() {
-                Ok(m) if (-18 * 60..=18 * 60).contains(&m) => state.utc_offset_minutes = Some(m),
-                _ => bad(param::UTC_OFFSET),
+            param::UTC_OFFSET => match ZoneChoice::from_key(&value) {
+                Some(z) => state.tz = Some(z),
+                None => bad(param::UTC_OFFSET),
             },
             param::BUSY_THRESHOLD => match read_num(&value) {
                 Some(v) => state.busy_threshold_percent = v,
@@ -446,8 +448,8 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
     if let Some(h) = &state.history {
         // The history is already the chosen column: the restored text has one.
         state.column = ColumnChoice::Auto;
-        if state.utc_offset_minutes.is_none() {
-            state.utc_offset_minutes = Some(h.series.utc_offset_minutes);
+        if state.tz.is_none() {
+            state.tz = Some(ZoneChoice::Offset(h.series.utc_offset_minutes));
         }
         if !mode_given {
             state.mode = UsageMode::Data;
@@ -577,8 +579,11 @@ pub fn encode(state: &LinkState, data: Option<&str>) -> String {
         put(param::BUSY_THRESHOLD, num(state.busy_threshold_percent));
     }
     if let Some(data) = data {
-        if let Some(tz) = state.utc_offset_minutes {
-            put(param::UTC_OFFSET, tz.to_string());
+        if let Some(tz) = &state.tz {
+            put(
+                param::UTC_OFFSET,
+                percent_encode_keeping(&tz.key(), b"-._~/"),
+            );
         }
         put(param::DATA, data.to_string());
     }
@@ -693,7 +698,7 @@ mod tests {
             mode: UsageMode::Data,
             column: ColumnChoice::One(2),
             gaps: GapPolicy::Zero,
-            utc_offset_minutes: None,
+            tz: None,
             busy_threshold_percent: 25.0,
             history: None,
         }
@@ -840,7 +845,7 @@ mod tests {
         );
         let mut state = LinkState {
             mode: UsageMode::Data,
-            utc_offset_minutes: Some(480),
+            tz: Some(ZoneChoice::Offset(480)),
             column: ColumnChoice::One(3),
             history: Some(LinkHistory {
                 series: quantize(&series),
@@ -861,7 +866,16 @@ mod tests {
         assert_eq!(decode(&q).0.mode, UsageMode::Sliders);
         // No tz: the series' own offset.
         let no_tz = q.replace("&tz=480", "");
-        assert_eq!(decode(&no_tz).0.utc_offset_minutes, Some(480));
+        assert_eq!(decode(&no_tz).0.tz, Some(ZoneChoice::Offset(480)));
+        // A named zone (daylight saving) round-trips; a hostile one is refused.
+        let named = q.replace("&tz=480", "&tz=America%2FLos_Angeles");
+        assert_eq!(
+            decode(&named).0.tz,
+            Some(ZoneChoice::Named("America/Los_Angeles".into()))
+        );
+        let (s, problems) = decode(&q.replace("&tz=480", "&tz=%3Cscript%3E"));
+        assert_eq!(s.tz, Some(ZoneChoice::Offset(480)));
+        assert_eq!(problems.len(), 1);
     }
 
     #[test]
@@ -874,7 +888,7 @@ mod tests {
             let state = LinkState {
                 lang: Some(Lang::En),
                 mode: UsageMode::Data,
-                utc_offset_minutes: Some(480),
+                tz: Some(ZoneChoice::Offset(480)),
                 ..LinkState::default()
             };
             let q = encode(&state, Some(&encode_series(&series, false)));

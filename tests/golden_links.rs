@@ -22,6 +22,7 @@ use gpu_rent_planner::app::UsageMode;
 use gpu_rent_planner::core::ingest::{self, ParseOptions};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanOutputs};
 use gpu_rent_planner::core::profile::profile;
+use gpu_rent_planner::core::zone::ZoneChoice;
 use gpu_rent_planner::url;
 
 /// Open a link as the page does; return its outputs.
@@ -37,7 +38,11 @@ fn open(link: &str) -> PlanOutputs {
         let opts = ParseOptions {
             column: state.column,
             gaps: state.gaps,
-            utc_offset_minutes: state.utc_offset_minutes.unwrap_or(0),
+            // Golden links carry a fixed offset (`tz=480`); no browser here for named zones.
+            utc_offset_minutes: match state.tz {
+                Some(ZoneChoice::Offset(m)) => m,
+                _ => 0,
+            },
             busy_threshold_percent: state.busy_threshold_percent,
             ..ParseOptions::default()
         };

@@ -9,11 +9,86 @@ use crate::components::slider_field::SliderField;
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::timestamp::civil_from_days;
 use crate::core::ingest::{
-    ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseReport, RejectReason,
-    TimestampStyle,
+    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError, OrderSource,
+    ParseReport, RejectReason, TimeForm, TimestampStyle,
 };
+use crate::core::zone::{offset_label, ZoneChoice};
 use crate::format::percent;
 use crate::i18n::{tr, Lang};
+
+/// The time forms the user can choose, with their stable keys.
+const TIME_FORMS: [(&str, TimeForm); 5] = [
+    ("auto", TimeForm::Auto),
+    ("month-first", TimeForm::MonthFirst),
+    ("day-first", TimeForm::DayFirst),
+    ("excel", TimeForm::ExcelSerial),
+    ("unix", TimeForm::Unix),
+];
+
+fn time_form_name(l: Lang, f: TimeForm) -> &'static str {
+    match f {
+        TimeForm::Auto => tr(l, "automatic", "自动"),
+        TimeForm::MonthFirst => tr(
+            l,
+            "month first (10/5/2026 = 5 Oct)",
+            "月在前（10/5/2026 = 10 月 5 日）",
+        ),
+        TimeForm::DayFirst => tr(
+            l,
+            "day first (5/10/2026 = 5 Oct)",
+            "日在前（5/10/2026 = 10 月 5 日）",
+        ),
+        TimeForm::ExcelSerial => tr(
+            l,
+            "Excel serial numbers (46300.5)",
+            "Excel 日期序列号（46300.5）",
+        ),
+        TimeForm::Unix => tr(l, "Unix time (seconds or ms)", "Unix 时间（秒或毫秒）"),
+    }
+}
+
+/// The planning zone a report used, for display, and its key (`data-value`).
+pub fn zone_text(l: Lang, r: &ParseReport, chosen: &ZoneChoice, dst: bool) -> (String, String) {
+    let label = offset_label(r.utc_offset_minutes);
+    if r.zone_from_data {
+        let text = match l {
+            Lang::En => format!("{label}, the timestamps' own offset (the team's clock)"),
+            Lang::Zh => format!("{label}，取自时间戳自带的时区（团队的时钟）"),
+        };
+        return (text, r.utc_offset_minutes.to_string());
+    }
+    let dst_note = if dst {
+        tr(l, ", daylight saving followed", "，已按夏令时调整")
+    } else {
+        ""
+    };
+    match chosen {
+        ZoneChoice::Auto => {
+            let name = crate::time_zones::browser_zone_name().unwrap_or_else(|| label.clone());
+            let text = match l {
+                Lang::En => format!(
+                    "{name}{dst_note}: this browser's zone (the timestamps carry no offset)"
+                ),
+                Lang::Zh => format!("{name}{dst_note}：本浏览器的时区（时间戳未带时区）"),
+            };
+            (text, name)
+        }
+        ZoneChoice::Offset(m) => {
+            let text = match l {
+                Lang::En => format!("{}: chosen", offset_label(*m)),
+                Lang::Zh => format!("{}：已选择", offset_label(*m)),
+            };
+            (text, m.to_string())
+        }
+        ZoneChoice::Named(n) => {
+            let text = match l {
+                Lang::En => format!("{n}{dst_note}: chosen"),
+                Lang::Zh => format!("{n}{dst_note}：已选择"),
+            };
+            (text, n.clone())
+        }
+    }
+}
 
 /// The formats the user can force, with their stable keys.
 const FORMATS: [(&str, Format); 6] = [
@@ -136,7 +211,7 @@ fn utc_text(unix: i64, offset_minutes: i32) -> String {
     )
 }
 
-fn report_view(l: Lang, r: &ParseReport) -> impl IntoView {
+fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl IntoView {
     let mut read_as = format_name(l, r.format).to_string();
     if r.format == Format::Table || r.format == Format::GrafanaCsv {
         read_as.push_str(&format!(
@@ -207,9 +282,74 @@ fn report_view(l: Lang, r: &ParseReport) -> impl IntoView {
     };
     let rejected = r.rejected.clone();
     let not_listed = r.rejected_not_listed;
+    let named = |c: &crate::core::ingest::ValueColumn| {
+        if c.name.is_empty() {
+            format!("{} {}", tr(l, "column", "列"), c.field + 1)
+        } else {
+            format!("“{}”", c.name)
+        }
+    };
+    let time = match (&r.timestamp_column, r.timestamp_style, &r.unread_time) {
+        (Some(c), Some(style), _) => {
+            let mut t = format!("{} — {}", named(c), timestamp_name(l, style));
+            if let Some(tc) = &r.time_column {
+                t.push_str(&format!(" + {}", named(tc)));
+            }
+            if r.twelve_hour {
+                t.push_str(tr(l, ", 12-hour clock (AM/PM)", "，12 小时制（上午/下午）"));
+            }
+            if let Some(e) = &r.time_example {
+                t.push_str(&format!("{} {e}", tr(l, ", e.g.", "，例如")));
+            }
+            t
+        }
+        (_, _, Some(_)) => tr(
+            l,
+            "none read (see the warning below): each row was taken as one hour",
+            "未读取（见下方提示）：每行按一小时计",
+        )
+        .to_string(),
+        _ => tr(
+            l,
+            "no time column: each row was taken as one hour, in order",
+            "没有时间列：按顺序每行计为一小时",
+        )
+        .to_string(),
+    };
+    let order = r.date_order.map(|(o, src)| {
+        let which = match o {
+            DateOrder::MonthFirst => tr(l, "month first (10/5/2026 = 5 October)", "月在前（10/5/2026 = 10 月 5 日）"),
+            DateOrder::DayFirst => tr(l, "day first (5/10/2026 = 5 October)", "日在前（5/10/2026 = 10 月 5 日）"),
+        };
+        let why = match src {
+            OrderSource::File => tr(l, ", decided by the file (a date has a field above 12)", "，由文件确定（有日期的某一项大于 12）"),
+            OrderSource::Locale => tr(l, ": every date reads both ways, so your browser's locale decided. If this is wrong, choose under “Time as” below.", "：所有日期两种读法都成立，因此按浏览器的区域设置。如有误，请在下方“时间格式”中选择。"),
+            OrderSource::Choice => tr(l, ", as you chose", "，按您的选择"),
+        };
+        let key = match o {
+            DateOrder::MonthFirst => "month-first",
+            DateOrder::DayFirst => "day-first",
+        };
+        (format!("{which}{why}"), key, src == OrderSource::Locale)
+    });
+    let unread = r.unread_time.clone().map(|u| {
+        let col = named(&u.column);
+        match l {
+            Lang::En => format!("Column {col} looks like time (e.g. {}) but was not read as time, so each row was taken as one hour. Choose its form under “Time as” below, or export the times as 2026-10-05 13:00.", u.example),
+            Lang::Zh => format!("{col} 列看起来是时间（例如 {}），但未能识别为时间，因此每行按一小时计。请在下方“时间格式”中选择其格式，或将时间导出为 2026-10-05 13:00 的形式。", u.example),
+        }
+    });
     view! {
+        {unread.map(|u| view! { <p class="error" role="alert" data-testid="time-not-read">{u}</p> })}
         <dl class="report" data-testid="parse-report">
             <div><dt>{tr(l, "Read as", "识别为")}</dt><dd data-testid="read-as">{read_as}</dd></div>
+            <div><dt>{tr(l, "Time", "时间")}</dt><dd data-testid="read-time">{time}</dd></div>
+            {order.map(|(text, key, ask)| view! {
+                <div><dt>{tr(l, "Day and month", "日与月")}</dt><dd data-testid="date-order" data-value=key class:warn=ask>{text}</dd></div>
+            })}
+            {zone.map(|(text, key)| view! {
+                <div><dt>{tr(l, "Planning time zone", "规划时区")}</dt><dd data-testid="read-zone" data-value=key>{text}</dd></div>
+            })}
             <div><dt>{tr(l, "GPUs busy from", "GPU 用量取自")}</dt><dd data-testid="read-column">{used}</dd></div>
             <div>
                 <dt>{tr(l, "Rows read", "读取行数")}</dt>
@@ -253,6 +393,7 @@ pub fn ParseReportView() -> impl IntoView {
     let lang = ctx.lang;
     let state = ctx.state;
     let format = watch(state, |s| s.parse_options.format);
+    let time_form = watch(state, |s| s.parse_options.time_form);
     let threshold = Signal::from(watch(state, |s| s.parse_options.busy_threshold_percent));
     let set_threshold =
         Callback::new(move |v: f64| state.update(|s| s.parse_options.busy_threshold_percent = v));
@@ -274,12 +415,17 @@ pub fn ParseReportView() -> impl IntoView {
                             " " {tr(l, "Reading…", "读取中……")} " " {percent(f, 0, l)}
                         </div>
                     }.into_any(),
-                    ParseStatus::Done(Ok(parsed)) => report_view(l, &parsed.report).into_any(),
+                    ParseStatus::Done(Ok(parsed)) => {
+                        let zone = parsed.series.timestamps.is_some().then(|| {
+                            state.with_untracked(|s| zone_text(l, &parsed.report, &s.tz, !parsed.series.offset_changes.is_empty()))
+                        });
+                        report_view(l, &parsed.report, zone).into_any()
+                    }
                     ParseStatus::Done(Err(e)) => {
                         let report = match &e { IngestError::NoUsableRows(r) => Some(r.clone()), _ => None };
                         view! {
                             <p class="error" role="alert" data-testid="usage-error">{ingest_error_text(l, &e)}</p>
-                            {report.map(|r| report_view(l, &r))}
+                            {report.map(|r| report_view(l, &r, None))}
                         }.into_any()
                     }
                 }
@@ -324,6 +470,23 @@ pub fn ParseReportView() -> impl IntoView {
                 </select>
             </label>
 
+            <label>
+                {tx(lang, "Time as", "时间格式")}
+                <select data-testid="time-form" on:change=move |ev| {
+                    let key = event_target_value(&ev);
+                    let form = TIME_FORMS.iter().find(|(k, _)| *k == key).map_or(TimeForm::Auto, |(_, f)| *f);
+                    state.update(|s| s.parse_options.time_form = form);
+                }>
+                    {TIME_FORMS.iter().map(|(key, f)| {
+                        let f = *f;
+                        view! {
+                            <option value=*key selected=move || time_form.get() == f>
+                                {move || time_form_name(lang.get(), f)}
+                            </option>
+                        }
+                    }).collect_view()}
+                </select>
+            </label>
             <label>
                 {tx(lang, "Missing hours", "缺失小时")}
                 <select data-testid="gap-policy" on:change=move |ev| {

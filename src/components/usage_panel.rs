@@ -13,6 +13,7 @@ use crate::core::breakeven::MAX_HOURS_PER_MONTH;
 use crate::core::error::{non_negative, whole, Field};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES, MAX_GPUS};
 use crate::core::samples::{self, Sample};
+use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{tr, Lang};
 
 fn sample_name(l: Lang, s: Sample) -> &'static str {
@@ -97,6 +98,44 @@ fn read_file(
     });
 }
 
+/// Fixed offsets offered besides whole hours (minutes east of UTC).
+const PART_HOUR_OFFSETS: [i32; 10] = [-570, -210, 210, 270, 330, 345, 390, 570, 630, 765];
+
+/// The zone picker's options `(key, label)`: automatic, the browser's zone, common named
+/// zones, the chosen one if not among them, then fixed offsets west to east.
+fn zone_options(chosen: ZoneChoice) -> Vec<(String, String)> {
+    let mut out = vec![("auto".to_string(), String::new())];
+    let mut names: Vec<String> = Vec::new();
+    if let Some(own) = crate::time_zones::browser_zone_name() {
+        names.push(own);
+    }
+    for n in crate::time_zones::NAMED_ZONES {
+        if !names.iter().any(|x| x == n) {
+            names.push(n.to_string());
+        }
+    }
+    if let ZoneChoice::Named(n) = &chosen {
+        if !names.contains(n) {
+            names.push(n.clone());
+        }
+    }
+    out.extend(names.into_iter().map(|n| (n.clone(), n)));
+    let mut offsets: Vec<i32> = (-12..=14).map(|h| h * 60).collect();
+    offsets.extend(PART_HOUR_OFFSETS);
+    if let ZoneChoice::Offset(m) = chosen {
+        if !offsets.contains(&m) {
+            offsets.push(m);
+        }
+    }
+    offsets.sort_unstable();
+    out.extend(
+        offsets
+            .into_iter()
+            .map(|m| (m.to_string(), offset_label(m))),
+    );
+    out
+}
+
 #[component]
 pub fn UsagePanel() -> impl IntoView {
     let ctx = use_ctx();
@@ -114,6 +153,7 @@ pub fn UsagePanel() -> impl IntoView {
     let mode = move || mode.get();
     let lookback = watch(state, |s| s.inputs.lookback);
     let day_start = watch(state, |s| s.inputs.day_start_hour);
+    let tz = watch(state, |s| s.tz.clone());
     let day_end = watch(state, |s| s.inputs.day_end_hour);
     let textarea: NodeRef<leptos::html::Textarea> = NodeRef::new();
     // A history that was there before the box (a link's or the autosaved one): show it.
@@ -133,7 +173,7 @@ pub fn UsagePanel() -> impl IntoView {
         // 30 days ending at the start of the current hour, in the user's time zone.
         let now = (js_sys::Date::now() / 1000.0) as i64;
         let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
-        let offset = state.with_untracked(|st| st.parse_options.utc_offset_minutes);
+        let offset = state.with_untracked(|st| crate::time_zones::resolve(&st.tz).offset_at(now));
         set_history(samples::csv(s, start, offset), usage_text, textarea, false);
         state.update(|st| st.mode = UsageMode::Data);
     };
@@ -260,6 +300,29 @@ pub fn UsagePanel() -> impl IntoView {
                                 <option value=lookback_key(lb) selected=move || lookback.get() == lb>
                                     {move || lookback_name(lang.get(), lb)}
                                 </option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label>
+                        {tx(lang, "Planning time zone", "规划时区")}
+                        <select data-testid="time-zone" on:change=move |ev| {
+                            if let Some(z) = ZoneChoice::from_key(&event_target_value(&ev)) {
+                                state.update(|s| s.tz = z);
+                            }
+                        }>
+                            {move || zone_options(tz.get()).into_iter().map(|(key, label)| {
+                                let selected = tz.with_untracked(|t| t.key() == key);
+                                let label = if key == "auto" {
+                                    let l = lang.get();
+                                    let own = crate::time_zones::browser_zone_name().unwrap_or_else(|| tr(l, "unknown", "未知").to_string());
+                                    match l {
+                                        Lang::En => format!("automatic: the timestamps' offset, else this browser's ({own})"),
+                                        Lang::Zh => format!("自动：时间戳自带的时区，否则用本浏览器的（{own}）"),
+                                    }
+                                } else {
+                                    label
+                                };
+                                view! { <option value=key selected=selected>{label}</option> }
                             }).collect_view()}
                         </select>
                     </label>

@@ -95,6 +95,65 @@ impl Zone {
     }
 }
 
+/// The planning zone the user chose (or a link carried).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum ZoneChoice {
+    /// The timestamps' own offset when they carry one (the team's clock), else the
+    /// browser's zone.
+    #[default]
+    Auto,
+    /// A fixed offset, minutes east of UTC.
+    Offset(i32),
+    /// A named zone with its daylight saving (`America/Los_Angeles`), as the browser knows it.
+    Named(String),
+}
+
+impl ZoneChoice {
+    /// The link's and the picker's value: `auto`, minutes (`480`, `-420`), or the name.
+    pub fn key(&self) -> String {
+        match self {
+            ZoneChoice::Auto => "auto".to_string(),
+            ZoneChoice::Offset(m) => m.to_string(),
+            ZoneChoice::Named(n) => n.clone(),
+        }
+    }
+
+    /// Read a key (text from a link: validated, never trusted).
+    pub fn from_key(key: &str) -> Option<Self> {
+        let k = key.trim();
+        if k == "auto" {
+            return Some(ZoneChoice::Auto);
+        }
+        if let Ok(m) = k.parse::<i32>() {
+            return (m.abs() <= MAX_OFFSET_MINUTES).then_some(ZoneChoice::Offset(m));
+        }
+        Self::valid_name(k).then(|| ZoneChoice::Named(k.to_string()))
+    }
+
+    /// An IANA-style zone name: `Area/Place[/More]` or `UTC`, letters, digits, `_ + - /`,
+    /// at most 64 characters.
+    pub fn valid_name(name: &str) -> bool {
+        !name.is_empty()
+            && name.len() <= 64
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-' | b'/'))
+            && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            && !name.contains("//")
+            && !name.ends_with('/')
+    }
+}
+
+/// `UTC+08:00`, `UTC−05:30` (a true minus sign), `UTC`.
+pub fn offset_label(minutes: i32) -> String {
+    if minutes == 0 {
+        return "UTC".to_string();
+    }
+    let sign = if minutes < 0 { '\u{2212}' } else { '+' };
+    let m = minutes.unsigned_abs();
+    format!("UTC{sign}{:02}:{:02}", m / 60, m % 60)
+}
+
 /// Minutes east of UTC in force at `utc_s`, given a zone's base and changes.
 pub fn offset_at(base_minutes: i32, changes: &[(i64, i32)], utc_s: i64) -> i32 {
     match changes.partition_point(|&(t, _)| t <= utc_s) {
@@ -150,6 +209,40 @@ mod tests {
         // 2026-11-01 01:30 local happens twice: the first (PDT, -7) = 08:30 UTC.
         let local_0130 = (1_793_491_200 + 3600 + 1800) * 1000;
         assert_eq!(z.utc_ms_from_local(local_0130), local_0130 + 7 * 3_600_000);
+    }
+
+    #[test]
+    fn choices_and_labels() {
+        for (k, c) in [
+            ("auto", ZoneChoice::Auto),
+            ("480", ZoneChoice::Offset(480)),
+            ("-330", ZoneChoice::Offset(-330)),
+            (
+                "America/Los_Angeles",
+                ZoneChoice::Named("America/Los_Angeles".into()),
+            ),
+            ("Etc/GMT+5", ZoneChoice::Named("Etc/GMT+5".into())),
+            ("UTC", ZoneChoice::Named("UTC".into())),
+        ] {
+            assert_eq!(ZoneChoice::from_key(k), Some(c.clone()), "{k}");
+            assert_eq!(ZoneChoice::from_key(&c.key()), Some(c));
+        }
+        for bad in [
+            "",
+            "1200",
+            "-1081",
+            "<script>",
+            "a b",
+            "/etc",
+            "Asia//X",
+            "9/x",
+            &"A".repeat(65),
+        ] {
+            assert_eq!(ZoneChoice::from_key(bad), None, "{bad}");
+        }
+        assert_eq!(offset_label(480), "UTC+08:00");
+        assert_eq!(offset_label(-330), "UTC\u{2212}05:30");
+        assert_eq!(offset_label(0), "UTC");
     }
 
     #[test]

@@ -391,7 +391,7 @@ fn parse_date(
         let save = *p;
         if month_name(b, p).is_none() {
             // A weekday name: skip it, an optional comma and spaces.
-            if !(b[save..*p].len() >= 3) {
+            if *p - save < 3 {
                 return Err(TsError::Bad);
             }
             if b.get(*p) == Some(&b',') {
