@@ -3,7 +3,6 @@
 //! and month. The engine holds no time-zone database; this is the only place that asks.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use wasm_bindgen::prelude::*;
 
@@ -111,17 +110,23 @@ fn offset_minutes(f: &Dtf, utc_s: i64) -> Option<i32> {
 }
 
 thread_local! {
-    static ZONES: RefCell<HashMap<String, Option<Zone>>> = RefCell::new(HashMap::new());
+    /// Zones already probed (a page asks for one or two).
+    static ZONES: RefCell<Vec<(String, Option<Zone>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A named zone's offsets, 2000–2040, as the browser knows them; `None` when it does not
 /// know the name. Computed once per name (a weekly probe, then the minute of each change).
 pub fn named(name: &str) -> Option<Zone> {
-    if let Some(z) = ZONES.with(|m| m.borrow().get(name).cloned()) {
+    if let Some(z) = ZONES.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, z)| z.clone())
+    }) {
         return z;
     }
     let zone = probe(name);
-    ZONES.with(|m| m.borrow_mut().insert(name.to_string(), zone.clone()));
+    ZONES.with(|m| m.borrow_mut().push((name.to_string(), zone.clone())));
     zone
 }
 

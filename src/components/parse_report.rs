@@ -225,13 +225,6 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
             tr(l, ", no header", "，无表头")
         });
     }
-    if let Some(s) = r.timestamp_style {
-        read_as.push_str(&format!(
-            ", {} {}",
-            tr(l, "time as", "时间格式"),
-            timestamp_name(l, s)
-        ));
-    }
     let column = |i: usize| {
         r.columns
             .get(i)

@@ -229,7 +229,8 @@ pub fn UsagePanel() -> impl IntoView {
                     {tx(lang, "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
                 </label>
                 <p class="field-hint" id="usage-data-hint">
-                    {tx(lang, "CSV/TSV with or without timestamps, one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus).", "支持带或不带时间戳的 CSV/TSV、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
+                    {tx(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
+                    <a href="docs/formats.html">{tx(lang, "Formats read", "支持的格式")}</a>
                 </p>
                 {move || big.get().then(|| {
                     let l = lang.get();
@@ -316,8 +317,8 @@ pub fn UsagePanel() -> impl IntoView {
                                     let l = lang.get();
                                     let own = crate::time_zones::browser_zone_name().unwrap_or_else(|| tr(l, "unknown", "未知").to_string());
                                     match l {
-                                        Lang::En => format!("automatic: the timestamps' offset, else this browser's ({own})"),
-                                        Lang::Zh => format!("自动：时间戳自带的时区，否则用本浏览器的（{own}）"),
+                                        Lang::En => format!("automatic: the file's offset, else {own}"),
+                                        Lang::Zh => format!("自动：文件自带时区，否则 {own}"),
                                     }
                                 } else {
                                     label
