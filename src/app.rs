@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
 use crate::browser;
 use crate::components::breakeven_card::BreakevenCard;
@@ -25,173 +25,22 @@ use crate::components::sizing_card::SizingCard;
 use crate::components::spot_card::SpotCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
-use crate::core::ingest::{self, IngestError, ParseOptions, Parsed, Stepper};
-use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
-use crate::core::profile::{profile, HistoryProfile};
+use crate::context::{memo_of, Ctx, ShareCtx, AUTOSAVE_KEY};
+use crate::core::ingest::{self, ParseOptions, Stepper};
+use crate::core::plan::{plan_with_history, PlanOutputs};
+use crate::core::profile::profile;
 use crate::core::zone::ZoneChoice;
-use crate::i18n::{t, Lang};
+use crate::i18n::texts;
+use crate::state::{AppState, Lang, ParseStatus, UsageMode};
 use crate::time_zones;
 use crate::url::{self, LinkState};
 
-/// localStorage key of the autosaved session: the same query string as the link.
-pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
 /// Autosave waits this long after the last change (typing is never blocked).
 const AUTOSAVE_DELAY_MS: u32 = 500;
 /// The address bar is written at most once per this many ms (see `App`).
 const URL_WRITE_INTERVAL_MS: u32 = 100;
 /// A URL write waits at most this long for the page to be idle.
 const URL_IDLE_TIMEOUT_MS: u32 = 100;
-
-/// The currency label (no conversion ever happens).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum Currency {
-    #[default]
-    Cny,
-    Usd,
-}
-
-impl Currency {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Currency::Cny => "¥",
-            Currency::Usd => "$",
-        }
-    }
-    pub fn code(self) -> &'static str {
-        match self {
-            Currency::Cny => "cny",
-            Currency::Usd => "usd",
-        }
-    }
-    pub fn from_code(code: &str) -> Option<Currency> {
-        match code {
-            "cny" => Some(Currency::Cny),
-            "usd" => Some(Currency::Usd),
-            _ => None,
-        }
-    }
-}
-
-/// Where the usage comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum UsageMode {
-    /// GPUs × hours used per GPU per month, from sliders.
-    #[default]
-    Sliders,
-    /// A pasted, dropped or picked history.
-    Data,
-}
-
-/// Everything the user controls except the history text; the URL carries this.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AppState {
-    pub inputs: PlanInputs,
-    pub lang: Lang,
-    pub currency: Currency,
-    pub mode: UsageMode,
-    /// How the history text is read (format, column, gaps, time form…). Its zone fields are
-    /// filled from `tz` when the text is read ([`read_options`]).
-    pub parse_options: ParseOptions,
-    /// The planning time zone.
-    pub tz: ZoneChoice,
-}
-
-impl AppState {
-    pub fn new(inputs: PlanInputs, lang: Lang) -> Self {
-        Self {
-            inputs,
-            lang,
-            currency: Currency::default(),
-            mode: UsageMode::default(),
-            parse_options: ParseOptions::default(),
-            tz: ZoneChoice::Auto,
-        }
-    }
-}
-
-impl AppState {
-    /// What the link carries of this state (the history is encoded separately).
-    pub fn to_link(&self) -> LinkState {
-        LinkState {
-            inputs: self.inputs.clone(),
-            lang: Some(self.lang),
-            currency: self.currency,
-            mode: self.mode,
-            column: self.parse_options.column,
-            gaps: self.parse_options.gaps,
-            tz: Some(self.tz.clone()),
-            busy_threshold_percent: self.parse_options.busy_threshold_percent,
-            history: None,
-        }
-    }
-}
-
-/// The link, the autosave and where the state came from: provided by `App` for the share
-/// panel (absent when `Planner` is mounted alone).
-#[derive(Clone, Copy)]
-pub struct ShareCtx {
-    /// The query string the address bar holds (`?v=1…`, history included).
-    pub query: Memo<String>,
-    /// The state was restored from the autosave (the page was opened without a link).
-    pub restored: bool,
-    /// Opened with a link while another session was saved: its query.
-    pub last_session: StoredValue<Option<String>>,
-    /// localStorage refused to save (unavailable or full).
-    pub autosave_off: RwSignal<bool>,
-    /// The link carried only the load-duration histogram of a history.
-    pub histogram: bool,
-}
-
-/// Progress of reading the history text. (Held once, in one signal: the variant size gap is harmless.)
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum ParseStatus {
-    /// No text.
-    #[default]
-    Empty,
-    /// Reading a large paste: fraction done.
-    Parsing(f64),
-    Done(Result<Parsed, IngestError>),
-}
-
-/// Everything components read, provided once by `Planner`.
-#[derive(Clone, Copy)]
-pub struct Ctx {
-    pub state: RwSignal<AppState>,
-    pub usage_text: RwSignal<String>,
-    pub parse_status: RwSignal<ParseStatus>,
-    pub profile: Memo<Option<Result<HistoryProfile, crate::core::error::InputError>>>,
-    pub outputs: Memo<PlanOutputs>,
-    pub lang: Signal<Lang>,
-    pub currency: Signal<&'static str>,
-}
-
-pub fn use_ctx() -> Ctx {
-    expect_context::<Ctx>()
-}
-
-/// One part of the state as a memo: views that read it re-run only when that part changes
-/// (a closure reading `state` directly re-runs on every input change).
-pub fn watch<T>(state: RwSignal<AppState>, part: fn(&AppState) -> T) -> Memo<T>
-where
-    T: PartialEq + Send + Sync + 'static,
-{
-    Memo::new(move |_| state.with(part))
-}
-
-/// A `(value, setter)` pair bound to one numeric input of the plan.
-pub fn bind(
-    state: RwSignal<AppState>,
-    get: fn(&PlanInputs) -> f64,
-    set: fn(&mut PlanInputs, f64),
-) -> (Signal<f64>, Callback<f64>) {
-    (
-        // A memo, not a derived signal: a change to another input must not re-run
-        // everything that reads this one.
-        Memo::new(move |_| state.with(|s| get(&s.inputs))).into(),
-        Callback::new(move |v: f64| state.update(|s| set(&mut s.inputs, v))),
-    )
-}
 
 /// The options a history is read with: the planning zone `tz` resolved by the browser
 /// (daylight saving included), the locale's order of day and month.
@@ -285,7 +134,7 @@ pub fn App() -> impl IntoView {
             .unwrap_or_else(|| ZoneChoice::Offset(browser::utc_offset_minutes()))
     });
     let query = Memo::new(move |_| {
-        let mut link = state.with(AppState::to_link);
+        let mut link = state.with(LinkState::of);
         link.tz = Some(tz.get());
         data.with(|d| url::encode(&link, d.as_deref()))
     });
@@ -330,7 +179,7 @@ pub fn App() -> impl IntoView {
     });
     // Through a memo: setting `<html lang>` restyles the whole page (measured 5 ms), so only
     // when the language changes.
-    let lang_tag = watch(state, |s| s.lang.html_tag());
+    let lang_tag = memo_of(state, |s| s.lang.html_tag());
     Effect::new(move |_| browser::set_document_lang(lang_tag.get()));
 
     // Autosave, debounced. Opened with a link, the saved session is kept until the user
@@ -366,7 +215,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <LinkNotice problems lang=Signal::from(watch(state, |s| s.lang)) />
+        <LinkNotice problems lang=Signal::from(memo_of(state, |s| s.lang)) />
         <Planner state usage_text parse_status staged=true />
     }
 }
@@ -423,8 +272,8 @@ pub fn Planner(
     let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
     // Memos, not derived signals: every text and chart reads these, and a price change
     // must not notify them (measured: it redrew all five charts and re-ran every label).
-    let lang: Signal<Lang> = watch(state, |s| s.lang).into();
-    let currency: Signal<&'static str> = watch(state, |s| s.currency.symbol()).into();
+    let lang: Signal<Lang> = memo_of(state, |s| s.lang).into();
+    let currency: Signal<&'static str> = memo_of(state, |s| s.currency.symbol()).into();
 
     // Read the history whenever the text or the reading options change. Large texts are
     // read in slices so the page stays responsive; a newer run cancels an older one.
@@ -506,7 +355,7 @@ pub fn Planner(
         currency,
     });
 
-    let text = move || t(lang.get());
+    let text = move || texts(lang.get());
     let toggle_lang = move |_| state.update(|s| s.lang = s.lang.other());
 
     view! {
@@ -565,7 +414,7 @@ pub fn Planner(
             <footer class="foot">
                 <p>{move || text().privacy}</p>
                 <p>
-                    <a href="docs/formulas.html">{tx(lang, "Every formula, with worked examples", "全部公式与算例")}</a>
+                    <a href="docs/formulas.html">{bilingual(lang, "Every formula, with worked examples", "全部公式与算例")}</a>
                 </p>
             </footer>
         })}

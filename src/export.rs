@@ -8,7 +8,7 @@ use crate::core::plan::PlanOutputs;
 use crate::core::review::Review;
 use crate::core::sizing::{SizingRule, SizingTable};
 use crate::format::{money, number_trim, percent, plain};
-use crate::i18n::{tr, Lang};
+use crate::i18n::{pick, Lang};
 
 /// The headline sentence (same wording as the page's headline).
 pub fn headline(lang: Lang, n: u32, spot: bool) -> String {
@@ -51,10 +51,10 @@ pub fn headline(lang: Lang, n: u32, spot: bool) -> String {
 
 fn rule_name(l: Lang, r: SizingRule) -> &'static str {
     match r {
-        SizingRule::Average => tr(l, "Average", "按平均值"),
-        SizingRule::Waterline => tr(l, "Minimum stable waterline", "最低稳定水位"),
-        SizingRule::CostOptimal => tr(l, "Cost-optimal N*", "成本最优 N*"),
-        SizingRule::Peak => tr(l, "Peak", "按峰值"),
+        SizingRule::Average => pick(l, "Average", "按平均值"),
+        SizingRule::Waterline => pick(l, "Minimum stable waterline", "最低稳定水位"),
+        SizingRule::CostOptimal => pick(l, "Cost-optimal N*", "成本最优 N*"),
+        SizingRule::Peak => pick(l, "Peak", "按峰值"),
     }
 }
 
@@ -71,7 +71,7 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
     let _ = writeln!(
         md,
         "## {}\n",
-        tr(
+        pick(
             l,
             "GPU plan (GPU Rent Planner)",
             "GPU 方案（GPU Rent Planner）"
@@ -84,12 +84,12 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
             "**{}** {} {}{} {}{} ({}).\n",
             headline(l, base.gpus, pools.spot_gpu_hours > 0.0),
             m(pools.total),
-            tr(l, "per month", "/月"),
-            tr(l, ",", "，"),
+            pick(l, "per month", "/月"),
+            pick(l, ",", "，"),
             if saving.is_negative() {
-                tr(l, "costing more than all on-demand by ", "比全部按量多花 ")
+                pick(l, "costing more than all on-demand by ", "比全部按量多花 ")
             } else {
-                tr(l, "saving vs all on-demand: ", "比全部按量节省 ")
+                pick(l, "saving vs all on-demand: ", "比全部按量节省 ")
             },
             m(if saving.is_negative() {
                 -saving
@@ -103,9 +103,9 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
         let _ = writeln!(
             md,
             "- {} **{} {}** ({} {})",
-            tr(l, "Break-even:", "盈亏平衡点："),
+            pick(l, "Break-even:", "盈亏平衡点："),
             number_trim(b.hours, 2, l),
-            tr(l, "hours per month", "小时/月"),
+            pick(l, "hours per month", "小时/月"),
             percent(b.utilization, 1, l),
             match l {
                 Lang::En => format!(
@@ -123,12 +123,12 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
         let _ = writeln!(
             md,
             "- {} {} {} · {} {} · {} {}",
-            tr(l, "Pools:", "三个资源池："),
-            tr(l, "monthly", "包月"),
+            pick(l, "Pools:", "三个资源池："),
+            pick(l, "monthly", "包月"),
             m(p.reserved),
-            tr(l, "on demand", "按量"),
+            pick(l, "on demand", "按量"),
             m(p.on_demand),
-            tr(l, "spot", "竞价"),
+            pick(l, "spot", "竞价"),
             m(p.spot)
         );
     }
@@ -136,17 +136,17 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
         let _ = writeln!(
             md,
             "- {} {} → {} {} ({} {}) · {} {} ({} {}) · {} {}",
-            tr(l, "Budget split:", "预算分配："),
+            pick(l, "Budget split:", "预算分配："),
             m(b.budget),
-            tr(l, "fixed", "固定"),
+            pick(l, "fixed", "固定"),
             m(b.fixed),
             b.fixed_gpus,
-            tr(l, "monthly GPUs", "张包月 GPU"),
-            tr(l, "elastic", "弹性"),
+            pick(l, "monthly GPUs", "张包月 GPU"),
+            pick(l, "elastic", "弹性"),
             m(b.elastic),
             number_trim(b.on_demand_gpu_hours, 0, l),
-            tr(l, "on-demand GPU-hours", "按量 GPU 小时"),
-            tr(l, "spot and emergencies", "竞价与应急"),
+            pick(l, "on-demand GPU-hours", "按量 GPU 小时"),
+            pick(l, "spot and emergencies", "竞价与应急"),
             m(b.spot)
         );
     }
@@ -154,11 +154,11 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
         let _ = writeln!(
             md,
             "\n| {} | N | {} | {} | {} | {} |\n|---|---:|---:|---:|---:|---:|",
-            tr(l, "Rule", "规则"),
-            tr(l, "Monthly total", "月度总额"),
-            tr(l, "Fixed", "固定"),
-            tr(l, "Elastic", "弹性"),
-            tr(l, "Saving vs all on-demand", "比全部按量节省")
+            pick(l, "Rule", "规则"),
+            pick(l, "Monthly total", "月度总额"),
+            pick(l, "Fixed", "固定"),
+            pick(l, "Elastic", "弹性"),
+            pick(l, "Saving vs all on-demand", "比全部按量节省")
         );
         for r in &t.rows {
             let _ = writeln!(
@@ -173,7 +173,12 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
             );
         }
     }
-    let _ = writeln!(md, "\n{} <{}>", tr(l, "Open the plan:", "打开方案："), link);
+    let _ = writeln!(
+        md,
+        "\n{} <{}>",
+        pick(l, "Open the plan:", "打开方案："),
+        link
+    );
     md
 }
 

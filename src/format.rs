@@ -1,7 +1,7 @@
 //! Locale-aware parsing and formatting of numbers for the page (pure, natively tested).
 
 use crate::core::money::Money;
-use crate::i18n::Lang;
+use crate::state::Lang;
 
 /// Parse what a user typed into a number field: accepts full-width digits and
 /// punctuation, thousands separators (`,` `，` `_` and spaces), a leading currency

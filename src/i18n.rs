@@ -1,61 +1,11 @@
-//! Every user-visible string, in English and Chinese. A string missing from one
-//! language is a compile error: both tables fill the same struct.
+//! The shared bilingual texts (the header, the break-even card, field names and input
+//! error messages), English and Chinese as two values of one struct: a missing translation
+//! does not compile. Cards keep their own sentences as `pick(lang, en, zh)` pairs beside
+//! the figures they explain.
 
 use crate::core::error::{Field, InputError, Problem};
 use crate::format::number_trim;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<Lang> {
-        match code {
-            "en" => Some(Lang::En),
-            "zh" => Some(Lang::Zh),
-            _ => None,
-        }
-    }
-
-    /// Pick a language from a browser language tag list (`navigator.languages`).
-    pub fn from_browser<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
-        for tag in tags {
-            let tag = tag.to_ascii_lowercase();
-            if tag.starts_with("zh") {
-                return Lang::Zh;
-            }
-            if tag.starts_with("en") {
-                return Lang::En;
-            }
-        }
-        Lang::En
-    }
-
-    /// The BCP 47 tag for the `<html lang>` attribute.
-    pub fn html_tag(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh-CN",
-        }
-    }
-
-    pub fn other(self) -> Lang {
-        match self {
-            Lang::En => Lang::Zh,
-            Lang::Zh => Lang::En,
-        }
-    }
-}
+pub use crate::state::Lang;
 
 pub struct Text {
     pub app_title: &'static str,
@@ -114,7 +64,7 @@ pub const ZH: Text = Text {
     last_good_note: "字段修正前，显示上一次有效的结果。",
 };
 
-pub fn t(lang: Lang) -> &'static Text {
+pub fn texts(lang: Lang) -> &'static Text {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,
@@ -153,7 +103,7 @@ pub fn breakeven_explainer(lang: Lang, hours: &str) -> String {
 }
 
 /// Pick the string for the language: every UI string is written as a pair.
-pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+pub fn pick(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     match lang {
         Lang::En => en,
         Lang::Zh => zh,
@@ -193,7 +143,7 @@ pub fn field_name(lang: Lang, field: Field) -> &'static str {
         Field::Threshold => ("Threshold", "阈值"),
         Field::UsageHistory => ("Usage history", "用量历史"),
     };
-    tr(lang, en, zh)
+    pick(lang, en, zh)
 }
 
 /// A clear message for an input error, naming the field and the reason.

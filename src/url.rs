@@ -2,14 +2,13 @@
 //! `decode` runs once at start; `encode` is written from one Effect with
 //! `history.replaceState`. Pure, natively tested. Schema: `docs/url.md`.
 
-use crate::app::{Currency, UsageMode};
 use crate::core::burst::BillingIncrement;
 use crate::core::ingest::{ColumnChoice, GapPolicy, ParseOptions};
 use crate::core::plan::{BaselineRule, PlanInputs};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
 use crate::core::review::ReviewMonthInput;
 use crate::core::zone::ZoneChoice;
-use crate::i18n::Lang;
+use crate::state::{AppState, Currency, Lang, UsageMode};
 
 mod history;
 
@@ -113,6 +112,23 @@ impl Default for LinkState {
             gaps: opts.gaps,
             tz: None,
             busy_threshold_percent: opts.busy_threshold_percent,
+            history: None,
+        }
+    }
+}
+
+impl LinkState {
+    /// What the link carries of a page state (the history is encoded separately).
+    pub fn of(state: &AppState) -> LinkState {
+        LinkState {
+            inputs: state.inputs.clone(),
+            lang: Some(state.lang),
+            currency: state.currency,
+            mode: state.mode,
+            column: state.parse_options.column,
+            gaps: state.parse_options.gaps,
+            tz: Some(state.tz.clone()),
+            busy_threshold_percent: state.parse_options.busy_threshold_percent,
             history: None,
         }
     }

@@ -3,9 +3,10 @@
 //! user reads (not on HTML).
 #![cfg(target_arch = "wasm32")]
 
-use gpu_rent_planner::app::{AppState, Planner};
+use gpu_rent_planner::app::Planner;
 use gpu_rent_planner::core::plan::PlanInputs;
 use gpu_rent_planner::i18n::Lang;
+use gpu_rent_planner::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -191,4 +192,22 @@ fn js_text_matches_wasm_bindgen_strings() {
         JsValue::from(lone).as_string()
     );
     assert_eq!(js_text(&JsValue::from_f64(3.0)), None, "not a string");
+}
+
+/// Named zones come from the browser's `Intl`: Los Angeles' 2026 daylight saving at the
+/// instants the tz database gives; an unknown name is `None`.
+#[wasm_bindgen_test]
+fn named_zones_follow_daylight_saving() {
+    use gpu_rent_planner::time_zones;
+    let la = time_zones::named("America/Los_Angeles").expect("Chromium knows Los Angeles");
+    assert_eq!(la.offset_at(1_772_964_000 - 60), -480); // 2026-03-08 09:59 UTC: PST
+    assert_eq!(la.offset_at(1_772_964_000), -420); // 10:00 UTC: PDT
+    assert_eq!(la.offset_at(1_793_523_600 - 60), -420);
+    assert_eq!(la.offset_at(1_793_523_600), -480); // 2026-11-01 09:00 UTC: PST again
+    let shanghai = time_zones::named("Asia/Shanghai").unwrap();
+    assert!(shanghai.changes.is_empty() && shanghai.base_minutes == 480);
+    let kolkata = time_zones::named("Asia/Kolkata").unwrap();
+    assert_eq!(kolkata.offset_at(1_793_523_600), 330);
+    assert_eq!(time_zones::named("Mars/Olympus_Mons"), None);
+    assert_eq!(time_zones::named("America/Los_Angeles").unwrap(), la);
 }

@@ -4,16 +4,17 @@
 //! the figures (`data-value`) and the text a user reads against hand computations.
 #![cfg(target_arch = "wasm32")]
 
-use gpu_rent_planner::app::{AppState, Ctx, ParseStatus};
 use gpu_rent_planner::components::budget_card::BudgetCard;
 use gpu_rent_planner::components::burst_card::BurstCard;
 use gpu_rent_planner::components::hidden_costs_card::HiddenCostsCard;
 use gpu_rent_planner::components::own_hardware_card::OwnHardwareCard;
 use gpu_rent_planner::components::review_card::ReviewCard;
 use gpu_rent_planner::components::spot_card::SpotCard;
+use gpu_rent_planner::context::Ctx;
 use gpu_rent_planner::core::plan::{plan, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::review::ReviewMonthInput;
 use gpu_rent_planner::i18n::Lang;
+use gpu_rent_planner::state::{AppState, ParseStatus};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -18,11 +18,11 @@
 //!   3 × 600 h = 1800 GPU-h, half on demand 900 × 25 = 22 500, half spot
 //!   900 × 8.3977709 = 7557.99 → 57 057.99.
 
-use gpu_rent_planner::app::UsageMode;
 use gpu_rent_planner::core::ingest::{self, ParseOptions};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanOutputs};
 use gpu_rent_planner::core::profile::profile;
 use gpu_rent_planner::core::zone::ZoneChoice;
+use gpu_rent_planner::state::UsageMode;
 use gpu_rent_planner::url;
 
 /// Open a link as the page does; return its outputs.

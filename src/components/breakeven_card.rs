@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::core::plan::PlanOutputs;
 use crate::format::{number, number_trim, plain};
 use crate::i18n::{
-    breakeven_explainer, error_message, monthly_never_pays, t, utilization_of_month, Lang,
+    breakeven_explainer, error_message, monthly_never_pays, texts, utilization_of_month, Lang,
 };
 
 #[component]
@@ -19,7 +19,7 @@ pub fn BreakevenCard(
     let result = move || outputs.with(|o| o.breakeven.clone());
     view! {
         <section class="card" aria-labelledby="breakeven-heading">
-            <h2 id="breakeven-heading">{move || t(lang.get()).breakeven_heading}</h2>
+            <h2 id="breakeven-heading">{move || texts(lang.get()).breakeven_heading}</h2>
             {move || match result() {
                 Ok(b) => {
                     let l = lang.get();
@@ -27,7 +27,7 @@ pub fn BreakevenCard(
                     let util_pct = b.utilization * 100.0;
                     view! {
                         <p class="result" aria-live="polite">
-                            <span class="result-label">{t(l).breakeven_label}" "</span>
+                            <span class="result-label">{texts(l).breakeven_label}" "</span>
                             <strong
                                 class="result-figure"
                                 data-testid="breakeven-hours"
@@ -36,7 +36,7 @@ pub fn BreakevenCard(
                                 {hours.clone()}
                             </strong>
                             " "
-                            {t(l).hours_per_month_unit}
+                            {texts(l).hours_per_month_unit}
                             " "
                             <span
                                 data-testid="breakeven-utilization"
@@ -58,7 +58,7 @@ pub fn BreakevenCard(
                             })}
                         <p class="explainer">{breakeven_explainer(l, &hours)}</p>
                         <details class="how">
-                            <summary>{t(l).how_computed}</summary>
+                            <summary>{texts(l).how_computed}</summary>
                             <p class="formula">
                                 {move || {
                                     let (p, r) = prices.get();
@@ -73,7 +73,7 @@ pub fn BreakevenCard(
                                     )
                                 }}
                             </p>
-                            <a href="docs/formulas.html#breakeven">{t(l).formulas_link}</a>
+                            <a href="docs/formulas.html#breakeven">{texts(l).formulas_link}</a>
                         </details>
                     }
                         .into_any()

@@ -3,13 +3,13 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, use_ctx};
 use crate::core::error::{non_negative, positive, Field};
 use crate::format::{money, number_trim, percent};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
 
 /// Largest monthly budget the field accepts.
 const MAX_BUDGET_FIELD: f64 = 1e12;
@@ -19,29 +19,29 @@ pub fn BudgetCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
-    let (budget, set_budget) = bind(state, |i| i.budget, |i, v| i.budget = v);
-    let (fixed, set_fixed) = bind(
+    let (budget, set_budget) = bind_input(state, |i| i.budget, |i, v| i.budget = v);
+    let (fixed, set_fixed) = bind_input(
         state,
         |i| i.budget_fixed_percent,
         |i, v| i.budget_fixed_percent = v,
     );
-    let (elastic, set_elastic) = bind(
+    let (elastic, set_elastic) = bind_input(
         state,
         |i| i.budget_elastic_percent,
         |i, v| i.budget_elastic_percent = v,
     );
-    let (spot, set_spot) = bind(
+    let (spot, set_spot) = bind_input(
         state,
         |i| i.budget_spot_percent,
         |i, v| i.budget_spot_percent = v,
     );
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
     let share = |v: f64| non_negative(Field::BudgetShare, v, 100.0);
     view! {
         <section class="card" aria-labelledby="budget-heading">
-            <h2 id="budget-heading">{tx(lang, "Budget split", "预算分配")}</h2>
+            <h2 id="budget-heading">{bilingual(lang, "Budget split", "预算分配")}</h2>
             <SliderField testid="budget" label=label("Monthly GPU budget", "每月 GPU 预算")
                 hint=label("What the team may spend on GPUs per month", "团队每月可花在 GPU 上的钱")
                 value=budget on_commit=set_budget field=Field::Budget
@@ -61,7 +61,7 @@ pub fn BudgetCard() -> impl IntoView {
                 s.inputs.budget_fixed_percent = 60.0;
                 s.inputs.budget_elastic_percent = 25.0;
                 s.inputs.budget_spot_percent = 15.0;
-            })>{tx(lang, "Reset to 60 / 25 / 15", "恢复 60 / 25 / 15")}</button>
+            })>{bilingual(lang, "Reset to 60 / 25 / 15", "恢复 60 / 25 / 15")}</button>
             {move || {
                 let l = lang.get();
                 let cur = ctx.currency.get();
@@ -76,27 +76,27 @@ pub fn BudgetCard() -> impl IntoView {
                         view! {
                             <dl class="figures">
                                 <div>
-                                    <dt>{tr(l, "Fixed baseline", "固定基线")}</dt>
+                                    <dt>{pick(l, "Fixed baseline", "固定基线")}</dt>
                                     <dd data-testid="budget-fixed" data-value=b.fixed.to_plain_string()>
                                         {money(b.fixed, cur, l)} " — " <span data-testid="budget-fixed-gpus" data-value=b.fixed_gpus.to_string()>{gpus}</span>
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Elastic on-demand", "弹性按量")}</dt>
+                                    <dt>{pick(l, "Elastic on-demand", "弹性按量")}</dt>
                                     <dd data-testid="budget-elastic" data-value=b.elastic.to_plain_string()>
-                                        {money(b.elastic, cur, l)} " — " {number_trim(b.on_demand_gpu_hours, 1, l)} {tr(l, " on-demand GPU-hours", " 按量 GPU 小时")}
+                                        {money(b.elastic, cur, l)} " — " {number_trim(b.on_demand_gpu_hours, 1, l)} {pick(l, " on-demand GPU-hours", " 按量 GPU 小时")}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Spot and emergency", "竞价与应急")}</dt>
+                                    <dt>{pick(l, "Spot and emergency", "竞价与应急")}</dt>
                                     <dd data-testid="budget-spot" data-value=b.spot.to_plain_string()>
-                                        {money(b.spot, cur, l)} " — " {number_trim(b.spot_gpu_hours, 1, l)} {tr(l, " spot GPU-hours", " 竞价 GPU 小时")}
+                                        {money(b.spot, cur, l)} " — " {number_trim(b.spot_gpu_hours, 1, l)} {pick(l, " spot GPU-hours", " 竞价 GPU 小时")}
                                     </dd>
                                 </div>
                             </dl>
                             {implied.ok().map(|i| view! {
                                 <p data-testid="budget-implied">
-                                    {tr(l, "The chosen plan implies: ", "当前方案对应的分配：")}
+                                    {pick(l, "The chosen plan implies: ", "当前方案对应的分配：")}
                                     {{
                                         let shares = format!("{} / {} / {}", percent(i.fixed_share, 1, l), percent(i.elastic_share, 1, l), percent(i.spot_share, 1, l));
                                         match l {
@@ -107,7 +107,7 @@ pub fn BudgetCard() -> impl IntoView {
                                 </p>
                             })}
                             <details class="how">
-                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{"fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s"}</p>
                                 <p class="formula" data-testid="budget-formula">{
                                     let i = ctx.state.with(|s| s.inputs.clone());
@@ -115,14 +115,14 @@ pub fn BudgetCard() -> impl IntoView {
                                         "{} × {} % = {} → ⌊{} / {}⌋ = {} ({} {});  {} × {} % = {} → {} / {} = {} h;  {} × {} % = {} → {} / {} = {} h",
                                         money(b.budget, cur, l), number_trim(i.budget_fixed_percent, 2, l), money(b.fixed, cur, l),
                                         money(b.fixed, cur, l), number_trim(i.monthly_price, 2, l), b.fixed_gpus,
-                                        money(b.fixed_remainder, cur, l), tr(l, "left", "剩余"),
+                                        money(b.fixed_remainder, cur, l), pick(l, "left", "剩余"),
                                         money(b.budget, cur, l), number_trim(i.budget_elastic_percent, 2, l), money(b.elastic, cur, l),
                                         money(b.elastic, cur, l), number_trim(i.on_demand_price, 4, l), number_trim(b.on_demand_gpu_hours, 2, l),
                                         money(b.budget, cur, l), number_trim(i.budget_spot_percent, 2, l), money(b.spot, cur, l),
                                         money(b.spot, cur, l), number_trim(i.spot_price, 4, l), number_trim(b.spot_gpu_hours, 2, l),
                                     )
                                 }</p>
-                                <a href="docs/formulas.html#budget">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#budget">{pick(l, "Formula", "公式")}</a>
                             </details>
                         }.into_any()
                     }

@@ -3,26 +3,26 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, use_ctx};
 use crate::core::burst::{BillingIncrement, BurstScenario, MAX_JOBS, MAX_JOB_HOURS};
 use crate::core::error::{positive, whole, Field};
 use crate::core::profile::MAX_GPUS;
 use crate::format::{money, number_trim, plain};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
 
 fn increment_label(l: Lang, inc: BillingIncrement) -> &'static str {
     match inc {
-        BillingIncrement::Second => tr(l, "Per second", "按秒计费"),
-        BillingIncrement::Minute => tr(l, "Per minute", "按分钟计费"),
-        BillingIncrement::Hour => tr(l, "Per started hour", "按小时计费（不足一小时按一小时）"),
+        BillingIncrement::Second => pick(l, "Per second", "按秒计费"),
+        BillingIncrement::Minute => pick(l, "Per minute", "按分钟计费"),
+        BillingIncrement::Hour => pick(l, "Per started hour", "按小时计费（不足一小时按一小时）"),
     }
 }
 
 fn hours_text(h: f64, l: Lang) -> String {
-    format!("{}{}", number_trim(h, 2, l), tr(l, " h", " 小时"))
+    format!("{}{}", number_trim(h, 2, l), pick(l, " h", " 小时"))
 }
 
 #[component]
@@ -31,27 +31,27 @@ pub fn BurstCard() -> impl IntoView {
     let state = ctx.state;
     let lang = ctx.lang;
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
 
-    let (jobs, set_jobs) = bind(
+    let (jobs, set_jobs) = bind_input(
         state,
         |i| i.burst_jobs as f64,
         |i, v| i.burst_jobs = v as u32,
     );
-    let (per_job, set_per_job) = bind(
+    let (per_job, set_per_job) = bind_input(
         state,
         |i| i.burst_gpus_per_job as f64,
         |i, v| i.burst_gpus_per_job = v as u32,
     );
     let (job_hours, set_job_hours) =
-        bind(state, |i| i.burst_job_hours, |i, v| i.burst_job_hours = v);
-    let (fixed, set_fixed) = bind(
+        bind_input(state, |i| i.burst_job_hours, |i, v| i.burst_job_hours = v);
+    let (fixed, set_fixed) = bind_input(
         state,
         |i| i.burst_fixed_gpus as f64,
         |i, v| i.burst_fixed_gpus = v as u32,
     );
-    let (elastic, set_elastic) = bind(
+    let (elastic, set_elastic) = bind_input(
         state,
         |i| i.burst_elastic_gpus as f64,
         |i, v| i.burst_elastic_gpus = v as u32,
@@ -69,7 +69,7 @@ pub fn BurstCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="burst-heading">
             <h2 id="burst-heading">
-                {tx(lang, "Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")}
+                {bilingual(lang, "Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")}
             </h2>
             <SliderField
                 testid="burst-jobs"
@@ -144,7 +144,7 @@ pub fn BurstCard() -> impl IntoView {
             />
             <div class="field">
                 <label class="field-label" for="billing-increment">
-                    {tx(lang, "Billing increment of elastic GPUs", "弹性 GPU 计费粒度")}
+                    {bilingual(lang, "Billing increment of elastic GPUs", "弹性 GPU 计费粒度")}
                 </label>
                 <select id="billing-increment" data-testid="billing-increment" on:change=on_increment>
                     {[BillingIncrement::Second, BillingIncrement::Minute, BillingIncrement::Hour]
@@ -200,7 +200,7 @@ pub fn BurstCard() -> impl IntoView {
                                     money(w.cost, cur, l), hours_text(saved, l), money(per, cur, l)
                                 ),
                             },
-                            (Some(_), _, _) => tr(
+                            (Some(_), _, _) => pick(
                                 l,
                                 "Elastic GPUs save no time here: the fixed GPUs alone finish as fast.",
                                 "这里加弹性 GPU 并不能更快完成：只用固定 GPU 一样快。",
@@ -215,11 +215,11 @@ pub fn BurstCard() -> impl IntoView {
                         let fixed_line = match &b.fixed_only {
                             Some(f) => format!(
                                 "{}: ⌊{} / {}⌋ = {} {}; ⌈{} / {}⌉ = {} {} × {} h = {} h.  ",
-                                tr(l, "Fixed only", "仅固定"),
+                                pick(l, "Fixed only", "仅固定"),
                                 fixed_gpus, g, slots_max(fixed_gpus),
-                                tr(l, "slots", "个并行位"),
+                                pick(l, "slots", "个并行位"),
                                 inputs.burst_jobs, slots_max(fixed_gpus), f.batches,
-                                tr(l, "batches", "批"),
+                                pick(l, "batches", "批"),
                                 d,
                                 number_trim(f.wall_hours, 2, l)
                             ),
@@ -227,60 +227,60 @@ pub fn BurstCard() -> impl IntoView {
                         };
                         let formula = format!(
                             "{fixed_line}{}: ⌊{} / {}⌋ = {} {}; ⌈{} / {}⌉ = {} {} × {} h = {} h; {} max(0, {} × {} − {}) = {} GPU; {} {} GPU·h × {} = {}",
-                            tr(l, "With elastic", "加弹性"),
+                            pick(l, "With elastic", "加弹性"),
                             all_gpus, g, slots_max(all_gpus),
-                            tr(l, "slots", "个并行位"),
+                            pick(l, "slots", "个并行位"),
                             inputs.burst_jobs, slots_max(all_gpus), w.batches,
-                            tr(l, "batches", "批"),
+                            pick(l, "batches", "批"),
                             d,
                             number_trim(w.wall_hours, 2, l),
-                            tr(l, "rented", "租用"),
+                            pick(l, "rented", "租用"),
                             w.parallel_jobs, g, fixed_gpus, w.elastic_gpus_used,
-                            tr(l, "billed", "计费"),
+                            pick(l, "billed", "计费"),
                             number_trim(w.elastic_gpu_hours_billed, 2, l),
                             number_trim(inputs.on_demand_price, 2, l),
                             money(w.cost, cur, l),
                         );
                         view! {
                             <div class="table-wrap" tabindex="0"><table class="compare" data-testid="burst-table">
-                                <caption>{tr(l, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
+                                <caption>{pick(l, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
                                 <thead>
                                     <tr>
-                                        <th scope="col">{tr(l, "Figure", "指标")}</th>
-                                        <th scope="col">{tr(l, "Fixed GPUs only", "仅用固定 GPU")}</th>
-                                        <th scope="col">{tr(l, "With elastic GPUs", "加弹性 GPU")}</th>
+                                        <th scope="col">{pick(l, "Figure", "指标")}</th>
+                                        <th scope="col">{pick(l, "Fixed GPUs only", "仅用固定 GPU")}</th>
+                                        <th scope="col">{pick(l, "With elastic GPUs", "加弹性 GPU")}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
                                     <tr>
-                                        <th scope="row">{tr(l, "Jobs at once", "同时运行的任务数")}</th>
+                                        <th scope="row">{pick(l, "Jobs at once", "同时运行的任务数")}</th>
                                         <td data-testid="burst-fixed-parallel" data-value=fp_v>{fp_t}</td>
                                         <td data-testid="burst-elastic-parallel" data-value=w.parallel_jobs.to_string()>{w.parallel_jobs}</td>
                                     </tr>
                                     <tr>
-                                        <th scope="row">{tr(l, "Batches", "批次")}</th>
+                                        <th scope="row">{pick(l, "Batches", "批次")}</th>
                                         <td data-testid="burst-fixed-batches" data-value=fb_v>{fb_t}</td>
                                         <td data-testid="burst-elastic-batches" data-value=w.batches.to_string()>{w.batches}</td>
                                     </tr>
                                     <tr>
-                                        <th scope="row">{tr(l, "Wall time", "总耗时")}</th>
+                                        <th scope="row">{pick(l, "Wall time", "总耗时")}</th>
                                         <td data-testid="burst-fixed-wall-hours" data-value=fw_v>{fw_t}</td>
                                         <td data-testid="burst-elastic-wall-hours" data-value=plain(w.wall_hours, 2)>{hours_text(w.wall_hours, l)}</td>
                                     </tr>
                                     <tr>
-                                        <th scope="row">{tr(l, "Elastic GPUs rented", "租用的弹性 GPU")}</th>
+                                        <th scope="row">{pick(l, "Elastic GPUs rented", "租用的弹性 GPU")}</th>
                                         <td>"0"</td>
                                         <td data-testid="burst-elastic-gpus-used" data-value=w.elastic_gpus_used.to_string()>{w.elastic_gpus_used}</td>
                                     </tr>
                                     <tr>
-                                        <th scope="row">{tr(l, "Elastic GPU-hours billed", "计费的弹性 GPU 小时")}</th>
+                                        <th scope="row">{pick(l, "Elastic GPU-hours billed", "计费的弹性 GPU 小时")}</th>
                                         <td>"0"</td>
                                         <td data-testid="burst-elastic-gpu-hours" data-value=plain(w.elastic_gpu_hours_billed, 2)>
                                             {number_trim(w.elastic_gpu_hours_billed, 2, l)}
                                         </td>
                                     </tr>
                                     <tr>
-                                        <th scope="row">{tr(l, "Extra cost", "额外费用")}</th>
+                                        <th scope="row">{pick(l, "Extra cost", "额外费用")}</th>
                                         <td data-testid="burst-fixed-cost" data-value=fc_v>{fc_t}</td>
                                         <td data-testid="burst-elastic-cost" data-value=w.cost.to_plain_string()>{money(w.cost, cur, l)}</td>
                                     </tr>
@@ -288,30 +288,30 @@ pub fn BurstCard() -> impl IntoView {
                             </table></div>
                             <dl class="figures">
                                 <div>
-                                    <dt>{tr(l, "Hours saved by elastic GPUs", "加弹性 GPU 节省的时间")}</dt>
+                                    <dt>{pick(l, "Hours saved by elastic GPUs", "加弹性 GPU 节省的时间")}</dt>
                                     <dd data-testid="burst-hours-saved" data-value=b.hours_saved.map(|h| plain(h, 2)).unwrap_or_default()>
-                                        {b.hours_saved.map(|h| hours_text(h, l)).unwrap_or_else(|| tr(l, "— (no fixed-only run)", "—（固定 GPU 无法单独运行）").to_string())}
+                                        {b.hours_saved.map(|h| hours_text(h, l)).unwrap_or_else(|| pick(l, "— (no fixed-only run)", "—（固定 GPU 无法单独运行）").to_string())}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Cost per hour saved", "每节省 1 小时的费用")}</dt>
+                                    <dt>{pick(l, "Cost per hour saved", "每节省 1 小时的费用")}</dt>
                                     <dd data-testid="burst-cost-per-hour-saved" data-value=b.cost_per_hour_saved.map(|m| m.to_plain_string()).unwrap_or_default()>
-                                        {b.cost_per_hour_saved.map(|m| money(m, cur, l)).unwrap_or_else(|| tr(l, "— (no hour saved)", "—（没有节省时间）").to_string())}
+                                        {b.cost_per_hour_saved.map(|m| money(m, cur, l)).unwrap_or_else(|| pick(l, "— (no hour saved)", "—（没有节省时间）").to_string())}
                                     </dd>
                                 </div>
                             </dl>
                             <p class="explainer" data-testid="burst-verdict">{verdict}</p>
                             <details class="how">
-                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{formula}</p>
                                 <p class="explainer">
-                                    {tr(
+                                    {pick(
                                         l,
                                         "Only as many elastic GPUs are rented as the fewest batches need; those the last, smaller batch does not use are released after the previous batch. Each rental is rounded up to the billing increment.",
                                         "只租用达到最少批次所需的弹性 GPU；最后一批较小时，用不到的 GPU 在上一批结束后释放。每次租用按计费粒度向上取整。",
                                     )}
                                 </p>
-                                <a href="docs/formulas.html#burst">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#burst">{pick(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

@@ -2,12 +2,13 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{use_ctx, ParseStatus, UsageMode};
 use crate::charts::usage::UsageData;
 use crate::charts::{breakeven, budget, cost, load_duration, usage};
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::context::use_ctx;
+use crate::state::{ParseStatus, UsageMode};
 
 #[component]
 pub fn ChartsPanel() -> impl IntoView {
@@ -75,18 +76,18 @@ pub fn ChartsPanel() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="charts-heading">
-            <h2 id="charts-heading">{tx(lang, "Charts", "图表")}</h2>
+            <h2 id="charts-heading">{bilingual(lang, "Charts", "图表")}</h2>
             <div class:hidden=move || !data_mode.get()>
-                <h3>{tx(lang, "Usage over time", "用量随时间变化")}</h3>
+                <h3>{bilingual(lang, "Usage over time", "用量随时间变化")}</h3>
                 <ChartCanvas testid="chart-usage" summary=usage_summary lang currency draw=ChartDraw::of(usage_data, usage::draw) />
             </div>
-            <h3>{tx(lang, "Load-duration curve", "负载持续曲线")}</h3>
+            <h3>{bilingual(lang, "Load-duration curve", "负载持续曲线")}</h3>
             <ChartCanvas testid="chart-load-duration" summary=ld_summary lang currency draw=ChartDraw::of(ld, load_duration::draw) />
-            <h3>{tx(lang, "Monthly cost vs GPUs committed", "月度成本与包月 GPU 数")}</h3>
+            <h3>{bilingual(lang, "Monthly cost vs GPUs committed", "月度成本与包月 GPU 数")}</h3>
             <ChartCanvas testid="chart-cost" summary=cost_summary lang currency draw=ChartDraw::of(cost_data, cost::draw) />
-            <h3>{tx(lang, "Budget split: target vs plan", "预算分配：目标与方案")}</h3>
+            <h3>{bilingual(lang, "Budget split: target vs plan", "预算分配：目标与方案")}</h3>
             <ChartCanvas testid="chart-budget" summary=budget_summary lang currency draw=ChartDraw::of(budget_data, budget::draw) />
-            <h3>{tx(lang, "Monthly vs on-demand by hours used", "包月与按量随使用小时的成本")}</h3>
+            <h3>{bilingual(lang, "Monthly vs on-demand by hours used", "包月与按量随使用小时的成本")}</h3>
             <ChartCanvas testid="chart-breakeven" summary=be_summary lang currency draw=ChartDraw::of(be, breakeven::draw) />
         </section>
     }

@@ -2,12 +2,12 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::use_ctx;
+use crate::context::use_ctx;
 use crate::core::effective::Cheaper;
 use crate::format::{money, number_trim, percent, plain};
-use crate::i18n::{error_message, tr};
+use crate::i18n::{error_message, pick};
 
 #[component]
 pub fn EffectiveCostCard() -> impl IntoView {
@@ -16,7 +16,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="effective-heading">
             <h2 id="effective-heading">
-                {tx(lang, "Effective cost of a monthly GPU", "包月 GPU 的实际成本")}
+                {bilingual(lang, "Effective cost of a monthly GPU", "包月 GPU 的实际成本")}
             </h2>
             {move || {
                 let l = lang.get();
@@ -68,35 +68,35 @@ pub fn EffectiveCostCard() -> impl IntoView {
                             <p class="field-hint" data-testid="effective-source">{source}</p>
                             <dl class="figures">
                                 <div>
-                                    <dt>{tr(l, "Cost per hour actually used", "每实际使用小时成本")}</dt>
+                                    <dt>{pick(l, "Cost per hour actually used", "每实际使用小时成本")}</dt>
                                     <dd
                                         data-testid="effective-hourly"
                                         data-value=ec.cost_per_used_hour.map(|m| m.to_plain_string()).unwrap_or_default()
                                     >
-                                        {per_hour.clone().unwrap_or_else(|| tr(l, "— (no hour used)", "—（未使用）").to_string())}
-                                        {ec.multiple_of_on_demand.map(|x| format!(" · {}× {}", number_trim(x, 2, l), tr(l, "on-demand", "按量价")))}
+                                        {per_hour.clone().unwrap_or_else(|| pick(l, "— (no hour used)", "—（未使用）").to_string())}
+                                        {ec.multiple_of_on_demand.map(|x| format!(" · {}× {}", number_trim(x, 2, l), pick(l, "on-demand", "按量价")))}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Idle hours per GPU per month", "每卡每月闲置小时")}</dt>
+                                    <dt>{pick(l, "Idle hours per GPU per month", "每卡每月闲置小时")}</dt>
                                     <dd data-testid="idle-hours" data-value=plain(ec.idle_hours, 2)>
                                         {number_trim(ec.idle_hours, 1, l)} " h (" {percent(ec.idle_fraction, 1, l)} ")"
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Money burnt idle per GPU per month", "每卡每月闲置浪费")}</dt>
+                                    <dt>{pick(l, "Money burnt idle per GPU per month", "每卡每月闲置浪费")}</dt>
                                     <dd data-testid="idle-cost" data-value=ec.idle_money.to_plain_string()>
                                         {money(ec.idle_money, cur, l)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Same hours on demand, per GPU", "同样小时数按量（每卡）")}</dt>
+                                    <dt>{pick(l, "Same hours on demand, per GPU", "同样小时数按量（每卡）")}</dt>
                                     <dd data-testid="on-demand-same-hours" data-value=ec.on_demand.to_plain_string()>
                                         {money(ec.on_demand, cur, l)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Fleet: idle money per month", "整个集群每月闲置浪费")}</dt>
+                                    <dt>{pick(l, "Fleet: idle money per month", "整个集群每月闲置浪费")}</dt>
                                     <dd data-testid="fleet-idle-cost" data-value=ec.fleet_idle_money.to_plain_string()>
                                         {money(ec.fleet_idle_money, cur, l)} " (" {ec.gpus} " GPU)"
                                     </dd>
@@ -104,14 +104,14 @@ pub fn EffectiveCostCard() -> impl IntoView {
                             </dl>
                             <p class="explainer" data-testid="effective-verdict">{cheaper}</p>
                             <details class="how">
-                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">
                                     {format!(
                                         "P / h = {} / {} = {};  {}: P·(H − h)/H = {} × ({} − {}) / {} = {};  r·h = {} × {} = {}",
                                         number_trim(p, 2, l),
                                         h,
                                         per_hour.unwrap_or_else(|| "—".into()),
-                                        tr(l, "idle", "闲置"),
+                                        pick(l, "idle", "闲置"),
                                         number_trim(p, 2, l),
                                         number_trim(ec.used_hours + ec.idle_hours, 0, l),
                                         h,
@@ -122,7 +122,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
                                         money(ec.on_demand, cur, l),
                                     )}
                                 </p>
-                                <a href="docs/formulas.html#effective-cost">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#effective-cost">{pick(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

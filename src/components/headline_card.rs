@@ -2,11 +2,12 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{use_ctx, UsageMode};
+use crate::context::use_ctx;
 use crate::format::{money, percent};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
+use crate::state::UsageMode;
 
 #[component]
 pub fn HeadlineCard() -> impl IntoView {
@@ -14,7 +15,7 @@ pub fn HeadlineCard() -> impl IntoView {
     let lang = ctx.lang;
     view! {
         <section class="card headline" aria-labelledby="headline-heading" aria-live="polite">
-            <h2 id="headline-heading">{tx(lang, "The plan", "方案")}</h2>
+            <h2 id="headline-heading">{bilingual(lang, "The plan", "方案")}</h2>
             {move || {
                 let l = lang.get();
                 let cur = ctx.currency.get();
@@ -55,36 +56,36 @@ pub fn HeadlineCard() -> impl IntoView {
                                     <strong data-testid="plan-monthly-total" data-value=pools.total.to_plain_string()>
                                         {money(pools.total, cur, l)}
                                     </strong>
-                                    {tr(l, " per month, ", " /月，")}
+                                    {pick(l, " per month, ", " /月，")}
                                     <span data-testid="plan-saving" data-value=saving.to_plain_string()>
                                         {if saving.is_negative() {
-                                            format!("{} {} ({})", tr(l, "costing more than all on-demand by", "比全部按量多花"), money(-saving, cur, l), percent(-saving_share, 1, l))
+                                            format!("{} {} ({})", pick(l, "costing more than all on-demand by", "比全部按量多花"), money(-saving, cur, l), percent(-saving_share, 1, l))
                                         } else {
-                                            format!("{} {} ({})", tr(l, "saving vs all on-demand:", "比全部按量节省"), money(saving, cur, l), percent(saving_share, 1, l))
+                                            format!("{} {} ({})", pick(l, "saving vs all on-demand:", "比全部按量节省"), money(saving, cur, l), percent(saving_share, 1, l))
                                         }}
                                     </span>
                                 </p>
                                 <details class="how">
-                                    <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                    <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                     <p class="formula" data-testid="headline-formula">
                                         {format!(
                                             "{}: {} + {} + {} = {};  {}: {} − {} = {}",
-                                            tr(l, "plan", "方案"),
+                                            pick(l, "plan", "方案"),
                                             money(pools.reserved, cur, l),
                                             money(pools.on_demand, cur, l),
                                             money(pools.spot, cur, l),
                                             money(pools.total, cur, l),
-                                            tr(l, "saving = all on demand (r × GPU-hours used) − plan", "节省 = 全部按量（r × 使用的 GPU 小时）− 方案"),
+                                            pick(l, "saving = all on demand (r × GPU-hours used) − plan", "节省 = 全部按量（r × 使用的 GPU 小时）− 方案"),
                                             money(sizing.all_on_demand, cur, l),
                                             money(pools.total, cur, l),
                                             money(saving, cur, l),
                                         )}
                                     </p>
-                                    <a href="docs/formulas.html#pools">{tr(l, "Formula", "公式")}</a>
+                                    <a href="docs/formulas.html#pools">{pick(l, "Formula", "公式")}</a>
                                 </details>
                                 {(data_mode && !have_history).then(|| view! {
                                     <p class="warning" role="status">
-                                        {tr(l, "No usable history yet: these figures come from the sliders.", "尚无可用的用量历史：以下数字来自滑块。")}
+                                        {pick(l, "No usable history yet: these figures come from the sliders.", "尚无可用的用量历史：以下数字来自滑块。")}
                                     </p>
                                 })}
                             }

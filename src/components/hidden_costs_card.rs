@@ -3,17 +3,17 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, use_ctx};
 use crate::core::error::{non_negative, Field};
 use crate::core::hidden::{
     MAX_EGRESS_GB, MAX_EGRESS_PRICE, MAX_HIDDEN_MONTHLY, MAX_IDLE_TIMEOUT_HOURS, MAX_SESSIONS,
 };
 use crate::core::money::Money;
 use crate::format::{money, number_trim, plain};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
 
 #[component]
 pub fn HiddenCostsCard() -> impl IntoView {
@@ -21,33 +21,34 @@ pub fn HiddenCostsCard() -> impl IntoView {
     let state = ctx.state;
     let lang = ctx.lang;
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
 
-    let (storage, set_storage) = bind(
+    let (storage, set_storage) = bind_input(
         state,
         |i| i.hidden_storage_monthly,
         |i, v| i.hidden_storage_monthly = v,
     );
-    let (ip, set_ip) = bind(
+    let (ip, set_ip) = bind_input(
         state,
         |i| i.hidden_public_ip_monthly,
         |i, v| i.hidden_public_ip_monthly = v,
     );
-    let (snapshots, set_snapshots) = bind(
+    let (snapshots, set_snapshots) = bind_input(
         state,
         |i| i.hidden_snapshots_monthly,
         |i, v| i.hidden_snapshots_monthly = v,
     );
-    let (egress_price, set_egress_price) = bind(
+    let (egress_price, set_egress_price) = bind_input(
         state,
         |i| i.hidden_egress_per_gb,
         |i, v| i.hidden_egress_per_gb = v,
     );
     let (egress_gb, set_egress_gb) =
-        bind(state, |i| i.hidden_egress_gb, |i, v| i.hidden_egress_gb = v);
-    let (sessions, set_sessions) = bind(state, |i| i.hidden_sessions, |i, v| i.hidden_sessions = v);
-    let (timeout_min, set_timeout_min) = bind(
+        bind_input(state, |i| i.hidden_egress_gb, |i, v| i.hidden_egress_gb = v);
+    let (sessions, set_sessions) =
+        bind_input(state, |i| i.hidden_sessions, |i, v| i.hidden_sessions = v);
+    let (timeout_min, set_timeout_min) = bind_input(
         state,
         |i| i.hidden_idle_timeout_hours * 60.0,
         |i, v| i.hidden_idle_timeout_hours = v / 60.0,
@@ -56,10 +57,10 @@ pub fn HiddenCostsCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="hidden-heading">
             <h2 id="hidden-heading">
-                {tx(lang, "Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")}
+                {bilingual(lang, "Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")}
             </h2>
             <p class="explainer">
-                {move || tr(
+                {move || pick(
                     lang.get(),
                     "Elastic GPUs bring monthly extras that the hourly price does not show.",
                     "弹性 GPU 每月还有一些按小时价格里看不到的额外费用。",
@@ -213,7 +214,7 @@ pub fn HiddenCostsCard() -> impl IntoView {
                             number_trim(inputs.hidden_snapshots_monthly, 2, l),
                             number_trim(inputs.hidden_egress_per_gb, 4, l),
                             number_trim(inputs.hidden_egress_gb, 2, l),
-                            tr(l, "auto-stop", "自动关机"),
+                            pick(l, "auto-stop", "自动关机"),
                             number_trim(inputs.hidden_sessions, 2, l),
                             number_trim(inputs.hidden_idle_timeout_hours, 4, l),
                             number_trim(inputs.on_demand_price, 2, l),
@@ -228,7 +229,7 @@ pub fn HiddenCostsCard() -> impl IntoView {
                         let row = |dt: &'static str, dt_zh: &'static str, id: &'static str, m: Money| {
                             view! {
                                 <div>
-                                    <dt>{tr(l, dt, dt_zh)}</dt>
+                                    <dt>{pick(l, dt, dt_zh)}</dt>
                                     <dd data-testid=id data-value=m.to_plain_string()>{money(m, cur, l)}</dd>
                                 </div>
                             }
@@ -240,46 +241,46 @@ pub fn HiddenCostsCard() -> impl IntoView {
                                 {row("Snapshots", "快照", "hidden-snapshots-cost", h.snapshots)}
                                 {row("Egress", "出网流量", "hidden-egress-cost", h.egress)}
                                 <div>
-                                    <dt>{tr(l, "Auto-stop waste", "自动关机前的闲置浪费")}</dt>
+                                    <dt>{pick(l, "Auto-stop waste", "自动关机前的闲置浪费")}</dt>
                                     <dd data-testid="hidden-autostop-waste" data-value=h.autostop_waste.to_plain_string()>
                                         {money(h.autostop_waste, cur, l)}
                                         " ("
                                         <span data-testid="hidden-autostop-gpu-hours" data-value=plain(h.autostop_gpu_hours, 2)>
                                             {number_trim(h.autostop_gpu_hours, 2, l)}
                                         </span>
-                                        {tr(l, " idle GPU-hours)", " 个闲置 GPU 小时）")}
+                                        {pick(l, " idle GPU-hours)", " 个闲置 GPU 小时）")}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Total hidden costs per month", "每月隐性成本合计")}</dt>
+                                    <dt>{pick(l, "Total hidden costs per month", "每月隐性成本合计")}</dt>
                                     <dd data-testid="hidden-total" data-value=h.total.to_plain_string()>
                                         <strong>{total.clone()}</strong>
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Elastic GPU-hours per month in the plan", "方案中每月弹性 GPU 小时")}</dt>
+                                    <dt>{pick(l, "Elastic GPU-hours per month in the plan", "方案中每月弹性 GPU 小时")}</dt>
                                     <dd data-testid="hidden-elastic-gpu-hours" data-value=elastic_hours.map(|e| plain(e, 2)).unwrap_or_default()>
                                         {hours_str.clone()}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Surcharge per elastic GPU-hour", "每弹性 GPU 小时分摊")}</dt>
+                                    <dt>{pick(l, "Surcharge per elastic GPU-hour", "每弹性 GPU 小时分摊")}</dt>
                                     <dd data-testid="hidden-per-elastic-hour" data-value=h.per_elastic_gpu_hour.map(|m| m.to_plain_string()).unwrap_or_default()>
-                                        {h.per_elastic_gpu_hour.map(|m| money(m, cur, l)).unwrap_or_else(|| tr(l, "— (no elastic hours)", "—（没有弹性小时）").to_string())}
+                                        {h.per_elastic_gpu_hour.map(|m| money(m, cur, l)).unwrap_or_else(|| pick(l, "— (no elastic hours)", "—（没有弹性小时）").to_string())}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Real on-demand price per GPU-hour", "按量真实价格（每 GPU 小时）")}</dt>
+                                    <dt>{pick(l, "Real on-demand price per GPU-hour", "按量真实价格（每 GPU 小时）")}</dt>
                                     <dd data-testid="hidden-effective-on-demand" data-value=h.effective_on_demand_price.map(|m| m.to_plain_string()).unwrap_or_default()>
-                                        {h.effective_on_demand_price.map(|m| money(m, cur, l)).unwrap_or_else(|| tr(l, "— (no elastic hours)", "—（没有弹性小时）").to_string())}
+                                        {h.effective_on_demand_price.map(|m| money(m, cur, l)).unwrap_or_else(|| pick(l, "— (no elastic hours)", "—（没有弹性小时）").to_string())}
                                     </dd>
                                 </div>
                             </dl>
                             <p class="explainer" data-testid="hidden-verdict">{verdict}</p>
                             <details class="how">
-                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{formula}</p>
-                                <a href="docs/formulas.html#hidden-costs">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#hidden-costs">{pick(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

@@ -23,16 +23,16 @@ pub mod waterline_card;
 
 use leptos::prelude::{Get, Signal};
 
-use crate::i18n::{tr, Lang};
+use crate::i18n::{pick, Lang};
 
-/// A bilingual text that follows the page language: `{tx(lang, "Usage", "用量")}`.
+/// A bilingual text that follows the page language: `{bilingual(lang, "Usage", "用量")}`.
 /// Every call site shares this one closure type, so the view code that renders it is
-/// generated once; a `move || tr(lang.get(), …)` at each site is a type (and a copy of that
+/// generated once; a `move || pick(lang.get(), …)` at each site is a type (and a copy of that
 /// code) per site.
-pub fn tx(
+pub fn bilingual(
     lang: Signal<Lang>,
     en: &'static str,
     zh: &'static str,
 ) -> impl Fn() -> &'static str + Clone + Send + Sync + 'static {
-    move || tr(lang.get(), en, zh)
+    move || pick(lang.get(), en, zh)
 }

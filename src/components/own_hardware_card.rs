@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, use_ctx};
 use crate::core::error::{non_negative, positive, Field, InputError, Problem};
 use crate::core::money::Money;
 use crate::core::own_hw::{
@@ -14,7 +14,7 @@ use crate::core::own_hw::{
     MAX_PURCHASE,
 };
 use crate::format::{money, number_trim, percent, plain};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
 
 /// PUE: finite, 1 ≤ PUE ≤ 5 (the engine's rule).
 fn validate_pue(v: f64) -> Result<f64, InputError> {
@@ -31,23 +31,23 @@ pub fn OwnHardwareCard() -> impl IntoView {
     let state = ctx.state;
     let lang = ctx.lang;
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
 
-    let (purchase, set_purchase) = bind(state, |i| i.own_purchase, |i, v| i.own_purchase = v);
-    let (months, set_months) = bind(
+    let (purchase, set_purchase) = bind_input(state, |i| i.own_purchase, |i, v| i.own_purchase = v);
+    let (months, set_months) = bind_input(
         state,
         |i| i.own_depreciation_months,
         |i, v| i.own_depreciation_months = v,
     );
-    let (kw, set_kw) = bind(state, |i| i.own_power_kw, |i, v| i.own_power_kw = v);
-    let (pue, set_pue) = bind(state, |i| i.own_pue, |i, v| i.own_pue = v);
-    let (kwh_price, set_kwh_price) = bind(
+    let (kw, set_kw) = bind_input(state, |i| i.own_power_kw, |i, v| i.own_power_kw = v);
+    let (pue, set_pue) = bind_input(state, |i| i.own_pue, |i, v| i.own_pue = v);
+    let (kwh_price, set_kwh_price) = bind_input(
         state,
         |i| i.own_electricity_price,
         |i, v| i.own_electricity_price = v,
     );
-    let (colo, set_colo) = bind(
+    let (colo, set_colo) = bind_input(
         state,
         |i| i.own_colo_ops_monthly,
         |i, v| i.own_colo_ops_monthly = v,
@@ -58,7 +58,7 @@ pub fn OwnHardwareCard() -> impl IntoView {
             <details class="disclosure" data-testid="own-hardware-details">
                 <summary>
                     <h2 id="own-heading" class="summary-heading">
-                        {tx(lang, "Own hardware (buy instead of rent)", "自购硬件（买而不租）")}
+                        {bilingual(lang, "Own hardware (buy instead of rent)", "自购硬件（买而不租）")}
                     </h2>
                 </summary>
                 <SliderField
@@ -217,12 +217,12 @@ pub fn OwnHardwareCard() -> impl IntoView {
                                 number_trim(o.breakeven_hours, 2, l),
                                 number_trim(h, 0, l),
                                 per_day,
-                                tr(l, "day", "天"),
+                                pick(l, "day", "天"),
                             );
                             let figure = |dt: &'static str, dt_zh: &'static str, id: &'static str, m: Money| {
                                 view! {
                                     <div>
-                                        <dt>{tr(l, dt, dt_zh)}</dt>
+                                        <dt>{pick(l, dt, dt_zh)}</dt>
                                         <dd data-testid=id data-value=m.to_plain_string()>{money(m, cur, l)}</dd>
                                     </div>
                                 }
@@ -233,14 +233,14 @@ pub fn OwnHardwareCard() -> impl IntoView {
                                 })}
                                 <dl class="figures">
                                     <div>
-                                        <dt>{tr(l, "P_own: owning one GPU per month", "P_own：自购每卡每月成本")}</dt>
+                                        <dt>{pick(l, "P_own: owning one GPU per month", "P_own：自购每卡每月成本")}</dt>
                                         <dd data-testid="own-monthly" data-value=o.monthly.to_plain_string()>
                                             <strong>{p_own.clone()}</strong>
                                         </dd>
                                     </div>
                                     {figure("Depreciation", "折旧", "own-depreciation", o.depreciation)}
                                     <div>
-                                        <dt>{tr(l, "Electricity (running all month)", "电费（整月运行）")}</dt>
+                                        <dt>{pick(l, "Electricity (running all month)", "电费（整月运行）")}</dt>
                                         <dd data-testid="own-electricity" data-value=o.electricity.to_plain_string()>
                                             {money(o.electricity, cur, l)}
                                             " ("
@@ -252,22 +252,22 @@ pub fn OwnHardwareCard() -> impl IntoView {
                                     </div>
                                     {figure("Colocation and operations", "托管与运维", "own-colo-ops-cost", o.colo_ops)}
                                     <div>
-                                        <dt>{tr(l, "Break-even against on demand, hours per day", "相比按量的盈亏平衡（每天小时数）")}</dt>
+                                        <dt>{pick(l, "Break-even against on demand, hours per day", "相比按量的盈亏平衡（每天小时数）")}</dt>
                                         <dd data-testid="own-breakeven-hours-per-day" data-value=plain(o.breakeven_hours_per_day, 2)>
-                                            {format!("{per_day}{}", tr(l, " h a day", " 小时/天"))}
+                                            {format!("{per_day}{}", pick(l, " h a day", " 小时/天"))}
                                             " ("
                                             <span data-testid="own-breakeven-hours" data-value=plain(o.breakeven_hours, 2)>
                                                 {number_trim(o.breakeven_hours, 1, l)}
                                             </span>
-                                            {tr(l, " h a month, ", " 小时/月，利用率 ")}
+                                            {pick(l, " h a month, ", " 小时/月，利用率 ")}
                                             <span data-testid="own-breakeven-utilization" data-value=plain(o.breakeven_utilization, 4)>
                                                 {percent(o.breakeven_utilization, 1, l)}
                                             </span>
-                                            {tr(l, " utilization)", "）")}
+                                            {pick(l, " utilization)", "）")}
                                         </dd>
                                     </div>
                                     <div>
-                                        <dt>{tr(l, "Saving against renting one GPU monthly", "相比包月租用每月节省")}</dt>
+                                        <dt>{pick(l, "Saving against renting one GPU monthly", "相比包月租用每月节省")}</dt>
                                         <dd data-testid="own-saving-vs-monthly" data-value=o.saving_vs_monthly_rent.to_plain_string()>
                                             {money(o.saving_vs_monthly_rent, cur, l)}
                                         </dd>
@@ -275,9 +275,9 @@ pub fn OwnHardwareCard() -> impl IntoView {
                                 </dl>
                                 {verdict.map(|v| view! { <p class="explainer" data-testid="own-verdict">{v}</p> })}
                                 <details class="how">
-                                    <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                    <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                     <p class="formula">{formula}</p>
-                                    <a href="docs/formulas.html#own-hardware">{tr(l, "Formula", "公式")}</a>
+                                    <a href="docs/formulas.html#own-hardware">{pick(l, "Formula", "公式")}</a>
                                 </details>
                             }
                                 .into_any()

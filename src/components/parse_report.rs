@@ -2,10 +2,10 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{use_ctx, watch, ParseStatus};
 use crate::components::slider_field::SliderField;
+use crate::context::{memo_of, use_ctx};
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::timestamp::civil_from_days;
 use crate::core::ingest::{
@@ -14,7 +14,8 @@ use crate::core::ingest::{
 };
 use crate::core::zone::{offset_label, ZoneChoice};
 use crate::format::percent;
-use crate::i18n::{tr, Lang};
+use crate::i18n::{pick, Lang};
+use crate::state::ParseStatus;
 
 /// The time forms the user can choose, with their stable keys.
 const TIME_FORMS: [(&str, TimeForm); 5] = [
@@ -27,23 +28,23 @@ const TIME_FORMS: [(&str, TimeForm); 5] = [
 
 fn time_form_name(l: Lang, f: TimeForm) -> &'static str {
     match f {
-        TimeForm::Auto => tr(l, "automatic", "自动"),
-        TimeForm::MonthFirst => tr(
+        TimeForm::Auto => pick(l, "automatic", "自动"),
+        TimeForm::MonthFirst => pick(
             l,
             "month first (10/5/2026 = 5 Oct)",
             "月在前（10/5/2026 = 10 月 5 日）",
         ),
-        TimeForm::DayFirst => tr(
+        TimeForm::DayFirst => pick(
             l,
             "day first (5/10/2026 = 5 Oct)",
             "日在前（5/10/2026 = 10 月 5 日）",
         ),
-        TimeForm::ExcelSerial => tr(
+        TimeForm::ExcelSerial => pick(
             l,
             "Excel serial numbers (46300.5)",
             "Excel 日期序列号（46300.5）",
         ),
-        TimeForm::Unix => tr(l, "Unix time (seconds or ms)", "Unix 时间（秒或毫秒）"),
+        TimeForm::Unix => pick(l, "Unix time (seconds or ms)", "Unix 时间（秒或毫秒）"),
     }
 }
 
@@ -58,7 +59,7 @@ pub fn zone_text(l: Lang, r: &ParseReport, chosen: &ZoneChoice, dst: bool) -> (S
         return (text, r.utc_offset_minutes.to_string());
     }
     let dst_note = if dst {
-        tr(l, ", daylight saving followed", "，已按夏令时调整")
+        pick(l, ", daylight saving followed", "，已按夏令时调整")
     } else {
         ""
     };
@@ -102,20 +103,20 @@ const FORMATS: [(&str, Format); 6] = [
 
 fn format_name(l: Lang, f: Format) -> &'static str {
     match f {
-        Format::Values => tr(
+        Format::Values => pick(
             l,
             "one number per line (consecutive hours)",
             "每行一个数字（连续小时）",
         ),
-        Format::Table => tr(l, "table", "表格"),
-        Format::GrafanaCsv => tr(l, "Grafana CSV export", "Grafana CSV 导出"),
-        Format::PrometheusJson => tr(
+        Format::Table => pick(l, "table", "表格"),
+        Format::GrafanaCsv => pick(l, "Grafana CSV export", "Grafana CSV 导出"),
+        Format::PrometheusJson => pick(
             l,
             "Prometheus query_range JSON",
             "Prometheus query_range JSON",
         ),
-        Format::NvidiaSmi => tr(l, "nvidia-smi log", "nvidia-smi 日志"),
-        Format::JobLog => tr(
+        Format::NvidiaSmi => pick(l, "nvidia-smi log", "nvidia-smi 日志"),
+        Format::JobLog => pick(
             l,
             "job log (start, end, GPUs)",
             "任务日志（开始、结束、GPU 数）",
@@ -125,33 +126,33 @@ fn format_name(l: Lang, f: Format) -> &'static str {
 
 fn delimiter_name(l: Lang, d: Delimiter) -> &'static str {
     match d {
-        Delimiter::Comma => tr(l, "comma", "逗号"),
-        Delimiter::Tab => tr(l, "tab", "制表符"),
-        Delimiter::Semicolon => tr(l, "semicolon", "分号"),
-        Delimiter::Pipe => tr(l, "pipe", "竖线"),
-        Delimiter::FullWidthComma => tr(l, "full-width comma", "全角逗号"),
-        Delimiter::Whitespace => tr(l, "spaces", "空格"),
-        Delimiter::None => tr(l, "none", "无"),
+        Delimiter::Comma => pick(l, "comma", "逗号"),
+        Delimiter::Tab => pick(l, "tab", "制表符"),
+        Delimiter::Semicolon => pick(l, "semicolon", "分号"),
+        Delimiter::Pipe => pick(l, "pipe", "竖线"),
+        Delimiter::FullWidthComma => pick(l, "full-width comma", "全角逗号"),
+        Delimiter::Whitespace => pick(l, "spaces", "空格"),
+        Delimiter::None => pick(l, "none", "无"),
     }
 }
 
 fn timestamp_name(l: Lang, s: TimestampStyle) -> &'static str {
     match s {
-        TimestampStyle::IsoWithOffset => tr(l, "ISO 8601 with offset", "带时区的 ISO 8601"),
-        TimestampStyle::IsoLocal => tr(l, "ISO local time", "ISO 本地时间"),
-        TimestampStyle::SlashLocal => tr(l, "yyyy/mm/dd local time", "yyyy/mm/dd 本地时间"),
-        TimestampStyle::ChineseLocal => tr(l, "年月日 local time", "年月日 本地时间"),
-        TimestampStyle::DateOnly => tr(l, "dates only", "仅日期"),
-        TimestampStyle::EpochSeconds => tr(l, "Unix seconds", "Unix 秒"),
-        TimestampStyle::EpochMillis => tr(l, "Unix milliseconds", "Unix 毫秒"),
-        TimestampStyle::MonthFirst => tr(l, "month/day/year local time", "月/日/年 本地时间"),
-        TimestampStyle::DayFirst => tr(l, "day/month/year local time", "日/月/年 本地时间"),
-        TimestampStyle::MonthName => tr(
+        TimestampStyle::IsoWithOffset => pick(l, "ISO 8601 with offset", "带时区的 ISO 8601"),
+        TimestampStyle::IsoLocal => pick(l, "ISO local time", "ISO 本地时间"),
+        TimestampStyle::SlashLocal => pick(l, "yyyy/mm/dd local time", "yyyy/mm/dd 本地时间"),
+        TimestampStyle::ChineseLocal => pick(l, "年月日 local time", "年月日 本地时间"),
+        TimestampStyle::DateOnly => pick(l, "dates only", "仅日期"),
+        TimestampStyle::EpochSeconds => pick(l, "Unix seconds", "Unix 秒"),
+        TimestampStyle::EpochMillis => pick(l, "Unix milliseconds", "Unix 毫秒"),
+        TimestampStyle::MonthFirst => pick(l, "month/day/year local time", "月/日/年 本地时间"),
+        TimestampStyle::DayFirst => pick(l, "day/month/year local time", "日/月/年 本地时间"),
+        TimestampStyle::MonthName => pick(
             l,
             "day, month name, year local time",
             "日-英文月份-年 本地时间",
         ),
-        TimestampStyle::ExcelSerial => tr(
+        TimestampStyle::ExcelSerial => pick(
             l,
             "Excel serial dates (days since 1899-12-30)",
             "Excel 日期序列号（自 1899-12-30 起的天数）",
@@ -161,40 +162,40 @@ fn timestamp_name(l: Lang, s: TimestampStyle) -> &'static str {
 
 pub fn reason_text(l: Lang, r: RejectReason) -> &'static str {
     match r {
-        RejectReason::NotANumber => tr(l, "not a number", "不是数字"),
-        RejectReason::NotFinite => tr(l, "not a finite number", "不是有限数值"),
-        RejectReason::Negative => tr(l, "negative value", "负数"),
-        RejectReason::TooLarge => tr(l, "value too large", "数值过大"),
-        RejectReason::MissingValue => tr(l, "missing value", "缺少数值"),
-        RejectReason::TooFewColumns => tr(l, "too few columns", "列数不足"),
-        RejectReason::TooManyColumns => tr(l, "too many columns", "列数过多"),
-        RejectReason::BadTimestamp => tr(l, "unreadable timestamp", "无法识别的时间"),
-        RejectReason::TimestampOutOfRange => tr(l, "timestamp out of range", "时间超出范围"),
-        RejectReason::EndBeforeStart => tr(l, "end before start", "结束早于开始"),
-        RejectReason::JobTooLong => tr(l, "job too long", "任务时长过长"),
-        RejectReason::TooManySeries => tr(l, "too many series", "序列过多"),
-        RejectReason::LineTooLong => tr(l, "line too long", "行过长"),
-        RejectReason::BadSample => tr(l, "unusable sample", "无法使用的采样"),
+        RejectReason::NotANumber => pick(l, "not a number", "不是数字"),
+        RejectReason::NotFinite => pick(l, "not a finite number", "不是有限数值"),
+        RejectReason::Negative => pick(l, "negative value", "负数"),
+        RejectReason::TooLarge => pick(l, "value too large", "数值过大"),
+        RejectReason::MissingValue => pick(l, "missing value", "缺少数值"),
+        RejectReason::TooFewColumns => pick(l, "too few columns", "列数不足"),
+        RejectReason::TooManyColumns => pick(l, "too many columns", "列数过多"),
+        RejectReason::BadTimestamp => pick(l, "unreadable timestamp", "无法识别的时间"),
+        RejectReason::TimestampOutOfRange => pick(l, "timestamp out of range", "时间超出范围"),
+        RejectReason::EndBeforeStart => pick(l, "end before start", "结束早于开始"),
+        RejectReason::JobTooLong => pick(l, "job too long", "任务时长过长"),
+        RejectReason::TooManySeries => pick(l, "too many series", "序列过多"),
+        RejectReason::LineTooLong => pick(l, "line too long", "行过长"),
+        RejectReason::BadSample => pick(l, "unusable sample", "无法使用的采样"),
     }
 }
 
 pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
     match (e, l) {
-        (IngestError::Empty, _) => tr(l, "The history is empty: paste hourly GPU usage, drop a file or try an example.", "用量历史为空：请粘贴每小时 GPU 用量、拖入文件或试用示例。").to_string(),
+        (IngestError::Empty, _) => pick(l, "The history is empty: paste hourly GPU usage, drop a file or try an example.", "用量历史为空：请粘贴每小时 GPU 用量、拖入文件或试用示例。").to_string(),
         (IngestError::TooLarge { bytes, max_bytes }, Lang::En) => format!("The history is {:.1} MB; the planner reads up to {:.0} MB. Resample it to hourly first.", *bytes as f64 / 1048576.0, *max_bytes as f64 / 1048576.0),
         (IngestError::TooLarge { bytes, max_bytes }, Lang::Zh) => format!("用量历史有 {:.1} MB，最多可读取 {:.0} MB。请先按小时汇总。", *bytes as f64 / 1048576.0, *max_bytes as f64 / 1048576.0),
-        (IngestError::Binary, _) => tr(l, "This is not text (binary data?). Export the history as CSV or plain numbers.", "这不是文本（可能是二进制文件）。请导出为 CSV 或纯数字。").to_string(),
-        (IngestError::NoNumericColumn, _) => tr(l, "No column of numbers found.", "没有找到数字列。").to_string(),
+        (IngestError::Binary, _) => pick(l, "This is not text (binary data?). Export the history as CSV or plain numbers.", "这不是文本（可能是二进制文件）。请导出为 CSV 或纯数字。").to_string(),
+        (IngestError::NoNumericColumn, _) => pick(l, "No column of numbers found.", "没有找到数字列。").to_string(),
         (IngestError::LayoutMismatch { format }, Lang::En) => format!("The text does not have the columns a {} needs.", format_name(l, *format)),
         (IngestError::LayoutMismatch { format }, Lang::Zh) => format!("文本缺少{}所需的列。", format_name(l, *format)),
         (IngestError::NoSuchColumn { index, available }, Lang::En) => format!("Column {} does not exist; there are {available}.", index + 1),
         (IngestError::NoSuchColumn { index, available }, Lang::Zh) => format!("第 {} 列不存在，共有 {available} 列。", index + 1),
-        (IngestError::NoUsableRows(_), _) => tr(l, "No usable row: every line was rejected (see below).", "没有可用的行：所有行都被拒绝（见下方）。").to_string(),
+        (IngestError::NoUsableRows(_), _) => pick(l, "No usable row: every line was rejected (see below).", "没有可用的行：所有行都被拒绝（见下方）。").to_string(),
         (IngestError::TooManyHours { hours, max_hours }, Lang::En) => format!("The history spans {hours} hours; at most {max_hours} are read."),
         (IngestError::TooManyHours { hours, max_hours }, Lang::Zh) => format!("用量历史跨度 {hours} 小时，最多读取 {max_hours} 小时。"),
         (IngestError::InvalidJson { line }, Lang::En) => format!("Malformed JSON at line {line}."),
         (IngestError::InvalidJson { line }, Lang::Zh) => format!("第 {line} 行 JSON 格式错误。"),
-        (IngestError::NotPrometheus, _) => tr(l, "JSON, but not a Prometheus query response (no data.result).", "是 JSON，但不是 Prometheus 查询结果（没有 data.result）。").to_string(),
+        (IngestError::NotPrometheus, _) => pick(l, "JSON, but not a Prometheus query response (no data.result).", "是 JSON，但不是 Prometheus 查询结果（没有 data.result）。").to_string(),
         (IngestError::PrometheusError { message }, Lang::En) => format!("Prometheus returned an error: {message}"),
         (IngestError::PrometheusError { message }, Lang::Zh) => format!("Prometheus 返回错误：{message}"),
     }
@@ -216,13 +217,13 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
     if r.format == Format::Table || r.format == Format::GrafanaCsv {
         read_as.push_str(&format!(
             ", {} {}",
-            tr(l, "delimiter", "分隔符"),
+            pick(l, "delimiter", "分隔符"),
             delimiter_name(l, r.delimiter)
         ));
         read_as.push_str(if r.has_header {
-            tr(l, ", with header", "，有表头")
+            pick(l, ", with header", "，有表头")
         } else {
-            tr(l, ", no header", "，无表头")
+            pick(l, ", no header", "，无表头")
         });
     }
     let column = |i: usize| {
@@ -230,7 +231,7 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
             .get(i)
             .map(|c| {
                 if c.name.is_empty() {
-                    format!("{} {}", tr(l, "column", "列"), c.field + 1)
+                    format!("{} {}", pick(l, "column", "列"), c.field + 1)
                 } else {
                     c.name.clone()
                 }
@@ -241,7 +242,7 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
         ColumnUse::One(i) => column(i),
         ColumnUse::Sum => format!(
             "{} ({})",
-            tr(l, "sum of all numeric columns", "所有数字列之和"),
+            pick(l, "sum of all numeric columns", "所有数字列之和"),
             r.columns.len()
         ),
     };
@@ -258,11 +259,11 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
         s => format!("{s} s"),
     });
     let gaps = if r.missing_hours == 0 {
-        tr(l, "no gaps", "无缺口").to_string()
+        pick(l, "no gaps", "无缺口").to_string()
     } else {
         let how = match r.gap_policy {
-            GapPolicy::Exclude => tr(l, "excluded", "已排除"),
-            GapPolicy::Zero => tr(l, "counted as 0", "按 0 计"),
+            GapPolicy::Exclude => pick(l, "excluded", "已排除"),
+            GapPolicy::Zero => pick(l, "counted as 0", "按 0 计"),
         };
         match l {
             Lang::En => format!(
@@ -277,7 +278,7 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
     let not_listed = r.rejected_not_listed;
     let named = |c: &crate::core::ingest::ValueColumn| {
         if c.name.is_empty() {
-            format!("{} {}", tr(l, "column", "列"), c.field + 1)
+            format!("{} {}", pick(l, "column", "列"), c.field + 1)
         } else {
             format!("“{}”", c.name)
         }
@@ -289,20 +290,24 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
                 t.push_str(&format!(" + {}", named(tc)));
             }
             if r.twelve_hour {
-                t.push_str(tr(l, ", 12-hour clock (AM/PM)", "，12 小时制（上午/下午）"));
+                t.push_str(pick(
+                    l,
+                    ", 12-hour clock (AM/PM)",
+                    "，12 小时制（上午/下午）",
+                ));
             }
             if let Some(e) = &r.time_example {
-                t.push_str(&format!("{} {e}", tr(l, ", e.g.", "，例如")));
+                t.push_str(&format!("{} {e}", pick(l, ", e.g.", "，例如")));
             }
             t
         }
-        (_, _, Some(_)) => tr(
+        (_, _, Some(_)) => pick(
             l,
             "none read (see the warning below): each row was taken as one hour",
             "未读取（见下方提示）：每行按一小时计",
         )
         .to_string(),
-        _ => tr(
+        _ => pick(
             l,
             "no time column: each row was taken as one hour, in order",
             "没有时间列：按顺序每行计为一小时",
@@ -311,13 +316,13 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
     };
     let order = r.date_order.map(|(o, src)| {
         let which = match o {
-            DateOrder::MonthFirst => tr(l, "month first (10/5/2026 = 5 October)", "月在前（10/5/2026 = 10 月 5 日）"),
-            DateOrder::DayFirst => tr(l, "day first (5/10/2026 = 5 October)", "日在前（5/10/2026 = 10 月 5 日）"),
+            DateOrder::MonthFirst => pick(l, "month first (10/5/2026 = 5 October)", "月在前（10/5/2026 = 10 月 5 日）"),
+            DateOrder::DayFirst => pick(l, "day first (5/10/2026 = 5 October)", "日在前（5/10/2026 = 10 月 5 日）"),
         };
         let why = match src {
-            OrderSource::File => tr(l, ", decided by the file (a date has a field above 12)", "，由文件确定（有日期的某一项大于 12）"),
-            OrderSource::Locale => tr(l, ": every date reads both ways, so your browser's locale decided. If this is wrong, choose under “Time as” below.", "：所有日期两种读法都成立，因此按浏览器的区域设置。如有误，请在下方“时间格式”中选择。"),
-            OrderSource::Choice => tr(l, ", as you chose", "，按您的选择"),
+            OrderSource::File => pick(l, ", decided by the file (a date has a field above 12)", "，由文件确定（有日期的某一项大于 12）"),
+            OrderSource::Locale => pick(l, ": every date reads both ways, so your browser's locale decided. If this is wrong, choose under “Time as” below.", "：所有日期两种读法都成立，因此按浏览器的区域设置。如有误，请在下方“时间格式”中选择。"),
+            OrderSource::Choice => pick(l, ", as you chose", "，按您的选择"),
         };
         let key = match o {
             DateOrder::MonthFirst => "month-first",
@@ -335,33 +340,33 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
     view! {
         {unread.map(|u| view! { <p class="error" role="alert" data-testid="time-not-read">{u}</p> })}
         <dl class="report" data-testid="parse-report">
-            <div><dt>{tr(l, "Read as", "识别为")}</dt><dd data-testid="read-as">{read_as}</dd></div>
-            <div><dt>{tr(l, "Time", "时间")}</dt><dd data-testid="read-time">{time}</dd></div>
+            <div><dt>{pick(l, "Read as", "识别为")}</dt><dd data-testid="read-as">{read_as}</dd></div>
+            <div><dt>{pick(l, "Time", "时间")}</dt><dd data-testid="read-time">{time}</dd></div>
             {order.map(|(text, key, ask)| view! {
-                <div><dt>{tr(l, "Day and month", "日与月")}</dt><dd data-testid="date-order" data-value=key class:warn=ask>{text}</dd></div>
+                <div><dt>{pick(l, "Day and month", "日与月")}</dt><dd data-testid="date-order" data-value=key class:warn=ask>{text}</dd></div>
             })}
             {zone.map(|(text, key)| view! {
-                <div><dt>{tr(l, "Planning time zone", "规划时区")}</dt><dd data-testid="read-zone" data-value=key>{text}</dd></div>
+                <div><dt>{pick(l, "Planning time zone", "规划时区")}</dt><dd data-testid="read-zone" data-value=key>{text}</dd></div>
             })}
-            <div><dt>{tr(l, "GPUs busy from", "GPU 用量取自")}</dt><dd data-testid="read-column">{used}</dd></div>
+            <div><dt>{pick(l, "GPUs busy from", "GPU 用量取自")}</dt><dd data-testid="read-column">{used}</dd></div>
             <div>
-                <dt>{tr(l, "Rows read", "读取行数")}</dt>
+                <dt>{pick(l, "Rows read", "读取行数")}</dt>
                 <dd data-testid="rows-read" data-value=r.rows_read.to_string()>{r.rows_read}</dd>
             </div>
             <div>
-                <dt>{tr(l, "Hours", "小时数")}</dt>
+                <dt>{pick(l, "Hours", "小时数")}</dt>
                 <dd data-testid="hours-read" data-value=r.hours.to_string()>
-                    {r.hours} {resolution.map(|x| format!(" ({} {x})", tr(l, "samples every", "采样间隔")))}
+                    {r.hours} {resolution.map(|x| format!(" ({} {x})", pick(l, "samples every", "采样间隔")))}
                 </dd>
             </div>
-            {span.map(|s| view! { <div><dt>{tr(l, "Span", "时间范围")}</dt><dd>{s}</dd></div> })}
-            <div><dt>{tr(l, "Gaps", "缺口")}</dt><dd data-testid="gaps">{gaps}</dd></div>
+            {span.map(|s| view! { <div><dt>{pick(l, "Span", "时间范围")}</dt><dd>{s}</dd></div> })}
+            <div><dt>{pick(l, "Gaps", "缺口")}</dt><dd data-testid="gaps">{gaps}</dd></div>
             {(r.duplicates > 0).then(|| view! {
-                <div><dt>{tr(l, "Duplicate timestamps", "重复时间戳")}</dt><dd>{r.duplicates} {tr(l, " (averaged)", "（已取平均）")}</dd></div>
+                <div><dt>{pick(l, "Duplicate timestamps", "重复时间戳")}</dt><dd>{r.duplicates} {pick(l, " (averaged)", "（已取平均）")}</dd></div>
             })}
-            {r.unsorted.then(|| view! { <div><dt>{tr(l, "Order", "顺序")}</dt><dd>{tr(l, "unsorted rows were sorted", "乱序行已排序")}</dd></div> })}
+            {r.unsorted.then(|| view! { <div><dt>{pick(l, "Order", "顺序")}</dt><dd>{pick(l, "unsorted rows were sorted", "乱序行已排序")}</dd></div> })}
             <div>
-                <dt>{tr(l, "Rejected lines", "被拒绝的行")}</dt>
+                <dt>{pick(l, "Rejected lines", "被拒绝的行")}</dt>
                 <dd data-testid="rows-rejected" data-value=r.rows_rejected.to_string()>{r.rows_rejected}</dd>
             </div>
         </dl>
@@ -385,9 +390,9 @@ pub fn ParseReportView() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
-    let format = watch(state, |s| s.parse_options.format);
-    let time_form = watch(state, |s| s.parse_options.time_form);
-    let threshold = Signal::from(watch(state, |s| s.parse_options.busy_threshold_percent));
+    let format = memo_of(state, |s| s.parse_options.format);
+    let time_form = memo_of(state, |s| s.parse_options.time_form);
+    let threshold = Signal::from(memo_of(state, |s| s.parse_options.busy_threshold_percent));
     let set_threshold =
         Callback::new(move |v: f64| state.update(|s| s.parse_options.busy_threshold_percent = v));
     let columns = Memo::new(move |_| {
@@ -401,11 +406,11 @@ pub fn ParseReportView() -> impl IntoView {
             {move || {
                 let l = lang.get();
                 match ctx.parse_status.get() {
-                    ParseStatus::Empty => view! { <p class="field-hint">{tr(l, "No history yet.", "尚无用量历史。")}</p> }.into_any(),
+                    ParseStatus::Empty => view! { <p class="field-hint">{pick(l, "No history yet.", "尚无用量历史。")}</p> }.into_any(),
                     ParseStatus::Parsing(f) => view! {
                         <div>
                             <progress data-testid="parse-progress" max="1" value=f.to_string()></progress>
-                            " " {tr(l, "Reading…", "读取中……")} " " {percent(f, 0, l)}
+                            " " {pick(l, "Reading…", "读取中……")} " " {percent(f, 0, l)}
                         </div>
                     }.into_any(),
                     ParseStatus::Done(Ok(parsed)) => {
@@ -426,7 +431,7 @@ pub fn ParseReportView() -> impl IntoView {
         </div>
         <div class="inline-controls">
             <label>
-                {tx(lang, "GPUs busy column", "GPU 用量列")}
+                {bilingual(lang, "GPUs busy column", "GPU 用量列")}
                 <select data-testid="column-choice" on:change=move |ev| {
                     let v = event_target_value(&ev);
                     let choice = match v.as_str() {
@@ -436,22 +441,22 @@ pub fn ParseReportView() -> impl IntoView {
                     };
                     state.update(|s| s.parse_options.column = choice);
                 }>
-                    <option value="auto">{tx(lang, "automatic", "自动")}</option>
-                    <option value="sum">{tx(lang, "sum of all", "全部求和")}</option>
+                    <option value="auto">{bilingual(lang, "automatic", "自动")}</option>
+                    <option value="sum">{bilingual(lang, "sum of all", "全部求和")}</option>
                     {move || columns.get().into_iter().enumerate().map(|(i, c)| {
-                        let name = if c.name.is_empty() { format!("{} {}", tr(lang.get(), "column", "列"), c.field + 1) } else { c.name };
+                        let name = if c.name.is_empty() { format!("{} {}", pick(lang.get(), "column", "列"), c.field + 1) } else { c.name };
                         view! { <option value=i.to_string()>{name}</option> }
                     }).collect_view()}
                 </select>
             </label>
             <label>
-                {tx(lang, "Read as", "识别为")}
+                {bilingual(lang, "Read as", "识别为")}
                 <select data-testid="format-choice" on:change=move |ev| {
                     let key = event_target_value(&ev);
                     let format = FORMATS.iter().find(|(k, _)| *k == key).map(|(_, f)| *f);
                     state.update(|s| s.parse_options.format = format);
                 }>
-                    <option value="auto">{tx(lang, "automatic", "自动")}</option>
+                    <option value="auto">{bilingual(lang, "automatic", "自动")}</option>
                     {FORMATS.iter().map(|(key, f)| {
                         let f = *f;
                         view! {
@@ -464,7 +469,7 @@ pub fn ParseReportView() -> impl IntoView {
             </label>
 
             <label>
-                {tx(lang, "Time as", "时间格式")}
+                {bilingual(lang, "Time as", "时间格式")}
                 <select data-testid="time-form" on:change=move |ev| {
                     let key = event_target_value(&ev);
                     let form = TIME_FORMS.iter().find(|(k, _)| *k == key).map_or(TimeForm::Auto, |(_, f)| *f);
@@ -481,13 +486,13 @@ pub fn ParseReportView() -> impl IntoView {
                 </select>
             </label>
             <label>
-                {tx(lang, "Missing hours", "缺失小时")}
+                {bilingual(lang, "Missing hours", "缺失小时")}
                 <select data-testid="gap-policy" on:change=move |ev| {
                     let gaps = if event_target_value(&ev) == "zero" { GapPolicy::Zero } else { GapPolicy::Exclude };
                     state.update(|s| s.parse_options.gaps = gaps);
                 }>
-                    <option value="exclude">{tx(lang, "exclude", "排除")}</option>
-                    <option value="zero">{tx(lang, "count as 0", "按 0 计")}</option>
+                    <option value="exclude">{bilingual(lang, "exclude", "排除")}</option>
+                    <option value="zero">{bilingual(lang, "count as 0", "按 0 计")}</option>
                 </select>
             </label>
         </div>
@@ -497,8 +502,8 @@ pub fn ParseReportView() -> impl IntoView {
         }>
             <SliderField
                 testid="busy-threshold"
-                label=Signal::derive(move || tr(lang.get(), "nvidia-smi: a GPU is busy above (%)", "nvidia-smi：利用率高于该值视为忙碌（%）").to_string())
-                hint=Signal::derive(move || tr(lang.get(), "Utilization threshold per sample", "每个采样的利用率阈值").to_string())
+                label=Signal::derive(move || pick(lang.get(), "nvidia-smi: a GPU is busy above (%)", "nvidia-smi：利用率高于该值视为忙碌（%）").to_string())
+                hint=Signal::derive(move || pick(lang.get(), "Utilization threshold per sample", "每个采样的利用率阈值").to_string())
                 value=threshold
                 on_commit=set_threshold
                 field=Field::Threshold

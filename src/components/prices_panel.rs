@@ -2,13 +2,14 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{bind, use_ctx, watch, Currency};
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, memo_of, use_ctx};
 use crate::core::breakeven::{self, HOURS_PER_MONTH_CHOICES, MAX_HOURLY_PRICE};
 use crate::core::error::{positive, Field};
-use crate::i18n::{t, tr, Lang};
+use crate::i18n::{pick, texts, Lang};
+use crate::state::Currency;
 
 /// An example price set. Dated, editable, never a quote.
 pub struct Preset {
@@ -47,15 +48,15 @@ pub const PRESETS: [Preset; 3] = [
 pub fn PricesPanel() -> impl IntoView {
     let ctx = use_ctx();
     let state = ctx.state;
-    let currency = watch(state, |s| s.currency);
-    let hours = watch(state, |s| s.inputs.hours_per_month);
+    let currency = memo_of(state, |s| s.currency);
+    let hours = memo_of(state, |s| s.inputs.hours_per_month);
     let lang = ctx.lang;
-    let (monthly, set_monthly) = bind(state, |i| i.monthly_price, |i, v| i.monthly_price = v);
+    let (monthly, set_monthly) = bind_input(state, |i| i.monthly_price, |i, v| i.monthly_price = v);
     let (on_demand, set_on_demand) =
-        bind(state, |i| i.on_demand_price, |i, v| i.on_demand_price = v);
-    let (spot, set_spot) = bind(state, |i| i.spot_price, |i, v| i.spot_price = v);
+        bind_input(state, |i| i.on_demand_price, |i, v| i.on_demand_price = v);
+    let (spot, set_spot) = bind_input(state, |i| i.spot_price, |i, v| i.spot_price = v);
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
 
     let apply_preset = move |ev| {
@@ -75,10 +76,10 @@ pub fn PricesPanel() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="prices-heading">
-            <h2 id="prices-heading">{move || t(lang.get()).prices_heading}</h2>
+            <h2 id="prices-heading">{move || texts(lang.get()).prices_heading}</h2>
             <div class="inline-controls">
                 <label>
-                    {tx(lang, "Currency", "币种")}
+                    {bilingual(lang, "Currency", "币种")}
                     <select
                         data-testid="currency"
                         on:change=move |ev| {
@@ -92,7 +93,7 @@ pub fn PricesPanel() -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    {tx(lang, "Hours in a month", "每月小时数")}
+                    {bilingual(lang, "Hours in a month", "每月小时数")}
                     <select
                         data-testid="hours-per-month"
                         on:change=move |ev| {
@@ -117,9 +118,9 @@ pub fn PricesPanel() -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    {tx(lang, "Example prices", "示例价格")}
+                    {bilingual(lang, "Example prices", "示例价格")}
                     <select data-testid="preset" on:change=apply_preset>
-                        <option value="">{tx(lang, "— choose —", "— 选择 —")}</option>
+                        <option value="">{bilingual(lang, "— choose —", "— 选择 —")}</option>
                         {PRESETS
                             .iter()
                             .map(|p| view! { <option value=p.key>{p.name}</option> })
@@ -135,8 +136,8 @@ pub fn PricesPanel() -> impl IntoView {
             </p>
             <SliderField
                 testid="monthly-price"
-                label=Signal::derive(move || t(lang.get()).monthly_price.to_string())
-                hint=Signal::derive(move || t(lang.get()).monthly_price_hint.to_string())
+                label=Signal::derive(move || texts(lang.get()).monthly_price.to_string())
+                hint=Signal::derive(move || texts(lang.get()).monthly_price_hint.to_string())
                 value=monthly
                 on_commit=set_monthly
                 field=Field::MonthlyPrice
@@ -148,8 +149,8 @@ pub fn PricesPanel() -> impl IntoView {
             />
             <SliderField
                 testid="on-demand-price"
-                label=Signal::derive(move || t(lang.get()).on_demand_price.to_string())
-                hint=Signal::derive(move || t(lang.get()).on_demand_price_hint.to_string())
+                label=Signal::derive(move || texts(lang.get()).on_demand_price.to_string())
+                hint=Signal::derive(move || texts(lang.get()).on_demand_price_hint.to_string())
                 value=on_demand
                 on_commit=set_on_demand
                 field=Field::OnDemandPrice

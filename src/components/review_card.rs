@@ -8,16 +8,16 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{bind, use_ctx};
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, use_ctx};
 use crate::core::error::{non_negative, Field, Problem};
 use crate::core::review::{
     ReviewAction, ReviewMonthInput, ReviewSource, MAX_QUEUE_HOURS, MAX_REVIEW_SPEND,
 };
 use crate::format::{money, number_trim, parse_number, percent, plain};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
 
 /// One typed month as the user's text.
 #[derive(Clone, Copy)]
@@ -52,11 +52,11 @@ impl Column {
     }
     fn name(self, l: Lang) -> &'static str {
         match self {
-            Column::Label => tr(l, "Month", "月份"),
-            Column::Utilization => tr(l, "Fixed utilization (%)", "固定配额利用率（%）"),
-            Column::FixedSpend => tr(l, "Fixed spend", "固定支出"),
-            Column::ElasticSpend => tr(l, "Elastic spend", "弹性支出"),
-            Column::Queue => tr(
+            Column::Label => pick(l, "Month", "月份"),
+            Column::Utilization => pick(l, "Fixed utilization (%)", "固定配额利用率（%）"),
+            Column::FixedSpend => pick(l, "Fixed spend", "固定支出"),
+            Column::ElasticSpend => pick(l, "Elastic spend", "弹性支出"),
+            Column::Queue => pick(
                 l,
                 "Queue time (hours, optional)",
                 "排队时间（小时，可不填）",
@@ -185,14 +185,14 @@ pub fn ReviewCard() -> impl IntoView {
     let state = ctx.state;
     let lang = ctx.lang;
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
-    let (util_threshold, set_util_threshold) = bind(
+    let (util_threshold, set_util_threshold) = bind_input(
         state,
         |i| i.review_utilization_threshold_percent,
         |i, v| i.review_utilization_threshold_percent = v,
     );
-    let (queue_limit, set_queue_limit) = bind(
+    let (queue_limit, set_queue_limit) = bind_input(
         state,
         |i| i.review_queue_limit_hours,
         |i, v| i.review_queue_limit_hours = v,
@@ -317,7 +317,7 @@ pub fn ReviewCard() -> impl IntoView {
                         Lang::Zh => format!("删除第 {} 个月", position()),
                     }
                 >
-                    {tx(lang, "Remove", "删除")}
+                    {bilingual(lang, "Remove", "删除")}
                 </button>
             </fieldset>
         }
@@ -325,7 +325,7 @@ pub fn ReviewCard() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="review-heading">
-            <h2 id="review-heading">{tx(lang, "Monthly review", "月度复盘")}</h2>
+            <h2 id="review-heading">{bilingual(lang, "Monthly review", "月度复盘")}</h2>
             <SliderField
                 testid="review-utilization-threshold"
                 label=label("Low-utilization threshold (%)", "低利用率阈值（%）")
@@ -366,7 +366,7 @@ pub fn ReviewCard() -> impl IntoView {
                     Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
                     Ok(None) => view! {
                         <p class="explainer" data-testid="review-empty">
-                            {tr(
+                            {pick(
                                 l,
                                 "No months to review yet: load a usage history, or type months below.",
                                 "还没有可复盘的月份：请导入用量历史，或在下方填写各月数据。",
@@ -377,8 +377,8 @@ pub fn ReviewCard() -> impl IntoView {
                     Ok(Some(r)) => {
                         let n = r.baseline;
                         let source = match r.source {
-                            ReviewSource::History => tr(l, "From your usage history.", "数据来自用量历史。"),
-                            ReviewSource::Typed => tr(l, "From the months typed below.", "数据来自下方填写的月份。"),
+                            ReviewSource::History => pick(l, "From your usage history.", "数据来自用量历史。"),
+                            ReviewSource::Typed => pick(l, "From the months typed below.", "数据来自下方填写的月份。"),
                         };
                         let baseline_text = match l {
                             Lang::En => format!("{n} fixed GPUs"),
@@ -434,17 +434,17 @@ pub fn ReviewCard() -> impl IntoView {
                             .map(|(i, row)| {
                                 let mut flags: Vec<(&'static str, &'static str)> = Vec::new();
                                 if row.low_utilization {
-                                    flags.push(("low-utilization", tr(l, "Low utilization", "利用率低")));
+                                    flags.push(("low-utilization", pick(l, "Low utilization", "利用率低")));
                                 }
                                 if row.elastic_above_fixed {
-                                    flags.push(("elastic-above-fixed", tr(l, "Elastic above fixed", "弹性高于固定")));
+                                    flags.push(("elastic-above-fixed", pick(l, "Elastic above fixed", "弹性高于固定")));
                                 }
                                 if row.queue_over_limit {
-                                    flags.push(("queue-over-limit", tr(l, "Queue over limit", "排队超限")));
+                                    flags.push(("queue-over-limit", pick(l, "Queue over limit", "排队超限")));
                                 }
                                 let flag_keys = flags.iter().map(|f| f.0).collect::<Vec<_>>().join(",");
                                 let badges = if flags.is_empty() {
-                                    view! { <span class="badge badge-ok">{tr(l, "✓ OK", "✓ 正常")}</span> }.into_any()
+                                    view! { <span class="badge badge-ok">{pick(l, "✓ OK", "✓ 正常")}</span> }.into_any()
                                 } else {
                                     flags
                                         .iter()
@@ -455,11 +455,11 @@ pub fn ReviewCard() -> impl IntoView {
                                 let util = row
                                     .fixed_utilization
                                     .map(|u| percent(u, 1, l))
-                                    .unwrap_or_else(|| tr(l, "— (no fixed GPUs)", "—（无固定 GPU）").to_string());
+                                    .unwrap_or_else(|| pick(l, "— (no fixed GPUs)", "—（无固定 GPU）").to_string());
                                 let queue = row
                                     .queue_hours
-                                    .map(|q| format!("{}{}", number_trim(q, 2, l), tr(l, " h", " 小时")))
-                                    .unwrap_or_else(|| tr(l, "unknown", "未知").to_string());
+                                    .map(|q| format!("{}{}", number_trim(q, 2, l), pick(l, " h", " 小时")))
+                                    .unwrap_or_else(|| pick(l, "unknown", "未知").to_string());
                                 view! {
                                     <tr>
                                         <th scope="row" data-testid=format!("review-row-{i}-label")>{row.label.clone()}</th>
@@ -497,30 +497,30 @@ pub fn ReviewCard() -> impl IntoView {
                             >
                                 {source}
                                 " "
-                                {tr(l, "Baseline reviewed:", "复盘基线：")}
+                                {pick(l, "Baseline reviewed:", "复盘基线：")}
                                 " "
                                 <strong data-testid="review-baseline" data-value=n.to_string()>{baseline_text}</strong>
                             </p>
                             <div class="table-wrap" tabindex="0">
                                 <table class="review-table">
-                                    <caption>{tr(l, "Month by month", "逐月情况")}</caption>
+                                    <caption>{pick(l, "Month by month", "逐月情况")}</caption>
                                     <thead>
                                         <tr>
-                                            <th scope="col">{tr(l, "Month", "月份")}</th>
-                                            <th scope="col">{tr(l, "Fixed utilization", "固定配额利用率")}</th>
-                                            <th scope="col">{tr(l, "Fixed spend", "固定支出")}</th>
-                                            <th scope="col">{tr(l, "Elastic spend", "弹性支出")}</th>
-                                            <th scope="col">{tr(l, "Queue time", "排队时间")}</th>
-                                            <th scope="col">{tr(l, "Flags", "标记")}</th>
+                                            <th scope="col">{pick(l, "Month", "月份")}</th>
+                                            <th scope="col">{pick(l, "Fixed utilization", "固定配额利用率")}</th>
+                                            <th scope="col">{pick(l, "Fixed spend", "固定支出")}</th>
+                                            <th scope="col">{pick(l, "Elastic spend", "弹性支出")}</th>
+                                            <th scope="col">{pick(l, "Queue time", "排队时间")}</th>
+                                            <th scope="col">{pick(l, "Flags", "标记")}</th>
                                         </tr>
                                     </thead>
                                     <tbody>{rows}</tbody>
                                 </table>
                             </div>
-                            <h3>{tr(l, "Recommended actions", "建议操作")}</h3>
+                            <h3>{pick(l, "Recommended actions", "建议操作")}</h3>
                             <ul class="actions" data-testid="review-actions">{actions}</ul>
                             <details class="how">
-                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">
                                     {match l {
                                         Lang::En => format!(
@@ -531,16 +531,16 @@ pub fn ReviewCard() -> impl IntoView {
                                         ),
                                     }}
                                 </p>
-                                <a href="docs/formulas.html#review">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#review">{pick(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()
                     }
                 }
             }}
-            <h3 id="review-months-heading">{tx(lang, "Type your months", "手动填写各月数据")}</h3>
+            <h3 id="review-months-heading">{bilingual(lang, "Type your months", "手动填写各月数据")}</h3>
             <p class="field-hint">
-                {move || tr(
+                {move || pick(
                     lang.get(),
                     "Typed months replace the history's months in the review. Spend in the page's currency.",
                     "填写的月份会替代用量历史中的月份参与复盘。金额使用本页的币种。",
@@ -549,7 +549,7 @@ pub fn ReviewCard() -> impl IntoView {
             <For each=move || drafts.get() key=|d| d.id children=month_form />
             <Show when=move || !all_valid()>
                 <p class="warning" role="status" data-testid="review-months-status">
-                    {move || tr(
+                    {move || pick(
                         lang.get(),
                         "⚠ Some typed months are incomplete or invalid: the review shows the last complete set until they are fixed.",
                         "⚠ 有月份未填完或有误：修正前，复盘显示上一组完整的数据。",
@@ -557,7 +557,7 @@ pub fn ReviewCard() -> impl IntoView {
                 </p>
             </Show>
             <button type="button" data-testid="review-add-month" on:click=add_month>
-                {tx(lang, "+ Add a month", "+ 添加一个月")}
+                {bilingual(lang, "+ Add a month", "+ 添加一个月")}
             </button>
         </section>
     }

@@ -4,14 +4,15 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{use_ctx, ParseStatus, ShareCtx, AUTOSAVE_KEY};
 use crate::browser;
+use crate::context::{use_ctx, ShareCtx, AUTOSAVE_KEY};
 use crate::core::profile::Lookback;
 use crate::export;
-use crate::i18n::{tr, Lang};
-use crate::url::{self, PRACTICAL_LINK_CHARS};
+use crate::i18n::{pick, Lang};
+use crate::state::ParseStatus;
+use crate::url::{self, LinkState, PRACTICAL_LINK_CHARS};
 
 /// A shorter link offered when the full one is too long.
 #[derive(Clone, PartialEq)]
@@ -38,13 +39,13 @@ fn copy(
 ) {
     leptos::task::spawn_local(async move {
         if browser::copy_text(&text).await {
-            status.set(Some(tr(lang, done.0, done.1)));
+            status.set(Some(pick(lang, done.0, done.1)));
         } else {
             if let Some(el) = input.and_then(|i| i.get_untracked()) {
                 let _ = el.focus();
                 el.select();
             }
-            status.set(Some(tr(
+            status.set(Some(pick(
                 lang,
                 "Copying was refused: the link is selected, press Ctrl+C (⌘C).",
                 "无法自动复制：链接已选中，请按 Ctrl+C（⌘C）。",
@@ -91,10 +92,10 @@ pub fn SharePanel() -> impl IntoView {
                 let data = url::encode_series(&window, false);
                 out.push(Fallback {
                     histogram: false,
-                    link: format!("{base}{}", url::encode(&state.to_link(), Some(&data))),
+                    link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(&data))),
                 });
             }
-            let mut hist = state.to_link();
+            let mut hist = LinkState::of(&state);
             hist.inputs.lookback = Lookback::All;
             let data = url::encode_series(&window, true);
             out.push(Fallback {
@@ -156,30 +157,30 @@ pub fn SharePanel() -> impl IntoView {
 
     view! {
         <section class="card share" aria-labelledby="share-heading">
-            <h2 id="share-heading">{tx(lang, "Share this plan", "分享方案")}</h2>
+            <h2 id="share-heading">{bilingual(lang, "Share this plan", "分享方案")}</h2>
             {share.restored.then(|| view! {
                 <p class="notice-inline" role="status" data-testid="restored-notice">
-                    {tx(lang, "Your last session was restored (saved in this browser only). ", "已恢复你上次的内容（只保存在本浏览器中）。")}
+                    {bilingual(lang, "Your last session was restored (saved in this browser only). ", "已恢复你上次的内容（只保存在本浏览器中）。")}
                     <button type="button" data-testid="start-fresh" on:click=start_fresh>
-                        {tx(lang, "Start fresh", "重新开始")}
+                        {bilingual(lang, "Start fresh", "重新开始")}
                     </button>
                 </p>
             })}
             {share.last_session.with_value(Option::is_some).then(|| view! {
                 <p class="notice-inline">
-                    {tx(lang, "You opened a link; your own last session is still saved. ", "你打开的是一个链接；你自己上次的内容仍然保存着。")}
+                    {bilingual(lang, "You opened a link; your own last session is still saved. ", "你打开的是一个链接；你自己上次的内容仍然保存着。")}
                     <button type="button" data-testid="open-last-session" on:click=open_last>
-                        {tx(lang, "Open my last session", "打开我上次的内容")}
+                        {bilingual(lang, "Open my last session", "打开我上次的内容")}
                     </button>
                 </p>
             })}
             {share.histogram.then(|| view! {
                 <p class="warning" data-testid="histogram-notice">
-                    {tx(lang, "This link carries only the load-duration histogram of a usage history (the hours sorted by GPUs busy, times dropped): average, waterline, N* and peak are as planned; time bands, the recent-drop guard and the monthly review are not available.", "此链接只带有用量历史的负载持续分布（按用量排序的小时，不含时间）：平均值、水位、N* 与峰值与原方案相同；时段分析、近期下降保护和月度复盘不可用。")}
+                    {bilingual(lang, "This link carries only the load-duration histogram of a usage history (the hours sorted by GPUs busy, times dropped): average, waterline, N* and peak are as planned; time bands, the recent-drop guard and the monthly review are not available.", "此链接只带有用量历史的负载持续分布（按用量排序的小时，不含时间）：平均值、水位、N* 与峰值与原方案相同；时段分析、近期下降保护和月度复盘不可用。")}
                 </p>
             })}
             <label class="field-label" for="share-link">
-                {tx(lang, "Permanent link to this plan (everything on the page, no server)", "本方案的永久链接（包含页面上的全部内容，无需服务器）")}
+                {bilingual(lang, "Permanent link to this plan (everything on the page, no server)", "本方案的永久链接（包含页面上的全部内容，无需服务器）")}
             </label>
             <div class="share-row">
                 <input id="share-link" type="text" readonly class="share-link" data-testid="share-link"
@@ -189,12 +190,12 @@ pub fn SharePanel() -> impl IntoView {
                         if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                     } />
                 <button type="button" data-testid="copy-link" on:click=copy_link>
-                    {tx(lang, "Copy link", "复制链接")}
+                    {bilingual(lang, "Copy link", "复制链接")}
                 </button>
             </div>
             <p class="field-hint">
                 <span data-testid="link-length" data-value=move || length.get().to_string()>
-                    {move || format!("{} {}", tr(lang.get(), "Link length:", "链接长度："), chars(lang.get(), length.get()))}
+                    {move || format!("{} {}", pick(lang.get(), "Link length:", "链接长度："), chars(lang.get(), length.get()))}
                 </span>
                 " "
                 <span class="copied" role="status" aria-live="polite" data-testid="link-copied">
@@ -213,10 +214,10 @@ pub fn SharePanel() -> impl IntoView {
                             {fallbacks.get().into_iter().map(|f| {
                                 let n = f.link.chars().count();
                                 let what = if f.histogram {
-                                    tr(l, "Only the load-duration histogram (hours sorted by GPUs busy): same N*, waterline and costs; no time bands, recent-drop guard or monthly review.",
+                                    pick(l, "Only the load-duration histogram (hours sorted by GPUs busy): same N*, waterline and costs; no time bands, recent-drop guard or monthly review.",
                                         "只带负载持续分布（按用量排序的小时）：N*、水位与成本相同；没有时段分析、近期下降保护和月度复盘。")
                                 } else {
-                                    tr(l, "The hourly history of the lookback window only.", "只带回看窗口内的小时数据。")
+                                    pick(l, "The hourly history of the lookback window only.", "只带回看窗口内的小时数据。")
                                 };
                                 let testid = if f.histogram { "fallback-histogram" } else { "fallback-window" };
                                 let fits = n <= PRACTICAL_LINK_CHARS;
@@ -225,12 +226,12 @@ pub fn SharePanel() -> impl IntoView {
                                 view! {
                                     <li data-testid=testid data-value=n.to_string()>
                                         {what} " " {chars(l, n)}
-                                        {(!fits).then(|| tr(l, " (still long)", "（仍然较长）"))}
+                                        {(!fits).then(|| pick(l, " (still long)", "（仍然较长）"))}
                                         " "
-                                        <a href=f.link.clone()>{tr(l, "Open", "打开")}</a>
+                                        <a href=f.link.clone()>{pick(l, "Open", "打开")}</a>
                                         " "
                                         <button type="button" on:click=move |_| copy(text.clone(), status, ("Link copied", "链接已复制"), l, None)>
-                                            {tr(l, "Copy", "复制")}
+                                            {pick(l, "Copy", "复制")}
                                         </button>
                                         " " <span role="status" aria-live="polite">{move || status.get()}</span>
                                     </li>
@@ -242,15 +243,15 @@ pub fn SharePanel() -> impl IntoView {
             })}
             <div class="inline-controls share-actions">
                 <button type="button" data-testid="copy-markdown" on:click=copy_markdown>
-                    {tx(lang, "Copy as Markdown", "复制为 Markdown")}
+                    {bilingual(lang, "Copy as Markdown", "复制为 Markdown")}
                 </button>
                 <button type="button" data-testid="download-sizing-csv" on:click=download_sizing>
-                    {tx(lang, "Download sizing table (CSV)", "下载配额规则表（CSV）")}
+                    {bilingual(lang, "Download sizing table (CSV)", "下载配额规则表（CSV）")}
                 </button>
                 <button type="button" data-testid="download-review-csv" on:click=download_review
                     prop:disabled=move || no_review.get()
-                    title=move || no_review.get().then(|| tr(lang.get(), "No monthly review yet: paste a history or type months", "尚无月度复盘：请粘贴历史或填写月份"))>
-                    {tx(lang, "Download monthly review (CSV)", "下载月度复盘（CSV）")}
+                    title=move || no_review.get().then(|| pick(lang.get(), "No monthly review yet: paste a history or type months", "尚无月度复盘：请粘贴历史或填写月份"))>
+                    {bilingual(lang, "Download monthly review (CSV)", "下载月度复盘（CSV）")}
                 </button>
                 <span class="copied" role="status" aria-live="polite" data-testid="markdown-copied">
                     {move || md_status.get()}
@@ -258,17 +259,17 @@ pub fn SharePanel() -> impl IntoView {
             </div>
             {move || share.autosave_off.get().then(|| view! {
                 <p class="field-hint" data-testid="autosave-off">
-                    {tr(lang.get(),
+                    {pick(lang.get(),
                         "Autosave is off: this browser does not let the page save (private mode, storage blocked or full). The link still holds everything.",
                         "自动保存已关闭：此浏览器不允许页面保存（隐私模式、存储被禁用或已满）。链接仍包含全部内容。")}
                 </p>
             })}
             <p class="field-hint">
-                {tx(lang, "Charts: use each chart's Download PNG. The page autosaves in this browser; a link always opens exactly what it carries.", "图表：请使用每张图的“下载 PNG”。页面会在本浏览器中自动保存；链接总是打开它所携带的内容。")}
+                {bilingual(lang, "Charts: use each chart's Download PNG. The page autosaves in this browser; a link always opens exactly what it carries.", "图表：请使用每张图的“下载 PNG”。页面会在本浏览器中自动保存；链接总是打开它所携带的内容。")}
             </p>
         </section>
         <p class="print-only print-link" data-testid="print-link">
-            {tx(lang, "Open this plan: ", "打开此方案：")}
+            {bilingual(lang, "Open this plan: ", "打开此方案：")}
             {move || link.get()}
         </p>
     }

@@ -3,20 +3,20 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{use_ctx, watch};
+use crate::context::{memo_of, use_ctx};
 use crate::core::plan::BaselineRule;
 use crate::core::sizing::SizingRule;
 use crate::format::{money, number_trim, percent};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
 
 fn rule_name(l: Lang, r: SizingRule) -> &'static str {
     match r {
-        SizingRule::Average => tr(l, "Average", "按平均值"),
-        SizingRule::Waterline => tr(l, "Minimum stable waterline", "最低稳定水位"),
-        SizingRule::CostOptimal => tr(l, "Cost-optimal N*", "成本最优 N*"),
-        SizingRule::Peak => tr(l, "Peak", "按峰值"),
+        SizingRule::Average => pick(l, "Average", "按平均值"),
+        SizingRule::Waterline => pick(l, "Minimum stable waterline", "最低稳定水位"),
+        SizingRule::CostOptimal => pick(l, "Cost-optimal N*", "成本最优 N*"),
+        SizingRule::Peak => pick(l, "Peak", "按峰值"),
     }
 }
 
@@ -31,16 +31,16 @@ const BASELINE_RULES: [BaselineRule; 6] = [
 
 fn baseline_name(l: Lang, r: BaselineRule) -> &'static str {
     match r {
-        BaselineRule::Average => tr(l, "average", "平均值"),
-        BaselineRule::Waterline => tr(l, "minimum stable waterline", "最低稳定水位"),
-        BaselineRule::CostOptimal => tr(l, "cost-optimal N*", "成本最优 N*"),
-        BaselineRule::Guarded => tr(
+        BaselineRule::Average => pick(l, "average", "平均值"),
+        BaselineRule::Waterline => pick(l, "minimum stable waterline", "最低稳定水位"),
+        BaselineRule::CostOptimal => pick(l, "cost-optimal N*", "成本最优 N*"),
+        BaselineRule::Guarded => pick(
             l,
             "lower of last 3 days / 30 days N*",
             "最近 3 天与 30 天 N* 取低",
         ),
-        BaselineRule::Peak => tr(l, "peak", "峰值"),
-        BaselineRule::Custom => tr(l, "my own number", "自定义数量"),
+        BaselineRule::Peak => pick(l, "peak", "峰值"),
+        BaselineRule::Custom => pick(l, "my own number", "自定义数量"),
     }
 }
 
@@ -49,14 +49,14 @@ pub fn SizingCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
-    let rule = watch(state, |s| s.inputs.baseline_rule);
-    let custom = watch(state, |s| s.inputs.custom_baseline_gpus);
+    let rule = memo_of(state, |s| s.inputs.baseline_rule);
+    let custom = memo_of(state, |s| s.inputs.custom_baseline_gpus);
     view! {
         <section class="card" aria-labelledby="sizing-heading">
-            <h2 id="sizing-heading">{tx(lang, "How many GPUs to commit", "固定配额买多少")}</h2>
+            <h2 id="sizing-heading">{bilingual(lang, "How many GPUs to commit", "固定配额买多少")}</h2>
             <div class="inline-controls">
                 <label>
-                    {tx(lang, "The plan commits", "方案采用")}
+                    {bilingual(lang, "The plan commits", "方案采用")}
                     <select data-testid="baseline-rule" on:change=move |ev| {
                         let key = event_target_value(&ev);
                         if let Some(r) = BASELINE_RULES.iter().find(|r| r.key() == key) {
@@ -71,7 +71,7 @@ pub fn SizingCard() -> impl IntoView {
                     </select>
                 </label>
                 <label class:hidden=move || rule.get() != BaselineRule::Custom>
-                    {tx(lang, "GPUs", "GPU 数")}
+                    {bilingual(lang, "GPUs", "GPU 数")}
                     <input type="number" min="0" step="1" data-testid="custom-baseline"
                         prop:value=move || custom.get().to_string()
                         on:input=move |ev| {
@@ -90,25 +90,25 @@ pub fn SizingCard() -> impl IntoView {
                     Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
                     Ok(table) => view! {
                         <p>
-                            {tr(l, "Cost-optimal number of monthly GPUs N*: ", "成本最优的包月 GPU 数 N*：")}
+                            {pick(l, "Cost-optimal number of monthly GPUs N*: ", "成本最优的包月 GPU 数 N*：")}
                             <strong data-testid="optimal-n" data-value=n_star.map(|n| n.to_string()).unwrap_or_default()>
                                 {n_star.map(|n| n.to_string()).unwrap_or_else(|| "—".into())}
                             </strong>
                         </p>
                         <div class="table-wrap" tabindex="0">
                             <table class="sizing" data-testid="sizing-table">
-                                <caption>{tr(l, "Monthly cost of each sizing rule (rest on demand)", "各种配额规则的月度成本（其余按量）")}</caption>
+                                <caption>{pick(l, "Monthly cost of each sizing rule (rest on demand)", "各种配额规则的月度成本（其余按量）")}</caption>
                                 <thead><tr>
-                                    <th scope="col">{tr(l, "Rule", "规则")}</th>
+                                    <th scope="col">{pick(l, "Rule", "规则")}</th>
                                     <th scope="col">"N"</th>
-                                    <th scope="col">{tr(l, "Monthly total", "月度总额")}</th>
-                                    <th scope="col">{tr(l, "Fixed", "固定")}</th>
-                                    <th scope="col">{tr(l, "Elastic", "弹性")}</th>
-                                    <th scope="col">{tr(l, "Elastic share", "弹性占比")}</th>
-                                    <th scope="col">{tr(l, "Fixed utilization", "固定利用率")}</th>
-                                    <th scope="col">{tr(l, "Coverage", "覆盖率")}</th>
-                                    <th scope="col">{tr(l, "Saving vs all on-demand", "比全部按量节省")}</th>
-                                    <th scope="col">{tr(l, "Saving vs buying the peak", "比按峰值包月节省")}</th>
+                                    <th scope="col">{pick(l, "Monthly total", "月度总额")}</th>
+                                    <th scope="col">{pick(l, "Fixed", "固定")}</th>
+                                    <th scope="col">{pick(l, "Elastic", "弹性")}</th>
+                                    <th scope="col">{pick(l, "Elastic share", "弹性占比")}</th>
+                                    <th scope="col">{pick(l, "Fixed utilization", "固定利用率")}</th>
+                                    <th scope="col">{pick(l, "Coverage", "覆盖率")}</th>
+                                    <th scope="col">{pick(l, "Saving vs all on-demand", "比全部按量节省")}</th>
+                                    <th scope="col">{pick(l, "Saving vs buying the peak", "比按峰值包月节省")}</th>
                                 </tr></thead>
                                 <tbody>
                                     {table.rows.iter().map(|row| {
@@ -133,8 +133,8 @@ pub fn SizingCard() -> impl IntoView {
                         </div>
                         <p class="field-hint">
                             {format!("{} {} · {} {}",
-                                tr(l, "All on demand:", "全部按量："), money(table.all_on_demand, cur, l),
-                                tr(l, "all monthly at the peak:", "按峰值全部包月："), money(table.all_peak, cur, l))}
+                                pick(l, "All on demand:", "全部按量："), money(table.all_on_demand, cur, l),
+                                pick(l, "all monthly at the peak:", "按峰值全部包月："), money(table.all_peak, cur, l))}
                         </p>
                         {match guard {
                             Ok(Some(g)) => Some(view! {
@@ -152,7 +152,7 @@ pub fn SizingCard() -> impl IntoView {
                             _ => None,
                         }}
                         <details class="how">
-                            <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                            <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                             <p class="formula">
                                 {"C(N) = N·P + r·E(N)·H/T, E(N) = Σ max(0, u_t − N);  N* = #{k : O(k)·H/T > H*}"}
                             </p>
@@ -176,7 +176,7 @@ pub fn SizingCard() -> impl IntoView {
                                     </p>
                                 })
                             })}
-                            <a href="docs/formulas.html#sizing">{tr(l, "Formula", "公式")}</a>
+                            <a href="docs/formulas.html#sizing">{pick(l, "Formula", "公式")}</a>
                         </details>
                     }.into_any(),
                 }

@@ -4,16 +4,16 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 
-use crate::app::{bind, use_ctx, watch};
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, memo_of, use_ctx};
 use crate::core::error::{non_negative, positive, Field};
 use crate::core::spot::{
     FIRST_ORDER_LIMIT, MAX_INTERRUPTION_RATE, MAX_JOB_HOURS, MAX_SPOT_DURATION_HOURS,
 };
 use crate::format::{money, number_trim, percent, plain};
-use crate::i18n::{error_message, tr, Lang};
+use crate::i18n::{error_message, pick, Lang};
 
 /// Young's optimum √(2δ/λ) for the inputs, or 1 h when λ = 0 (the starting value offered
 /// when the user switches to their own interval).
@@ -33,25 +33,25 @@ pub fn SpotCard() -> impl IntoView {
     let state = ctx.state;
     let lang = ctx.lang;
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
 
-    let (rate, set_rate) = bind(
+    let (rate, set_rate) = bind_input(
         state,
         |i| i.interruption_rate,
         |i, v| i.interruption_rate = v,
     );
-    let (save_min, set_save_min) = bind(
+    let (save_min, set_save_min) = bind_input(
         state,
         |i| i.checkpoint_save_hours * 60.0,
         |i, v| i.checkpoint_save_hours = v / 60.0,
     );
-    let (restart_min, set_restart_min) = bind(
+    let (restart_min, set_restart_min) = bind_input(
         state,
         |i| i.restart_hours * 60.0,
         |i, v| i.restart_hours = v / 60.0,
     );
-    let (interval, set_interval) = bind(
+    let (interval, set_interval) = bind_input(
         state,
         |i| {
             i.checkpoint_interval_hours
@@ -59,8 +59,8 @@ pub fn SpotCard() -> impl IntoView {
         },
         |i, v| i.checkpoint_interval_hours = Some(v),
     );
-    let (job, set_job) = bind(state, |i| i.job_hours, |i, v| i.job_hours = v);
-    let use_young = Signal::<bool>::from(watch(state, |s| {
+    let (job, set_job) = bind_input(state, |i| i.job_hours, |i, v| i.job_hours = v);
+    let use_young = Signal::<bool>::from(memo_of(state, |s| {
         s.inputs.checkpoint_interval_hours.is_none()
     }));
     let on_young = move |ev| {
@@ -90,11 +90,11 @@ pub fn SpotCard() -> impl IntoView {
                 ),
             }
         } else {
-            tr(l, " Now: never reclaimed.", " 当前：从不回收。").to_string()
+            pick(l, " Now: never reclaimed.", " 当前：从不回收。").to_string()
         };
         format!(
             "{}{}",
-            tr(
+            pick(
                 l,
                 "Reclaims per GPU-hour: 0.02 = one reclaim every 50 hours; 0 = never reclaimed.",
                 "每 GPU 小时被回收的次数：0.02 即平均每 50 小时回收一次；0 表示从不回收。",
@@ -106,7 +106,7 @@ pub fn SpotCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="spot-heading">
             <h2 id="spot-heading">
-                {tx(lang, "Spot instances with checkpoints", "竞价实例（带检查点）")}
+                {bilingual(lang, "Spot instances with checkpoints", "竞价实例（带检查点）")}
             </h2>
             <SliderField
                 testid="interruption-rate"
@@ -162,7 +162,7 @@ pub fn SpotCard() -> impl IntoView {
                         on:change=on_young
                     />
                     " "
-                    {move || tr(
+                    {move || pick(
                         lang.get(),
                         "Use Young's optimum checkpoint interval √(2δ/λ)",
                         "使用 Young 最优检查点间隔 √(2δ/λ)",
@@ -201,8 +201,8 @@ pub fn SpotCard() -> impl IntoView {
                         let eff = money(se.effective_price_money, cur, l);
                         let on_demand = money(crate::core::money::Money::from_f64(r), cur, l);
                         let hours = |v: Option<f64>| {
-                            v.map(|h| format!("{}{}", number_trim(h, 2, l), tr(l, " h", " 小时")))
-                                .unwrap_or_else(|| tr(l, "— (never reclaimed)", "—（从不回收）").to_string())
+                            v.map(|h| format!("{}{}", number_trim(h, 2, l), pick(l, " h", " 小时")))
+                                .unwrap_or_else(|| pick(l, "— (never reclaimed)", "—（从不回收）").to_string())
                         };
                         let validity_product = se.interval_hours.map(|t| lambda * (t + restart)).unwrap_or(0.0);
                         let verdict = if se.costs_more_than_on_demand {
@@ -253,7 +253,7 @@ pub fn SpotCard() -> impl IntoView {
                                     eff,
                                     number_trim(validity_product, 4, l),
                                     number_trim(se.checkpoint_overhead, 4, l),
-                                    tr(l, "first order valid while both", "两者都"),
+                                    pick(l, "first order valid while both", "两者都"),
                                     number_trim(FIRST_ORDER_LIMIT, 1, l),
                                 )
                             }
@@ -299,51 +299,51 @@ pub fn SpotCard() -> impl IntoView {
                             })}
                             <dl class="figures">
                                 <div>
-                                    <dt>{tr(l, "Spot price per useful GPU-hour (with checkpoints)", "竞价每有效 GPU 小时价格（带检查点）")}</dt>
+                                    <dt>{pick(l, "Spot price per useful GPU-hour (with checkpoints)", "竞价每有效 GPU 小时价格（带检查点）")}</dt>
                                     <dd data-testid="spot-effective-price" data-value=se.effective_price_money.to_plain_string()>
                                         {eff.clone()}
-                                        {format!(" ({} {} × {})", tr(l, "list price", "标价"), money(se.list_price, cur, l), number_trim(se.factor, 4, l))}
+                                        {format!(" ({} {} × {})", pick(l, "list price", "标价"), money(se.list_price, cur, l), number_trim(se.factor, 4, l))}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Saving against on demand per useful GPU-hour", "相比按量每有效 GPU 小时节省")}</dt>
+                                    <dt>{pick(l, "Saving against on demand per useful GPU-hour", "相比按量每有效 GPU 小时节省")}</dt>
                                     <dd data-testid="spot-saving" data-value=se.saving_vs_on_demand.to_plain_string()>
                                         {money(se.saving_vs_on_demand, cur, l)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Young's optimum checkpoint interval", "Young 最优检查点间隔")}</dt>
+                                    <dt>{pick(l, "Young's optimum checkpoint interval", "Young 最优检查点间隔")}</dt>
                                     <dd data-testid="spot-young-interval" data-value=se.young_interval_hours.map(|v| plain(v, 2)).unwrap_or_default()>
                                         {hours(se.young_interval_hours)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Checkpoint interval used", "采用的检查点间隔")}</dt>
+                                    <dt>{pick(l, "Checkpoint interval used", "采用的检查点间隔")}</dt>
                                     <dd data-testid="spot-interval" data-value=se.interval_hours.map(|v| plain(v, 2)).unwrap_or_default()>
                                         {hours(se.interval_hours)}
                                         {if inputs.checkpoint_interval_hours.is_some() {
-                                            tr(l, " (yours)", "（自定）")
+                                            pick(l, " (yours)", "（自定）")
                                         } else if se.interval_hours.is_some() {
-                                            tr(l, " (Young's optimum)", "（Young 最优）")
+                                            pick(l, " (Young's optimum)", "（Young 最优）")
                                         } else {
                                             ""
                                         }}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Time lost saving checkpoints (δ/τ)", "保存检查点损失的时间（δ/τ）")}</dt>
+                                    <dt>{pick(l, "Time lost saving checkpoints (δ/τ)", "保存检查点损失的时间（δ/τ）")}</dt>
                                     <dd data-testid="spot-checkpoint-overhead" data-value=plain(se.checkpoint_overhead, 4)>
                                         {percent(se.checkpoint_overhead, 2, l)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Time lost to reclaims (λ(τ/2 + R))", "被回收损失的时间（λ(τ/2 + R)）")}</dt>
+                                    <dt>{pick(l, "Time lost to reclaims (λ(τ/2 + R))", "被回收损失的时间（λ(τ/2 + R)）")}</dt>
                                     <dd data-testid="spot-reclaim-overhead" data-value=plain(se.reclaim_overhead, 4)>
                                         {percent(se.reclaim_overhead, 2, l)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "First-order formula accurate?", "一阶近似是否适用？")}</dt>
+                                    <dt>{pick(l, "First-order formula accurate?", "一阶近似是否适用？")}</dt>
                                     <dd data-testid="spot-first-order" data-value=if se.first_order_valid { "true" } else { "false" }>
                                         {valid_text}
                                     </dd>
@@ -351,16 +351,16 @@ pub fn SpotCard() -> impl IntoView {
                             </dl>
                             {verdict.map(|v| view! { <p class="explainer" data-testid="spot-verdict">{v}</p> })}
                             <details class="how">
-                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{formula}</p>
-                                <a href="docs/formulas.html#spot">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#spot">{pick(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()
                     }
                 }
             }}
-            <h3>{tx(lang, "Without checkpoints", "不做检查点")}</h3>
+            <h3>{bilingual(lang, "Without checkpoints", "不做检查点")}</h3>
             <SliderField
                 testid="job-length"
                 label=label("Job length (hours of work)", "任务时长（工作小时）")
@@ -423,34 +423,34 @@ pub fn SpotCard() -> impl IntoView {
                             })}
                             <dl class="figures">
                                 <div>
-                                    <dt>{tr(l, "Expected wall time per GPU", "每卡预计实际耗时")}</dt>
+                                    <dt>{pick(l, "Expected wall time per GPU", "每卡预计实际耗时")}</dt>
                                     <dd data-testid="spot-no-checkpoint-hours" data-value=plain(n.expected_hours, 2)>
-                                        {format!("{}{}", number_trim(n.expected_hours, 2, l), tr(l, " h", " 小时"))}
+                                        {format!("{}{}", number_trim(n.expected_hours, 2, l), pick(l, " h", " 小时"))}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Expected spot cost per GPU", "每卡预计竞价费用")}</dt>
+                                    <dt>{pick(l, "Expected spot cost per GPU", "每卡预计竞价费用")}</dt>
                                     <dd data-testid="spot-no-checkpoint-cost" data-value=n.expected_cost.to_plain_string()>
                                         {money(n.expected_cost, cur, l)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Same job on demand per GPU", "同样任务按量（每卡）")}</dt>
+                                    <dt>{pick(l, "Same job on demand per GPU", "同样任务按量（每卡）")}</dt>
                                     <dd data-testid="spot-no-checkpoint-on-demand" data-value=n.on_demand_cost.to_plain_string()>
                                         {money(n.on_demand_cost, cur, l)}
                                     </dd>
                                 </div>
                                 <div>
-                                    <dt>{tr(l, "Spot price per useful GPU-hour without checkpoints", "不做检查点时竞价每有效 GPU 小时价格")}</dt>
+                                    <dt>{pick(l, "Spot price per useful GPU-hour without checkpoints", "不做检查点时竞价每有效 GPU 小时价格")}</dt>
                                     <dd data-testid="spot-no-checkpoint-price" data-value=n.effective_price.to_plain_string()>
                                         {money(n.effective_price, cur, l)}
                                     </dd>
                                 </div>
                             </dl>
                             <details class="how">
-                                <summary>{tr(l, "How is this computed?", "怎么算的？")}</summary>
+                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
                                 <p class="formula">{formula}</p>
-                                <a href="docs/formulas.html#spot">{tr(l, "Formula", "公式")}</a>
+                                <a href="docs/formulas.html#spot">{pick(l, "Formula", "公式")}</a>
                             </details>
                         }
                             .into_any()

@@ -3,24 +3,25 @@
 
 use leptos::prelude::*;
 
-use crate::components::tx;
+use crate::components::bilingual;
 use wasm_bindgen::JsCast;
 
-use crate::app::{bind, use_ctx, watch, UsageMode};
 use crate::components::parse_report::ParseReportView;
 use crate::components::slider_field::SliderField;
+use crate::context::{bind_input, memo_of, use_ctx};
 use crate::core::breakeven::MAX_HOURS_PER_MONTH;
 use crate::core::error::{non_negative, whole, Field};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES, MAX_GPUS};
 use crate::core::samples::{self, Sample};
 use crate::core::zone::{offset_label, ZoneChoice};
-use crate::i18n::{tr, Lang};
+use crate::i18n::{pick, Lang};
+use crate::state::UsageMode;
 
 fn sample_name(l: Lang, s: Sample) -> &'static str {
     match s {
-        Sample::SteadyPretraining => tr(l, "Steady pre-training cluster", "稳定的预训练集群"),
-        Sample::BurstyLab => tr(l, "Bursty research lab", "波动的研究实验室"),
-        Sample::RecentDrop => tr(l, "Usage dropped last week", "上周用量下降的团队"),
+        Sample::SteadyPretraining => pick(l, "Steady pre-training cluster", "稳定的预训练集群"),
+        Sample::BurstyLab => pick(l, "Bursty research lab", "波动的研究实验室"),
+        Sample::RecentDrop => pick(l, "Usage dropped last week", "上周用量下降的团队"),
     }
 }
 
@@ -28,7 +29,7 @@ fn lookback_name(l: Lang, lb: Lookback) -> String {
     match (lb, l) {
         (Lookback::Days(d), Lang::En) => format!("last {d} days"),
         (Lookback::Days(d), Lang::Zh) => format!("最近 {d} 天"),
-        (Lookback::All, _) => tr(l, "all history", "全部历史").to_string(),
+        (Lookback::All, _) => pick(l, "all history", "全部历史").to_string(),
     }
 }
 
@@ -143,18 +144,18 @@ pub fn UsagePanel() -> impl IntoView {
     let lang = ctx.lang;
     let usage_text = ctx.usage_text;
     let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || tr(lang.get(), en, zh).to_string())
+        Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
-    let (gpus, set_gpus) = bind(state, |i| i.gpus as f64, |i, v| i.gpus = v as u32);
-    let (used, set_used) = bind(state, |i| i.used_hours, |i, v| i.used_hours = v);
+    let (gpus, set_gpus) = bind_input(state, |i| i.gpus as f64, |i, v| i.gpus = v as u32);
+    let (used, set_used) = bind_input(state, |i| i.used_hours, |i, v| i.used_hours = v);
     let (quantile, set_quantile) =
-        bind(state, |i| i.quantile_percent, |i, v| i.quantile_percent = v);
-    let mode = watch(state, |s| s.mode);
+        bind_input(state, |i| i.quantile_percent, |i, v| i.quantile_percent = v);
+    let mode = memo_of(state, |s| s.mode);
     let mode = move || mode.get();
-    let lookback = watch(state, |s| s.inputs.lookback);
-    let day_start = watch(state, |s| s.inputs.day_start_hour);
-    let tz = watch(state, |s| s.tz.clone());
-    let day_end = watch(state, |s| s.inputs.day_end_hour);
+    let lookback = memo_of(state, |s| s.inputs.lookback);
+    let day_start = memo_of(state, |s| s.inputs.day_start_hour);
+    let tz = memo_of(state, |s| s.tz.clone());
+    let day_end = memo_of(state, |s| s.inputs.day_end_hour);
     let textarea: NodeRef<leptos::html::Textarea> = NodeRef::new();
     // A history that was there before the box (a link's or the autosaved one): show it.
     textarea.on_load(move |el| {
@@ -180,20 +181,20 @@ pub fn UsagePanel() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="usage-heading">
-            <h2 id="usage-heading">{tx(lang, "Usage", "用量")}</h2>
+            <h2 id="usage-heading">{bilingual(lang, "Usage", "用量")}</h2>
             <fieldset class="mode-switch">
-                <legend>{tx(lang, "Usage from", "用量来源")}</legend>
+                <legend>{bilingual(lang, "Usage from", "用量来源")}</legend>
                 <label>
                     <input type="radio" name="usage-mode" data-testid="mode-sliders"
                         prop:checked=move || mode() == UsageMode::Sliders
                         on:change=move |_| state.update(|s| s.mode = UsageMode::Sliders) />
-                    {tx(lang, "Sliders (no data)", "滑块（无数据）")}
+                    {bilingual(lang, "Sliders (no data)", "滑块（无数据）")}
                 </label>
                 <label>
                     <input type="radio" name="usage-mode" data-testid="mode-data"
                         prop:checked=move || mode() == UsageMode::Data
                         on:change=move |_| state.update(|s| s.mode = UsageMode::Data) />
-                    {tx(lang, "My usage history", "我的用量历史")}
+                    {bilingual(lang, "My usage history", "我的用量历史")}
                 </label>
             </fieldset>
             <div class="usage-sliders" class:hidden=move || mode() != UsageMode::Sliders>
@@ -226,11 +227,11 @@ pub fn UsagePanel() -> impl IntoView {
             </div>
             <div class="usage-data" class:hidden=move || mode() != UsageMode::Data>
                 <label class="field-label" for="usage-data">
-                    {tx(lang, "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
+                    {bilingual(lang, "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
                 </label>
                 <p class="field-hint" id="usage-data-hint">
-                    {tx(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
-                    <a href="docs/formats.html">{tx(lang, "Formats read", "支持的格式")}</a>
+                    {bilingual(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
+                    <a href="docs/formats.html">{bilingual(lang, "Formats read", "支持的格式")}</a>
                 </p>
                 {move || big.get().then(|| {
                     let l = lang.get();
@@ -243,7 +244,7 @@ pub fn UsagePanel() -> impl IntoView {
                                 Lang::Zh => format!("用量历史较大（{mb} MB，{lines} 行）：输入框只显示前 {PREVIEW_LINES} 行，完整内容已保留并读取。"),
                             }}
                             <button type="button" data-testid="usage-clear" on:click=move |_| set_history(String::new(), usage_text, textarea, false)>
-                                {tr(l, "Clear", "清空")}
+                                {pick(l, "Clear", "清空")}
                             </button>
                         </p>
                     }
@@ -272,7 +273,7 @@ pub fn UsagePanel() -> impl IntoView {
                 ></textarea>
                 <div class="inline-controls">
                     <label class="file-pick">
-                        {tx(lang, "Choose a file…", "选择文件……")}
+                        {bilingual(lang, "Choose a file…", "选择文件……")}
                         <input type="file" data-testid="usage-file" accept=".csv,.tsv,.txt,.json,.log,text/*,application/json"
                             on:change=move |ev| {
                                 let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
@@ -281,7 +282,7 @@ pub fn UsagePanel() -> impl IntoView {
                                 }
                             } />
                     </label>
-                    <span class="field-hint">{tx(lang, "Try an example:", "试用示例：")}</span>
+                    <span class="field-hint">{bilingual(lang, "Try an example:", "试用示例：")}</span>
                     {Sample::ALL.into_iter().map(|s| view! {
                         <button type="button" data-testid=format!("sample-{}", s.key()) on:click=move |_| load_sample(s)>
                             {move || sample_name(lang.get(), s)}
@@ -291,7 +292,7 @@ pub fn UsagePanel() -> impl IntoView {
                 <ParseReportView />
                 <div class="inline-controls">
                     <label>
-                        {tx(lang, "Lookback", "回看窗口")}
+                        {bilingual(lang, "Lookback", "回看窗口")}
                         <select data-testid="lookback" on:change=move |ev| {
                             let v = event_target_value(&ev);
                             let lb = if v == "all" { Some(Lookback::All) } else { v.parse().ok().map(Lookback::Days) };
@@ -305,7 +306,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                     <label>
-                        {tx(lang, "Planning time zone", "规划时区")}
+                        {bilingual(lang, "Planning time zone", "规划时区")}
                         <select data-testid="time-zone" on:change=move |ev| {
                             if let Some(z) = ZoneChoice::from_key(&event_target_value(&ev)) {
                                 state.update(|s| s.tz = z);
@@ -315,7 +316,7 @@ pub fn UsagePanel() -> impl IntoView {
                                 let selected = tz.with_untracked(|t| t.key() == key);
                                 let label = if key == "auto" {
                                     let l = lang.get();
-                                    let own = crate::time_zones::browser_zone_name().unwrap_or_else(|| tr(l, "unknown", "未知").to_string());
+                                    let own = crate::time_zones::browser_zone_name().unwrap_or_else(|| pick(l, "unknown", "未知").to_string());
                                     match l {
                                         Lang::En => format!("automatic: the file's offset, else {own}"),
                                         Lang::Zh => format!("自动：文件自带时区，否则 {own}"),
@@ -328,7 +329,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                     <label>
-                        {tx(lang, "Daytime from", "白天从")}
+                        {bilingual(lang, "Daytime from", "白天从")}
                         <select data-testid="day-start" on:change=move |ev| {
                             if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_start_hour = h); }
                         }>
@@ -338,7 +339,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                     <label>
-                        {tx(lang, "to", "到")}
+                        {bilingual(lang, "to", "到")}
                         <select data-testid="day-end" on:change=move |ev| {
                             if let Ok(h) = event_target_value(&ev).parse::<u32>() { state.update(|s| s.inputs.day_end_hour = h); }
                         }>
