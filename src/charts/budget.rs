@@ -9,8 +9,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 
 use super::text::words;
 use super::{
-    axis_end_for_legend, block, cartesian, finite_or, label_at, message, plot_height, plot_width,
-    prepare, ChartError, ChartStyle, Legend, OrChart, Palette,
+    axis_end_for_legend, block, cartesian, finite_or, house_mesh, label_at, message, plot_height,
+    plot_width, prepare, ChartError, ChartStyle, Legend, OrChart, Palette,
 };
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::format::number_trim;
@@ -131,8 +131,7 @@ pub fn draw<DB: DrawingBackend>(
         (3.0, above)
     };
     let mut chart = cartesian(area, style, 0.0..x_end, 0.0..y_top, 52.0)?;
-    chart
-        .configure_mesh()
+    house_mesh(&mut chart.configure_mesh(), style)
         .disable_x_mesh()
         .x_labels(0)
         .y_labels(6)
@@ -144,12 +143,6 @@ pub fn draw<DB: DrawingBackend>(
                 String::new()
             }
         })
-        .label_style(style.font(11.5).color(&p.muted))
-        .axis_desc_style(style.font(12.5))
-        .axis_style(style.stroke(p.muted, 1.0))
-        .bold_line_style(style.stroke(p.grid, 1.0))
-        .light_line_style(TRANSPARENT)
-        .set_all_tick_mark_size(style.px(4.0))
         .draw()
         .chart()?;
 

@@ -12,6 +12,7 @@ use super::{
     axis_end_for_legend, block, cartesian, dashed, finite_or, mesh, message, plot_height, prepare,
     swatch, tick, ChartError, ChartStyle, Legend, OrChart,
 };
+use crate::core::calendar::{civil_from_days, weekday};
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::Lookback;
 use crate::core::series::UsageSeries;
@@ -38,22 +39,8 @@ pub struct UsageData {
     pub recommended: Option<u32>,
 }
 
-/// Days since 1970-01-01 → (year, month, day) (proleptic Gregorian).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
 fn is_weekend(local_seconds: i64) -> bool {
-    // 1970-01-01 was a Thursday: Monday = 0 … Sunday = 6.
-    (local_seconds.div_euclid(86_400) + 3).rem_euclid(7) >= 5
+    weekday(local_seconds.div_euclid(86_400)) >= 5
 }
 
 impl UsageData {
@@ -259,7 +246,7 @@ pub fn draw<DB: DrawingBackend>(
     let start_day = data.start_local.map(|s| s.div_euclid(86_400));
     let x_fmt = |v: &f64| match start_day {
         Some(d0) => {
-            let (_, m, d) = civil(d0 + v.floor() as i64);
+            let (_, m, d) = civil_from_days(d0 + v.floor() as i64);
             format!("{m:02}-{d:02}")
         }
         None => tick(*v, lang),
@@ -336,9 +323,6 @@ mod tests {
 
     #[test]
     fn calendar_and_weekends() {
-        assert_eq!(civil(0), (1970, 1, 1));
-        assert_eq!(civil(19_723), (2024, 1, 1));
-        assert_eq!(civil(19_723 + 59), (2024, 2, 29));
         assert!(!is_weekend(19_723 * 86_400)); // Monday
         assert!(is_weekend(19_728 * 86_400)); // Saturday
         assert!(is_weekend(19_729 * 86_400 + 86_399)); // Sunday 23:59:59

@@ -4,6 +4,7 @@
 pub mod breakeven;
 pub mod budget;
 pub mod burst;
+pub mod calendar;
 pub mod commitment;
 pub mod decimal;
 pub mod effective;

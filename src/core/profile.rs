@@ -13,6 +13,7 @@
 
 use super::error::{non_negative, Field, InputError, Problem};
 use super::series::UsageSeries;
+use crate::core::calendar::{civil_from_days, weekday};
 
 /// Largest number of GPUs busy in one hour the planner accepts (history or slider).
 pub const MAX_GPUS: f64 = 100_000.0;
@@ -388,22 +389,10 @@ fn local_day_and_second(series: &UsageSeries, ts: i64) -> (i64, i64) {
     (local.div_euclid(86_400), local.rem_euclid(86_400))
 }
 
-/// Weekday with Monday = 0 … Sunday = 6 (1970-01-01 was a Thursday).
-fn weekday(days: i64) -> i64 {
-    (days + 3).rem_euclid(7)
-}
-
-/// Civil (year, month) from days since 1970-01-01 (H. Hinnant's algorithm).
+/// Civil (year, month) of a day number.
 fn year_month(days: i64) -> (i64, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
-    (y, m)
+    let (y, m, _) = civil_from_days(days);
+    (y, m as u32)
 }
 
 /// Band of one hour, given local day and second of day.

@@ -428,7 +428,7 @@ fn push_milli(out: &mut String, m: u64) {
 }
 
 fn push_utc_iso(out: &mut String, t: i64) {
-    let (y, m, d) = crate::core::ingest::civil_from_days(t.div_euclid(86_400));
+    let (y, m, d) = crate::core::calendar::civil_from_days(t.div_euclid(86_400));
     let sec = t.rem_euclid(86_400);
     let _ = write!(
         out,
