@@ -12,8 +12,9 @@
 mod common;
 
 use gpu_rent_planner::core::ingest::{
-    parse, ColumnChoice, Delimiter, Format, GapPolicy, IngestError, ParseOptions, ParseResult,
-    Stepper, MAX_EXCERPT_CHARS, MAX_HOURS, MAX_LISTED_GAPS, MAX_LISTED_REJECTS,
+    parse, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseOptions,
+    ParseResult, Stepper, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS, MAX_LISTED_GAPS,
+    MAX_LISTED_REJECTS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -305,6 +306,167 @@ proptest! {
         }
         if let Err(e) = check_all(&text, &opts, 97) {
             prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+    }
+}
+
+/// What a notes cell is made of: delimiters, quotes, line breaks, spaces, digits.
+const NOTE_PIECES: &[&str] = &[
+    ",",
+    "\"",
+    "\"\"",
+    "\n",
+    "\r\n",
+    " ",
+    "  ",
+    "0",
+    "7",
+    "42",
+    "1,5",
+    "abc",
+    "x y",
+    "5\"",
+    "12\" monitor",
+    ", \"",
+    "\",",
+    "\"\n\"",
+    "#",
+    "；",
+];
+
+/// One data row: GPUs busy (half steps, 0 ..= 64), note pieces around the row's own
+/// marker, whether each of the three fields is quoted, spaces before each field, CRLF.
+type RowSpec = (
+    u32,
+    Vec<&'static str>,
+    Vec<&'static str>,
+    [bool; 3],
+    [u8; 3],
+    bool,
+);
+
+fn row_spec(max_pieces: usize) -> impl Strategy<Value = RowSpec> {
+    (
+        0u32..=128,
+        prop::collection::vec(prop::sample::select(NOTE_PIECES), 0..max_pieces),
+        prop::collection::vec(prop::sample::select(NOTE_PIECES), 0..max_pieces),
+        any::<[bool; 3]>(),
+        any::<[u8; 3]>(),
+        any::<bool>(),
+    )
+}
+
+/// A CSV writer (as a spreadsheet or Python's csv module writes): a field is quoted when it
+/// must be (a `,`, a line break, or a `"` at its start) or when `quote` says so; a quoted
+/// field doubles its `"`. Other fields go as they are, `5"` included.
+fn csv_field(out: &mut String, field: &str, quote: bool, pad: u8) {
+    for _ in 0..pad % 3 {
+        out.push(' ');
+    }
+    let must = field.contains([',', '\n', '\r']) || field.trim_start().starts_with('"');
+    if quote || must {
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(field);
+    }
+}
+
+/// The same hourly series (2026-10-05 00:00 on, consecutive hours) as a plain two-column
+/// CSV and as `time,gpus,notes` written by [`csv_field`].
+fn quoted_csv(rows: &[RowSpec], header_quotes: [bool; 3], last_newline: bool) -> (String, String) {
+    let mut plain = String::from("time,gpus\n");
+    let mut text = String::new();
+    for (j, name) in ["time", "gpus", "notes"].iter().enumerate() {
+        if j > 0 {
+            text.push(',');
+        }
+        csv_field(&mut text, name, header_quotes[j], 0);
+    }
+    text.push('\n');
+    for (k, (v, before, after, quote, pad, crlf)) in rows.iter().enumerate() {
+        let time = format!("2026-10-{:02} {:02}:00", 5 + k / 24, k % 24);
+        let gpus = format!("{}", f64::from(*v) / 2.0);
+        // Every note holds a word and its row number: a text column, never a series key.
+        let note = format!("{}note{k}{}", before.concat(), after.concat());
+        plain.push_str(&format!("{time},{gpus}\n"));
+        csv_field(&mut text, &time, quote[0], pad[0]);
+        text.push(',');
+        csv_field(&mut text, &gpus, quote[1], pad[1]);
+        text.push(',');
+        csv_field(&mut text, &note, quote[2], pad[2]);
+        if k + 1 < rows.len() || last_newline {
+            text.push_str(if *crlf { "\r\n" } else { "\n" });
+        }
+    }
+    (text, plain)
+}
+
+/// A quoted CSV reads exactly as the plain one, whole and in slices of `slices` bytes.
+fn check_quoted(text: &str, plain: &str, rows: usize, slices: &[usize]) -> Result<(), String> {
+    let opts = ParseOptions::default();
+    let want = parse(plain, &opts).map_err(|e| format!("plain CSV: {e:?}"))?;
+    let got = parse(text, &opts).map_err(|e| format!("quoted CSV: {e:?}"))?;
+    if got.series != want.series {
+        return Err(format!(
+            "series differ:\n{:?}\n{:?}",
+            got.series, want.series
+        ));
+    }
+    let r = &got.report;
+    let gpus = vec![ValueColumn {
+        field: 1,
+        name: "gpus".into(),
+    }];
+    if r.columns != gpus || r.used != ColumnUse::One(0) {
+        return Err(format!("columns {:?}, used {:?}", r.columns, r.used));
+    }
+    if r.rows_read != rows || r.rows_rejected != 0 {
+        return Err(format!("{} read, rejected {:?}", r.rows_read, r.rejected));
+    }
+    let lines = text.matches('\n').count() + usize::from(!text.ends_with('\n'));
+    if r.lines != lines {
+        return Err(format!("{} lines reported, {lines} in the text", r.lines));
+    }
+    for &slice in slices {
+        check_all(text, &opts, slice)?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(200))]
+
+    #[test]
+    fn quoted_csv_reads_as_the_plain_series(
+        rows in prop::collection::vec(row_spec(6), 2..40),
+        header_quotes in any::<[bool; 3]>(),
+        last_newline in any::<bool>(),
+        slice in 1usize..300,
+    ) {
+        let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
+        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[slice]) {
+            prop_assert!(false, "{e}\ninput: {text:?}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(8))]
+
+    /// Over 64 KiB: the page's 64 KiB slices end inside quoted notes.
+    #[test]
+    fn large_quoted_csv_in_64k_slices(
+        rows in prop::collection::vec(row_spec(120), 300..640),
+        header_quotes in any::<[bool; 3]>(),
+        last_newline in any::<bool>(),
+        slice in 1usize..300,
+    ) {
+        let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
+        prop_assume!(text.len() > 96 * 1024);
+        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[64 * 1024, slice]) {
+            prop_assert!(false, "{e}\ninput of {} bytes", text.len());
         }
     }
 }

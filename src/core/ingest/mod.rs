@@ -6,7 +6,8 @@
 //! thousands separators; several numeric columns (pick one or sum); long "series,time,
 //! value" tables (Grafana CSV export); Prometheus `query_range` JSON; `nvidia-smi
 //! --query-gpu=timestamp,index,utilization.gpu --format=csv` logs; job logs
-//! `start,end,gpus`.
+//! `start,end,gpus`. Tables may quote fields as RFC 4180 does (spreadsheets, Python's
+//! csv module): a quoted field holds delimiters, `""` and line breaks.
 //!
 //! Everything is resampled to hourly GPUs busy (= GPU-hours per hour): sub-hourly
 //! samples averaged, coarser samples held, jobs split across hours. Hours are aligned
@@ -301,7 +302,8 @@ pub enum RejectReason {
 /// One rejected line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RejectedLine {
-    /// 1-based line number in the input.
+    /// 1-based line number in the input (a record whose quoted field spans several
+    /// lines: its first line).
     pub line: usize,
     pub reason: RejectReason,
     /// The offending cell (or line), at most 40 characters (`…` when cut).
@@ -346,7 +348,7 @@ pub struct ParseReport {
     /// Numeric columns / series the user can pick from or sum.
     pub columns: Vec<ValueColumn>,
     pub used: ColumnUse,
-    /// Lines in the input.
+    /// Lines in the input (physical lines: line breaks inside quoted fields count).
     pub lines: usize,
     /// Data rows accepted.
     pub rows_read: usize,

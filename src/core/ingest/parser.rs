@@ -1,11 +1,12 @@
 //! The line-driven parser: feed text in slices, then finish.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::detect::{detect, Layout, Mode, TsCol};
 use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
 use super::resample::{hourly, jobs, Hourly, Sample};
-use super::split::split_fields;
+use super::split::{split_fields, split_fields_with};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, Ts, TsError};
 use super::{
     prometheus, ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource,
@@ -18,6 +19,99 @@ use crate::core::zone::Zone;
 /// Content lines buffered before the layout is detected.
 const HEAD_LINES: usize = 100;
 const HEAD_BYTES: usize = 64 * 1024;
+/// Bytes kept of an over-long record, for its excerpt.
+const EXCERPT_BYTES: usize = 256;
+
+/// Where the text stands with respect to RFC 4180 quotes, between two bytes. A `"`
+/// opens a quoted field only at the start of a field: at the start of a record, or when
+/// the previous character other than space / tab is a candidate delimiter (`,` `;` tab
+/// `|` `，`; the delimiter is not known while the head is buffered, so these always).
+/// A `"` anywhere else (`5"`, `12" monitor`) is a literal character. Inside quotes, `""`
+/// is a quote and a single `"` closes the field; a line end there does not end the record.
+/// Comment records (`#`, `//`) take quotes literally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    /// At the start of a record: only spaces / tabs / BOM so far.
+    Start,
+    /// A `/` at the start of a record (a second one makes a comment).
+    Slash,
+    /// At the start of a field.
+    Field,
+    /// In unquoted text.
+    Text,
+    /// In a comment record.
+    Comment,
+    /// Inside a quoted field.
+    Quoted,
+    /// Inside a quoted field just after a `"`: it closed the field unless a `"` follows.
+    ClosingOrEscape,
+}
+
+impl Quote {
+    /// Inside a quoted field (a line end does not end the record; a `"` matters).
+    fn quoted(self) -> bool {
+        matches!(self, Quote::Quoted | Quote::ClosingOrEscape)
+    }
+
+    /// The state after the character at `b[i]` (not a line end ending the record), and
+    /// its width in bytes (a whole `，` or BOM, otherwise one byte).
+    #[inline]
+    fn step(self, b: &[u8], i: usize) -> (Quote, usize) {
+        let c = b[i];
+        match self {
+            Quote::Quoted => (
+                if c == b'"' {
+                    Quote::ClosingOrEscape
+                } else {
+                    Quote::Quoted
+                },
+                1,
+            ),
+            Quote::ClosingOrEscape if c == b'"' => (Quote::Quoted, 1),
+            Quote::Comment => (Quote::Comment, 1),
+            Quote::Start if c == b'#' => (Quote::Comment, 1),
+            Quote::Start if c == b'/' => (Quote::Slash, 1),
+            Quote::Slash if c == b'/' => (Quote::Comment, 1),
+            _ => {
+                let at_start = matches!(self, Quote::Start | Quote::Field);
+                match c {
+                    b'"' if at_start => (Quote::Quoted, 1),
+                    b' ' => (self.blank(), 1),
+                    b',' | b';' | b'|' => (Quote::Field, 1),
+                    b'\t' if self == Quote::Start => (Quote::Start, 1),
+                    b'\t' => (Quote::Field, 1),
+                    0xEF if b[i..].starts_with("，".as_bytes()) => (Quote::Field, 3),
+                    0xEF if b[i..].starts_with("\u{FEFF}".as_bytes()) => (self.blank(), 3),
+                    _ => (Quote::Text, 1),
+                }
+            }
+        }
+    }
+
+    /// The state after a space (or BOM) outside quotes.
+    fn blank(self) -> Quote {
+        match self {
+            Quote::Start | Quote::Field | Quote::Text => self,
+            // `/ ` at the start of a record, or `"x" `: plain text from here.
+            _ => Quote::Text,
+        }
+    }
+
+    /// The state after `b`, which holds no `"` and no line end (outside quotes).
+    fn advance_plain(self, b: &[u8]) -> Quote {
+        let mut q = self;
+        let mut i = 0;
+        while i < b.len() {
+            if q == Quote::Comment {
+                return q;
+            }
+            let (next, width) = q.step(b, i);
+            q = next;
+            i += width;
+        }
+        q
+    }
+}
 
 enum Phase {
     /// Nothing but whitespace seen so far (kept to replay).
@@ -41,6 +135,10 @@ pub struct Parser {
     lines: usize,
     pending: String,
     pending_overflow: bool,
+    /// Line ends inside quotes in the pending record (physical lines it spans, minus one).
+    pending_newlines: usize,
+    /// Where the text read so far stands with respect to quotes.
+    quote: Quote,
     head: Vec<(usize, String, bool)>,
     head_bytes: usize,
     sep_hint: Option<Delimiter>,
@@ -91,6 +189,8 @@ impl Parser {
             lines: 0,
             pending: String::new(),
             pending_overflow: false,
+            pending_newlines: 0,
+            quote: Quote::Start,
             head: Vec::new(),
             head_bytes: 0,
             sep_hint: None,
@@ -110,10 +210,17 @@ impl Parser {
     /// Read what is still buffered (the last line, a short head): call when all is fed.
     pub fn flush(&mut self) {
         if !self.pending.is_empty() || self.pending_overflow {
-            let line = std::mem::take(&mut self.pending);
+            let mut line = std::mem::take(&mut self.pending);
             let overflow = std::mem::replace(&mut self.pending_overflow, false);
+            let mut newlines = std::mem::take(&mut self.pending_newlines);
+            // An unclosed quote up to a final line end: that line end ends the text, it
+            // is not one more line.
+            if !overflow && line.ends_with('\n') {
+                line.pop();
+                newlines = newlines.saturating_sub(1);
+            }
             if !self.has_failed() {
-                self.line(&line, overflow);
+                self.line(&line, overflow, newlines, false);
             }
         }
         if let Phase::Head = self.phase {
@@ -200,37 +307,116 @@ impl Parser {
         self.feed_lines(chunk);
     }
 
+    /// Cut `chunk` into records: a line end ends a record unless it is inside a quoted
+    /// field. The quote state ([`Quote`]) carries across calls, so any split of the text
+    /// gives the same records. Stretches with no `"` (outside quotes) take the fast path:
+    /// every `'\n'` ends a record.
     fn feed_lines(&mut self, chunk: &str) {
-        let mut rest = chunk;
-        if !self.pending.is_empty() || self.pending_overflow {
-            match rest.find('\n') {
-                Some(i) => {
-                    self.push_pending(&rest[..i]);
-                    let line = std::mem::take(&mut self.pending);
-                    let overflow = std::mem::replace(&mut self.pending_overflow, false);
-                    self.line(&line, overflow);
-                    self.pending = line;
-                    self.pending.clear();
-                    rest = &rest[i + 1..];
-                }
-                None => {
-                    self.push_pending(rest);
-                    return;
-                }
+        let b = chunk.as_bytes();
+        let mut pos = 0;
+        // The next `"` at or after `pos` (`b.len()` when none).
+        let mut next_quote = chunk.find('"').unwrap_or(b.len());
+        while pos < b.len() {
+            if self.has_failed() {
+                return;
             }
-        }
-        match rest.rfind('\n') {
-            Some(i) => {
-                for l in rest[..i].split('\n') {
+            if self.pending_overflow {
+                // The record is already too long (rejected): it ends at the next physical
+                // line end whatever the quotes, so one stray quote never eats more than
+                // MAX_LINE_BYTES of the file.
+                match chunk[pos..].find('\n') {
+                    Some(k) => {
+                        self.end_record(&chunk[pos..pos + k]);
+                        pos += k + 1;
+                    }
+                    None => return,
+                }
+                continue;
+            }
+            if !self.quote.quoted() {
+                if next_quote < pos {
+                    next_quote = chunk[pos..].find('"').map_or(b.len(), |k| pos + k);
+                }
+                // Every line end before the next quote ends a record.
+                if let Some(k) = chunk[pos..next_quote].rfind('\n') {
+                    self.plain_lines(&chunk[pos..pos + k]);
+                    pos += k + 1;
+                    self.quote = Quote::Start;
                     if self.has_failed() {
                         return;
                     }
-                    self.line(l, false);
                 }
-                self.push_pending(&rest[i + 1..]);
+                if next_quote == b.len() {
+                    let tail = &chunk[pos..];
+                    self.quote = self.quote.advance_plain(tail.as_bytes());
+                    self.push_pending(tail);
+                    return;
+                }
             }
-            None => self.push_pending(rest),
+            pos = self.scan_quoted(chunk, pos);
         }
+    }
+
+    /// Lines without any `"` (outside quotes): `text` ends at a line end; its first line
+    /// completes the pending record.
+    fn plain_lines(&mut self, text: &str) {
+        let mut lines = text.split('\n');
+        if let Some(first) = lines.next() {
+            self.end_record(first);
+        }
+        for l in lines {
+            if self.has_failed() {
+                return;
+            }
+            self.line(l, false, 0, true);
+        }
+    }
+
+    /// The pending record plus `last` (up to a record end) is complete.
+    fn end_record(&mut self, last: &str) {
+        let newlines = std::mem::take(&mut self.pending_newlines);
+        self.quote = Quote::Start;
+        if self.pending.is_empty() && !self.pending_overflow {
+            self.line(last, false, newlines, false);
+            return;
+        }
+        self.push_pending(last);
+        let line = std::mem::take(&mut self.pending);
+        let overflow = std::mem::replace(&mut self.pending_overflow, false);
+        self.line(&line, overflow, newlines, false);
+        self.pending = line;
+        self.pending.clear();
+    }
+
+    /// Read byte by byte from `pos`, following quotes, up to the end of the record (or of
+    /// the chunk, kept pending). Returns where reading goes on.
+    fn scan_quoted(&mut self, chunk: &str, pos: usize) -> usize {
+        let b = chunk.as_bytes();
+        let mut q = self.quote;
+        let mut newlines = self.pending_newlines;
+        let mut i = pos;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'\n' {
+                if q == Quote::Quoted && self.pending.len() + (i - pos) <= MAX_LINE_BYTES {
+                    newlines += 1;
+                    i += 1;
+                    continue;
+                }
+                // An unquoted line end, or a quoted one past the record limit (the record
+                // is rejected as too long and reading resumes after it).
+                self.pending_newlines = newlines;
+                self.end_record(&chunk[pos..i]);
+                return i + 1;
+            }
+            let (next, width) = q.step(b, i);
+            q = next;
+            i += width;
+        }
+        self.quote = q;
+        self.pending_newlines = newlines;
+        self.push_pending(&chunk[pos..]);
+        b.len()
     }
 
     fn push_pending(&mut self, s: &str) {
@@ -238,27 +424,35 @@ impl Parser {
             return;
         }
         if self.pending.len() + s.len() > MAX_LINE_BYTES {
-            // Keep a prefix for the excerpt; cut on a char boundary.
-            let mut cut = MAX_LINE_BYTES
-                .saturating_sub(self.pending.len())
-                .min(s.len())
-                .min(256);
-            while cut > 0 && !s.is_char_boundary(cut) {
-                cut -= 1;
+            // Keep the record's first EXCERPT_BYTES for the excerpt (as `line` does with
+            // a whole over-long line), cut on a char boundary.
+            if self.pending.len() < EXCERPT_BYTES {
+                let mut cut = (EXCERPT_BYTES - self.pending.len()).min(s.len());
+                while !s.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                self.pending.push_str(&s[..cut]);
+            } else {
+                let mut cut = EXCERPT_BYTES;
+                while !self.pending.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                self.pending.truncate(cut);
             }
-            self.pending.push_str(&s[..cut]);
             self.pending_overflow = true;
         } else {
             self.pending.push_str(s);
         }
     }
 
-    /// One complete line (without its '\n').
-    fn line(&mut self, raw: &str, overflow: bool) {
+    /// One complete record (without its final '\n'): its first physical line, and
+    /// `newlines` more inside quoted fields. `no_quotes`: known to hold no `"`.
+    fn line(&mut self, raw: &str, overflow: bool, newlines: usize, no_quotes: bool) {
         self.lines += 1;
         let no = self.lines;
+        self.lines += newlines;
         let (raw, overflow) = if raw.len() > MAX_LINE_BYTES {
-            let mut cut = 256;
+            let mut cut = EXCERPT_BYTES;
             while !raw.is_char_boundary(cut) {
                 cut -= 1;
             }
@@ -274,7 +468,9 @@ impl Parser {
             l = l.strip_prefix('\u{FEFF}').unwrap_or(l);
         }
         match &mut self.phase {
-            Phase::Lines(rows) => rows.row(no, l, overflow, &self.opts, &mut self.skipped),
+            Phase::Lines(rows) => {
+                rows.row(no, l, overflow, no_quotes, &self.opts, &mut self.skipped)
+            }
             Phase::Head => {
                 let t = l.trim();
                 if t.is_empty() && !overflow {
@@ -351,7 +547,10 @@ impl Parser {
             &self.opts
         };
         let layout = match detect(&sample, opts, self.sep_hint, self.forced_order) {
-            Ok(l) => l,
+            Ok(mut l) => {
+                unescape_header(&mut l);
+                l
+            }
             Err(e) => {
                 self.phase = Phase::Failed(e);
                 return;
@@ -361,7 +560,7 @@ impl Parser {
         self.phase = Phase::Lines(Box::new(rows));
         if let Phase::Lines(rows) = &mut self.phase {
             for (no, l, o) in &head {
-                rows.row(*no, l, *o, &self.opts, &mut self.skipped);
+                rows.row(*no, l, *o, false, &self.opts, &mut self.skipped);
             }
         }
     }
@@ -393,6 +592,36 @@ fn num_reason(e: NumError) -> RejectReason {
         NumError::Empty => RejectReason::MissingValue,
         NumError::NotANumber => RejectReason::NotANumber,
         NumError::NotFinite => RejectReason::NotFinite,
+    }
+}
+
+/// The text of the cell at `range` of `line`, kept as a name (series, GPU id, header):
+/// in a quoted cell, `""` is one `"`. (Number and timestamp cells never need this.)
+fn name_text(line: &str, (a, b): (usize, usize)) -> Cow<'_, str> {
+    let cell = line.get(a..b).unwrap_or("");
+    // `split_fields` drops the outer quotes of a quoted cell, so one sits just before it.
+    let quoted = a > 0 && line.as_bytes().get(a - 1) == Some(&b'"');
+    if quoted && cell.contains("\"\"") {
+        Cow::Owned(cell.replace("\"\"", "\""))
+    } else {
+        Cow::Borrowed(cell)
+    }
+}
+
+/// Header names as read (quoted names unescaped, see [`name_text`]).
+fn unescape_header(layout: &mut Layout) {
+    let Some(line) = layout.header_line.as_deref() else {
+        return;
+    };
+    if !line.contains("\"\"") {
+        return;
+    }
+    let mut fields = Vec::new();
+    split_fields(line, layout.delimiter, &mut fields);
+    for (name, &r) in layout.header.iter_mut().zip(&fields) {
+        if let Cow::Owned(n) = name_text(line, r) {
+            *name = n;
+        }
     }
 }
 
@@ -445,6 +674,7 @@ impl Rows {
         no: usize,
         l: &str,
         overflow: bool,
+        no_quotes: bool,
         opts: &ParseOptions,
         skipped: &mut usize,
     ) {
@@ -467,7 +697,7 @@ impl Rows {
             self.header_seen = true;
             return;
         }
-        if !split_fields(t, self.layout.delimiter, &mut self.fields) {
+        if !split_fields_with(t, self.layout.delimiter, no_quotes, &mut self.fields) {
             self.report.reject(no, RejectReason::TooManyColumns, t);
             return;
         }
@@ -617,10 +847,12 @@ impl Rows {
                 self.push(ts, 0, v);
             }
             Mode::Pivot { key, value: vc } => {
-                let (name, r) = self.cell(t, *key)?;
+                let (_, r) = self.cell(t, *key)?;
                 let (c, rv) = self.cell(t, *vc)?;
                 let v = value(c).map_err(|e| (e, Some(rv)))?;
-                let i = self.series_index(name).map_err(|e| (e, Some(r)))?;
+                let i = self
+                    .series_index(&name_text(t, r))
+                    .map_err(|e| (e, Some(r)))?;
                 if let ColumnChoice::One(k) = opts.column {
                     if k != i as usize {
                         return Ok(());
@@ -635,7 +867,8 @@ impl Rows {
                         if name.is_empty() {
                             return Err((RejectReason::MissingValue, Some(r)));
                         }
-                        self.series_index(name).map_err(|e| (e, Some(r)))?
+                        self.series_index(&name_text(t, r))
+                            .map_err(|e| (e, Some(r)))?
                     }
                     None => self.series_index("").map_err(|e| (e, None))?,
                 };

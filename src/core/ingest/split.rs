@@ -18,11 +18,26 @@ impl Delimiter {
     }
 }
 
-/// Split `line` into trimmed field ranges (outer quotes removed). Returns `false`
+/// Split `line` into trimmed field ranges (outer quotes removed). A `"` opens a quoted
+/// field only at the start of a field (after a delimiter, `,` `;` tab `|` `，`, or at the
+/// start of the line, spaces aside): a delimiter or line break inside it does not split,
+/// and `""` inside it stays as written (unescaped only where a cell is kept as a name).
+/// A `"` elsewhere (`5"`, `12" monitor`) is a plain character. Returns `false`
 /// when the line has more than [`MAX_FIELDS`] fields (`out` then holds the first ones).
 /// Ranges always lie on char boundaries: splitting happens only at ASCII bytes or
 /// at whole delimiter sequences.
 pub(crate) fn split_fields(line: &str, delim: Delimiter, out: &mut Vec<(usize, usize)>) -> bool {
+    split_fields_with(line, delim, false, out)
+}
+
+/// [`split_fields`], told whether `line` is already known to hold no `"` (the parser
+/// knows it for most lines; this spares looking for one).
+pub(crate) fn split_fields_with(
+    line: &str,
+    delim: Delimiter,
+    no_quotes: bool,
+    out: &mut Vec<(usize, usize)>,
+) -> bool {
     out.clear();
     let b = line.as_bytes();
     match delim {
@@ -50,17 +65,13 @@ pub(crate) fn split_fields(line: &str, delim: Delimiter, out: &mut Vec<(usize, u
             }
             true
         }
-        _ => {
+        _ if no_quotes || !b.contains(&b'"') => {
+            // No quotes (most lines): every delimiter splits.
             let d = delim.bytes();
             let mut start = 0;
             let mut i = 0;
-            let mut in_quotes = false;
             while i < b.len() {
-                let c = b[i];
-                if c == b'"' {
-                    in_quotes = !in_quotes;
-                    i += 1;
-                } else if !in_quotes && c == d[0] && (d.len() == 1 || b[i..].starts_with(d)) {
+                if b[i] == d[0] && (d.len() == 1 || b[i..].starts_with(d)) {
                     if out.len() >= MAX_FIELDS {
                         return false;
                     }
@@ -77,7 +88,66 @@ pub(crate) fn split_fields(line: &str, delim: Delimiter, out: &mut Vec<(usize, u
             out.push(trim_range(b, start, b.len()));
             true
         }
+        _ => {
+            let d = delim.bytes();
+            let mut start = 0;
+            let mut i = 0;
+            // At the start of a field: a `"` here opens a quoted field (the same rule as
+            // the parser's record reading: after a candidate delimiter or at the start).
+            let mut field_start = true;
+            while i < b.len() {
+                let c = b[i];
+                if c == d[0] && (d.len() == 1 || b[i..].starts_with(d)) {
+                    if out.len() >= MAX_FIELDS {
+                        return false;
+                    }
+                    out.push(trim_range(b, start, i));
+                    i += d.len();
+                    start = i;
+                    field_start = true;
+                    continue;
+                }
+                match c {
+                    b'"' if field_start => {
+                        i = quoted_end(b, i + 1);
+                        field_start = false;
+                    }
+                    b',' | b';' | b'|' | b'\t' => {
+                        field_start = true;
+                        i += 1;
+                    }
+                    0xEF if b[i..].starts_with("，".as_bytes()) => {
+                        field_start = true;
+                        i += 3;
+                    }
+                    0xEF if b[i..].starts_with("\u{FEFF}".as_bytes()) => i += 3,
+                    b' ' => i += 1,
+                    _ => {
+                        field_start = false;
+                        i += 1;
+                    }
+                }
+            }
+            if out.len() >= MAX_FIELDS {
+                return false;
+            }
+            out.push(trim_range(b, start, b.len()));
+            true
+        }
     }
+}
+
+/// Just past the `"` closing a quoted field whose text starts at `i` (`""` is an
+/// escaped quote), or the end of the line when it never closes.
+fn quoted_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(k) = b[i..].iter().position(|&c| c == b'"') {
+        i += k + 1;
+        if b.get(i) != Some(&b'"') {
+            return i;
+        }
+        i += 1;
+    }
+    b.len()
 }
 
 /// Width in bytes of the whitespace separator at `i` (space, tab, ideographic space), or 0.
@@ -131,6 +201,31 @@ mod tests {
         );
         assert_eq!(split("a\u{3000}b", Delimiter::Whitespace), ["a", "b"]);
         assert_eq!(split(" 12 ", Delimiter::None), ["12"]);
+    }
+
+    #[test]
+    fn quotes_open_only_at_the_start_of_a_field() {
+        let d = Delimiter::Comma;
+        assert_eq!(split("a, \"b, c\" ,\"d\"", d), ["a", "b, c", "d"]);
+        assert_eq!(
+            split("\"say \"\"hi, you\"\"\",\"two\nlines\"", d),
+            ["say \"\"hi, you\"\"", "two\nlines"]
+        );
+        assert_eq!(split("\"\",x,\"\"\"\"", d), ["", "x", "\"\""]);
+        // An inch mark is a character: the delimiter after it still splits.
+        assert_eq!(split("5\",12\" monitor,x", d), ["5\"", "12\" monitor", "x"]);
+        // After the closing quote, text up to the delimiter belongs to the field.
+        assert_eq!(split("\"a\"b,c", d), ["\"a\"b", "c"]);
+        // Never closed: the rest of the line.
+        assert_eq!(split("1,\"open, still", d), ["1", "\"open, still"]);
+        // Any candidate delimiter before a quote opens it (as when records are read).
+        assert_eq!(split("a;\"x,y\",1", d), ["a;\"x,y\"", "1"]);
+        assert_eq!(split("\"a;b\";2", Delimiter::Semicolon), ["a;b", "2"]);
+        assert_eq!(split("\"a\tb\"\t2", Delimiter::Tab), ["a\tb", "2"]);
+        assert_eq!(
+            split("\"时间，x\"，\"1\"", Delimiter::FullWidthComma),
+            ["时间，x", "1"]
+        );
     }
 
     #[test]

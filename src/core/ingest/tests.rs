@@ -697,6 +697,180 @@ fn format_override() {
     assert_eq!(p.series.values, vec![2.0, 3.0]);
 }
 
+/// `text` read every way the page and the tests read it: whole, in chunks of a few bytes
+/// (cutting `""` and `\r\n` in two), and in `Stepper` slices; all must agree.
+fn same_in_slices(text: &str) -> ParseResult {
+    let one = parse(text, &opts());
+    for size in [1, 2, 3, 5, 7, 64, 1000] {
+        assert_eq!(chunked(text, &opts(), size), one, "chunks of {size}");
+    }
+    for slice in [1, 10, 100, 64 * 1024] {
+        let mut s = Stepper::new(text, &opts());
+        while !s.step(slice) {}
+        assert_eq!(s.finish(), one, "Stepper slices of {slice}");
+    }
+    one
+}
+
+#[test]
+fn quoted_notes_with_delimiters_quotes_and_line_breaks() {
+    let plain = "time,gpus\n2026-11-01 13:00,3\n2026-11-01 14:00,4\n2026-11-01 15:00,5\n2026-11-01 16:00,6.5\n2026-11-01 17:00,7\n";
+    let quoted = "time,gpus,notes\n\
+        2026-11-01 13:00,3,\"a, b\"\n\
+        2026-11-01 14:00,4,\"say \"\"hi\"\"\"\r\n\
+        2026-11-01 15:00,5,\"two\nlines\"\n\
+        2026-11-01 16:00,6.5,\"crlf\r\nline\"\r\n\
+        \"2026-11-01 17:00\", \"7\" ,plain\n";
+    let want = ok(plain, &opts());
+    let p = same_in_slices(quoted).expect("parses");
+    assert_eq!(p.series, want.series);
+    assert_eq!(ts(&p), vec![T0, T0 + H, T0 + 2 * H, T0 + 3 * H, T0 + 4 * H]);
+    assert_eq!(
+        p.report.columns,
+        vec![ValueColumn {
+            field: 1,
+            name: "gpus".into()
+        }]
+    );
+    assert_eq!(p.report.used, ColumnUse::One(0));
+    assert_eq!((p.report.rows_read, p.report.rows_rejected), (5, 0));
+    assert_eq!(p.report.lines, 8, "physical lines");
+}
+
+#[test]
+fn line_numbers_stay_physical_after_a_multi_line_record() {
+    let text = "time,gpus,notes\n\
+        2026-11-01 13:00,3,ok\n\
+        2026-11-01 14:00,4,\"first\nsecond\"\n\
+        2026-11-01 15:00,abc,\"spans\r\nlines 5\r\nto 7\"\r\n\
+        2026-11-01 16:00,-1,right after\n\
+        2026-11-01 17:00,5,\"\"\n";
+    let p = same_in_slices(text).expect("parses");
+    assert_eq!(p.series.values, vec![3.0, 4.0, 5.0]);
+    assert_eq!(ts(&p), vec![T0, T0 + H, T0 + 4 * H]);
+    let rejected: Vec<_> = p
+        .report
+        .rejected
+        .iter()
+        .map(|r| (r.line, r.reason, r.excerpt.as_str()))
+        .collect();
+    assert_eq!(
+        rejected,
+        vec![
+            (5, RejectReason::NotANumber, "abc"),
+            (8, RejectReason::Negative, "-1"),
+        ]
+    );
+    assert_eq!(p.report.lines, 9);
+    // Without timestamps too (consecutive hours).
+    let p = same_in_slices("gpus,notes\n1,x\n2,\"y\"\nabc,\"a\n\nb\"\n3,z\n").expect("parses");
+    assert_eq!(p.series.values, vec![1.0, 2.0, 3.0]);
+    assert_eq!(
+        (p.report.rejected[0].line, p.report.rejected[0].reason),
+        (4, RejectReason::NotANumber)
+    );
+    assert_eq!(p.report.lines, 7);
+}
+
+#[test]
+fn a_stray_inch_mark_is_a_character_not_a_quote() {
+    let text = "time,gpus,notes\n\
+        2026-11-01 13:00,3,12\" monitor and 5\"\n\
+        2026-11-01 14:00,5\",x\n\
+        2026-11-01 15:00,5,a \"b c\n\
+        2026-11-01 16:00,6,ok\n";
+    let p = same_in_slices(text).expect("parses");
+    assert_eq!(p.series.values, vec![3.0, 5.0, 6.0]);
+    assert_eq!(ts(&p), vec![T0, T0 + 2 * H, T0 + 3 * H]);
+    assert_eq!(p.report.rejected.len(), 1);
+    assert_eq!(
+        (p.report.rejected[0].line, p.report.rejected[0].reason),
+        (3, RejectReason::NotANumber)
+    );
+    assert_eq!(p.report.rejected[0].excerpt, "5\"");
+    assert_eq!(p.report.lines, 5);
+}
+
+#[test]
+fn an_unclosed_quote_costs_one_record_of_at_most_64_kib() {
+    // Epoch-second rows, one an hour; row 1 (line 2) opens a quote that never closes.
+    let mut text = String::from("time,gpus,notes\n");
+    let rows = 5000;
+    for k in 0..rows {
+        let note = if k == 0 { "\"never closed" } else { "fine" };
+        text.push_str(&format!("{},{},{note}\n", T0 + k as i64 * H, 1 + k % 3));
+    }
+    // The bad record ends at the first line end more than MAX_LINE_BYTES after its start.
+    let start = text.find('\n').unwrap() + 1;
+    let end = start + MAX_LINE_BYTES + text[start + MAX_LINE_BYTES..].find('\n').unwrap();
+    let swallowed = text[start..end].matches('\n').count() + 1; // rows in the bad record
+    assert!(swallowed > 1000);
+    let p = same_in_slices(&text).expect("parses");
+    assert_eq!(p.report.rows_rejected, 1);
+    assert_eq!(p.report.rejected[0].line, 2);
+    assert_eq!(p.report.rejected[0].reason, RejectReason::LineTooLong);
+    assert!(p.report.rejected[0].excerpt.starts_with(&T0.to_string()));
+    assert_eq!(p.report.rows_read, rows - swallowed);
+    assert_eq!(p.report.lines, rows + 1);
+    assert_eq!(ts(&p)[0], T0 + swallowed as i64 * H);
+    assert_eq!(p.series.values.len(), rows - swallowed);
+    // Within the limit, the quote takes the rest of the text (nothing bounds it earlier).
+    let short = "time,gpus,notes\n2026-11-01 13:00,3,\"open\n2026-11-01 14:00,4,x\n";
+    let p = same_in_slices(short).expect("parses");
+    assert_eq!(p.series.values, vec![3.0]);
+    assert_eq!(p.report.lines, 3);
+}
+
+#[test]
+fn a_stepper_slice_boundary_inside_quotes() {
+    // Rows with long multi-line notes, so that 64 KiB slices end inside quotes.
+    let mut text = String::from("time,gpus,notes\n");
+    let mut plain = String::from("time,gpus\n");
+    for k in 0..600i64 {
+        let t = format!("{}", T0 + k * H);
+        let v = (k % 7) as f64 * 0.5;
+        let note = format!("\"row {k}\r\n{}\"\"end,\n\"", "x, \n".repeat(100));
+        text.push_str(&format!("{t},{v},{note}\r\n"));
+        plain.push_str(&format!("{t},{v}\n"));
+    }
+    assert!(text.len() > 3 * 64 * 1024);
+    // Where the page's first slice ends: inside a quoted note.
+    let mut s = Stepper::new(&text, &opts());
+    s.step(64 * 1024);
+    let cut = (s.progress() * text.len() as f64).round() as usize;
+    assert_eq!(
+        text[..cut].matches('"').count() % 2,
+        1,
+        "the slice ends inside quotes"
+    );
+    let p = same_in_slices(&text).expect("parses");
+    assert_eq!(p.series, ok(&plain, &opts()).series);
+    assert_eq!(p.report.rows_rejected, 0);
+    assert_eq!(p.report.lines, text.matches('\n').count());
+}
+
+#[test]
+fn quoted_names_are_unescaped() {
+    let text = "series,time,value\n\
+        \"gpu \"\"A\"\"\",2026-11-01 13:00,3\n\
+        \"team\nB\",2026-11-01 13:00,2\n\
+        \"gpu \"\"A\"\"\",2026-11-01 14:00,4\n\
+        \"team\nB\",2026-11-01 14:00,1\n";
+    let p = same_in_slices(text).expect("parses");
+    let names: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["gpu \"A\"", "team\nB"]);
+    assert_eq!(p.series.values, vec![5.0, 5.0]);
+    assert_eq!(p.report.lines, 7);
+    let p = ok("time,\"gpus \"\"busy\"\"\"\n2026-11-01 13:00,3\n", &opts());
+    assert_eq!(p.report.columns[0].name, "gpus \"busy\"");
+    let smi = "timestamp, index, utilization.gpu [%]\n\
+        2026/11/01 13:00:00, \"0 \"\"a\"\"\", 95 %\n\
+        2026/11/01 13:00:00, 1, 0 %\n";
+    let p = ok(smi, &opts());
+    let names: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["0 \"a\"", "1"]);
+}
+
 fn chunked(text: &str, o: &ParseOptions, size: usize) -> ParseResult {
     let mut p = Parser::new(o.clone());
     let mut i = 0;
