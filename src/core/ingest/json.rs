@@ -2,26 +2,26 @@
 //! Array elements keep their byte offset so problems can be reported by line.
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum J {
+pub(crate) enum JsonValue {
     Null,
     Bool(bool),
     Num(f64),
     Str(String),
     /// Elements with their byte offsets.
-    Arr(Vec<(usize, J)>),
-    Obj(Vec<(String, J)>),
+    Arr(Vec<(usize, JsonValue)>),
+    Obj(Vec<(String, JsonValue)>),
 }
 
-impl J {
-    pub fn get(&self, key: &str) -> Option<&J> {
+impl JsonValue {
+    pub fn get(&self, key: &str) -> Option<&JsonValue> {
         match self {
-            J::Obj(kv) => kv.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            JsonValue::Obj(kv) => kv.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            J::Str(s) => Some(s),
+            JsonValue::Str(s) => Some(s),
             _ => None,
         }
     }
@@ -35,7 +35,7 @@ pub(crate) struct JsonError {
     pub at: usize,
 }
 
-pub(crate) fn parse(text: &str) -> Result<J, JsonError> {
+pub(crate) fn parse(text: &str) -> Result<JsonValue, JsonError> {
     let mut p = P {
         b: text.as_bytes(),
         i: 0,
@@ -75,7 +75,7 @@ impl P<'_> {
         self.b.get(self.i).copied()
     }
 
-    fn value(&mut self, depth: usize) -> Result<J, JsonError> {
+    fn value(&mut self, depth: usize) -> Result<JsonValue, JsonError> {
         if depth > MAX_DEPTH {
             return self.err();
         }
@@ -87,7 +87,7 @@ impl P<'_> {
                 self.ws();
                 if self.peek() == Some(b'}') {
                     self.i += 1;
-                    return Ok(J::Obj(kv));
+                    return Ok(JsonValue::Obj(kv));
                 }
                 loop {
                     self.ws();
@@ -107,7 +107,7 @@ impl P<'_> {
                         Some(b',') => self.i += 1,
                         Some(b'}') => {
                             self.i += 1;
-                            return Ok(J::Obj(kv));
+                            return Ok(JsonValue::Obj(kv));
                         }
                         _ => return self.err(),
                     }
@@ -119,7 +119,7 @@ impl P<'_> {
                 self.ws();
                 if self.peek() == Some(b']') {
                     self.i += 1;
-                    return Ok(J::Arr(items));
+                    return Ok(JsonValue::Arr(items));
                 }
                 loop {
                     self.ws();
@@ -131,22 +131,22 @@ impl P<'_> {
                         Some(b',') => self.i += 1,
                         Some(b']') => {
                             self.i += 1;
-                            return Ok(J::Arr(items));
+                            return Ok(JsonValue::Arr(items));
                         }
                         _ => return self.err(),
                     }
                 }
             }
-            Some(b'"') => self.string().map(J::Str),
-            Some(b't') => self.word(b"true", J::Bool(true)),
-            Some(b'f') => self.word(b"false", J::Bool(false)),
-            Some(b'n') => self.word(b"null", J::Null),
+            Some(b'"') => self.string().map(JsonValue::Str),
+            Some(b't') => self.word(b"true", JsonValue::Bool(true)),
+            Some(b'f') => self.word(b"false", JsonValue::Bool(false)),
+            Some(b'n') => self.word(b"null", JsonValue::Null),
             Some(c) if c == b'-' || c.is_ascii_digit() => self.number(),
             _ => self.err(),
         }
     }
 
-    fn word(&mut self, w: &[u8], v: J) -> Result<J, JsonError> {
+    fn word(&mut self, w: &[u8], v: JsonValue) -> Result<JsonValue, JsonError> {
         if self.b[self.i..].starts_with(w) {
             self.i += w.len();
             Ok(v)
@@ -155,7 +155,7 @@ impl P<'_> {
         }
     }
 
-    fn number(&mut self) -> Result<J, JsonError> {
+    fn number(&mut self) -> Result<JsonValue, JsonError> {
         let start = self.i;
         while self.i < self.b.len()
             && matches!(
@@ -167,7 +167,7 @@ impl P<'_> {
         }
         let s = std::str::from_utf8(&self.b[start..self.i]).map_err(|_| JsonError { at: start })?;
         match super::number::parse_f64(s) {
-            Some(v) if v.is_finite() => Ok(J::Num(v)),
+            Some(v) if v.is_finite() => Ok(JsonValue::Num(v)),
             _ => Err(JsonError { at: start }),
         }
     }
@@ -251,12 +251,12 @@ mod tests {
     fn parses_values() {
         let v =
             parse(r#" {"a": [1, -2.5e1, "x\"\u00e9\ud83d\ude00", true, null], "b": {}} "#).unwrap();
-        let J::Arr(a) = v.get("a").unwrap() else {
+        let JsonValue::Arr(a) = v.get("a").unwrap() else {
             panic!()
         };
-        assert_eq!(a[1].1, J::Num(-25.0));
-        assert_eq!(a[2].1, J::Str("x\"é😀".into()));
-        assert_eq!(v.get("b"), Some(&J::Obj(vec![])));
+        assert_eq!(a[1].1, JsonValue::Num(-25.0));
+        assert_eq!(a[2].1, JsonValue::Str("x\"é😀".into()));
+        assert_eq!(v.get("b"), Some(&JsonValue::Obj(vec![])));
     }
 
     #[test]

@@ -189,6 +189,22 @@ pub enum ColumnChoice {
     Sum,
 }
 
+impl ColumnChoice {
+    /// The column use among `n` series (long tables, GPUs, Prometheus results).
+    pub(crate) fn for_series(self, n: usize) -> Result<ColumnUse, IngestError> {
+        match self {
+            ColumnChoice::One(k) if k < n => Ok(ColumnUse::One(k)),
+            ColumnChoice::One(k) => Err(IngestError::NoSuchColumn {
+                index: k,
+                available: n,
+            }),
+            ColumnChoice::Sum => Ok(ColumnUse::Sum),
+            ColumnChoice::Auto if n == 1 => Ok(ColumnUse::One(0)),
+            ColumnChoice::Auto => Ok(ColumnUse::Sum),
+        }
+    }
+}
+
 /// What to do with hours that have no data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum GapPolicy {

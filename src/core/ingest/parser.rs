@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::detect::{detect, Layout, Mode, TsCol};
 use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
-use super::resample::{hourly, jobs, Hourly, Sample};
+use super::resample::{hourly, jobs, Sample};
 use super::split::{split_fields, split_fields_with};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, Ts, TsError};
 use super::{
@@ -1024,7 +1024,7 @@ impl Rows {
                     name: n.clone(),
                 })
                 .collect();
-            r.used = series_use(opts.column, r.columns.len())?;
+            r.used = opts.column.for_series(r.columns.len())?;
         }
         if r.rows_read == 0 {
             return Err(IngestError::NoUsableRows(Box::new(self.report)));
@@ -1053,13 +1053,13 @@ impl Rows {
             Acc::Samples(mut s) => {
                 let ncols = self.names.len().max(1);
                 let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
-                apply(r, &h);
+                h.fill_report(r);
                 (h.values, Some(h.starts))
             }
             Acc::Jobs(j) => {
                 r.unsorted = !self.sorted;
                 let h = jobs(&j, off)?;
-                apply(r, &h);
+                h.fill_report(r);
                 (h.values, Some(h.starts))
             }
         };
@@ -1077,29 +1077,6 @@ impl Rows {
             report: self.report,
         })
     }
-}
-
-/// The column use for series (long tables, GPUs, Prometheus).
-pub(crate) fn series_use(choice: ColumnChoice, n: usize) -> Result<ColumnUse, IngestError> {
-    match choice {
-        ColumnChoice::One(k) if k < n => Ok(ColumnUse::One(k)),
-        ColumnChoice::One(k) => Err(IngestError::NoSuchColumn {
-            index: k,
-            available: n,
-        }),
-        ColumnChoice::Sum => Ok(ColumnUse::Sum),
-        ColumnChoice::Auto if n == 1 => Ok(ColumnUse::One(0)),
-        ColumnChoice::Auto => Ok(ColumnUse::Sum),
-    }
-}
-
-pub(crate) fn apply(r: &mut ParseReport, h: &Hourly) {
-    r.span = h.span;
-    r.resolution_seconds = h.resolution_s;
-    r.missing_hours = h.missing_hours;
-    r.gaps = h.gaps.clone();
-    r.duplicates = h.duplicates;
-    r.hours = h.values.len();
 }
 
 /// Drive a [`Parser`] over a text in slices: `while !s.step(64 * 1024) { yield }`.

@@ -1,8 +1,7 @@
 //! Prometheus HTTP API responses (`/api/v1/query_range` matrix, `/api/v1/query` vector).
 
-use super::json::{self, J};
+use super::json::{self, JsonValue};
 use super::number::{parse_number, MAX_VALUE};
-use super::parser::{apply, series_use};
 use super::resample::{hourly, Sample};
 use super::timestamp::{MAX_MS, MIN_MS};
 use super::{
@@ -31,8 +30,8 @@ impl Lines<'_> {
     }
 }
 
-fn label(metric: Option<&J>) -> String {
-    let Some(J::Obj(kv)) = metric else {
+fn label(metric: Option<&JsonValue>) -> String {
+    let Some(JsonValue::Obj(kv)) = metric else {
         return String::new();
     };
     let name = kv
@@ -62,25 +61,25 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
     let root = json::parse(text).map_err(|e| IngestError::InvalidJson {
         line: lines.at(e.at),
     })?;
-    if root.get("status").and_then(J::as_str) == Some("error") {
+    if root.get("status").and_then(JsonValue::as_str) == Some("error") {
         let msg = root
             .get("error")
-            .and_then(J::as_str)
-            .or_else(|| root.get("errorType").and_then(J::as_str))
+            .and_then(JsonValue::as_str)
+            .or_else(|| root.get("errorType").and_then(JsonValue::as_str))
             .unwrap_or("");
         return Err(IngestError::PrometheusError {
             message: msg.chars().take(500).collect(),
         });
     }
     let data = root.get("data").unwrap_or(&root);
-    let Some(J::Arr(result)) = data.get("result") else {
+    let Some(JsonValue::Arr(result)) = data.get("result") else {
         return Err(IngestError::NotPrometheus);
     };
     let mut report = ParseReport::new(Format::PrometheusJson, opts);
     report.delimiter = Delimiter::None;
     report.timestamp_style = Some(TimestampStyle::EpochSeconds);
     report.lines = text.lines().count();
-    let series: Vec<&J> = result.iter().map(|(_, s)| s).take(MAX_SERIES).collect();
+    let series: Vec<&JsonValue> = result.iter().map(|(_, s)| s).take(MAX_SERIES).collect();
     report.columns = series
         .iter()
         .enumerate()
@@ -89,20 +88,20 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
             name: label(s.get("metric")),
         })
         .collect();
-    report.used = series_use(opts.column, report.columns.len().max(1))?;
+    report.used = opts.column.for_series(report.columns.len().max(1))?;
     let mut samples: Vec<Sample> = Vec::new();
     let mut sorted = true;
     let mut last_key = (i64::MIN, 0u32);
     let mut last_per: Vec<i64> = vec![i64::MIN; series.len()];
     for (i, s) in series.iter().enumerate() {
-        let pairs: Vec<(usize, &J)> = match (s.get("values"), s.get("value")) {
-            (Some(J::Arr(v)), _) => v.iter().map(|(at, p)| (*at, p)).collect(),
-            (None, Some(v @ J::Arr(_))) => vec![(0, v)],
+        let pairs: Vec<(usize, &JsonValue)> = match (s.get("values"), s.get("value")) {
+            (Some(JsonValue::Arr(v)), _) => v.iter().map(|(at, p)| (*at, p)).collect(),
+            (None, Some(v @ JsonValue::Arr(_))) => vec![(0, v)],
             _ => continue,
         };
         for (at, pair) in pairs {
             let (ts, val) = match pair {
-                J::Arr(p) if p.len() == 2 => (&p[0].1, &p[1].1),
+                JsonValue::Arr(p) if p.len() == 2 => (&p[0].1, &p[1].1),
                 _ => {
                     let line = lines.at(at);
                     report.reject(line, RejectReason::BadSample, &excerpt_at(text, at));
@@ -110,19 +109,19 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
                 }
             };
             let ms = match ts {
-                J::Num(t) => (t * 1000.0).floor(),
-                J::Str(t) => super::number::parse_f64(t.trim())
+                JsonValue::Num(t) => (t * 1000.0).floor(),
+                JsonValue::Str(t) => super::number::parse_f64(t.trim())
                     .map(|t| (t * 1000.0).floor())
                     .unwrap_or(f64::NAN),
                 _ => f64::NAN,
             };
             let v = match val {
-                J::Str(v) => parse_number(v).map_err(|e| match e {
+                JsonValue::Str(v) => parse_number(v).map_err(|e| match e {
                     super::number::NumError::NotFinite => RejectReason::NotFinite,
                     super::number::NumError::Empty => RejectReason::MissingValue,
                     super::number::NumError::NotANumber => RejectReason::NotANumber,
                 }),
-                J::Num(v) => Ok(*v),
+                JsonValue::Num(v) => Ok(*v),
                 _ => Err(RejectReason::BadSample),
             };
             let reason = if !ms.is_finite() {
@@ -175,7 +174,7 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
         opts.utc_offset_minutes,
         opts.gaps,
     )?;
-    apply(&mut report, &h);
+    h.fill_report(&mut report);
     Ok(Parsed {
         series: UsageSeries {
             values: h.values,

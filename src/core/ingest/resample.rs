@@ -1,7 +1,9 @@
 //! Resampling to hourly GPUs busy: sub-hourly samples averaged (per series, then
 //! summed), coarser samples held until the next one, jobs split across hours.
 
-use super::{hour_key, hour_start_s, Gap, GapPolicy, IngestError, MAX_HOURS, MAX_LISTED_GAPS};
+use super::{
+    hour_key, hour_start_s, Gap, GapPolicy, IngestError, ParseReport, MAX_HOURS, MAX_LISTED_GAPS,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Sample {
@@ -22,6 +24,18 @@ pub(crate) struct Hourly {
     pub missing_hours: usize,
     pub gaps: Vec<Gap>,
     pub duplicates: usize,
+}
+
+impl Hourly {
+    /// What resampling found, into the report: span, spacing, gaps, duplicates, hours.
+    pub(crate) fn fill_report(&self, r: &mut ParseReport) {
+        r.span = self.span;
+        r.resolution_seconds = self.resolution_s;
+        r.missing_hours = self.missing_hours;
+        r.gaps = self.gaps.clone();
+        r.duplicates = self.duplicates;
+        r.hours = self.values.len();
+    }
 }
 
 const HOUR_MS: i64 = 3_600_000;
