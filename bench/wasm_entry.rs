@@ -1,5 +1,5 @@
 //! The browser bench's wasm side (built as the `bench_wasm` example, never shipped): the same
-//! engine calls as `benches/engine.rs`, exported to the bench page (bench/index.html), which
+//! engine calls as `bench/native.rs`, exported to the bench page (bench/index.html), which
 //! times them with performance.now() next to the JavaScript baseline (bench/js_baseline.js).
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
@@ -20,7 +20,7 @@ pub fn gen_minutely(rows: usize) -> String {
     generate_minutely_csv(rows)
 }
 
-/// `hours` hourly rows (`core::samples::generate_hourly_csv`, as benches/engine.rs).
+/// `hours` hourly rows (`core::samples::generate_hourly_csv`, as bench/native.rs).
 #[wasm_bindgen]
 pub fn gen_hourly(hours: usize) -> String {
     generate_hourly_csv(hours)

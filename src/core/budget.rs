@@ -184,6 +184,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(proptest::test_runner::Config { failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/regressions/budget.txt"))), ..proptest::test_runner::Config::default() })]
         #[test]
         fn split_sums_exactly(b in 0.01f64..1e9, f in 0.0f64..100.0, e_frac in 0.0f64..1.0) {
             let e = (100.0 - f) * e_frac;

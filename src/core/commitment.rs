@@ -226,6 +226,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(proptest::test_runner::Config { failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/regressions/commitment.txt"))), ..proptest::test_runner::Config::default() })]
         /// N* minimises C(N) = N·P·T/H + r·Σ max(0, u_t − N) (computed by brute force on the
         /// raw series) over every N from 0 to the peak; the displayed monthly totals agree
         /// to the cent (rounding of two amounts can cost at most 1 cent).

@@ -580,6 +580,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/regressions/decimal.txt"))), ..proptest::test_runner::Config::default() })]
         /// Any text at all, and any text shaped like a number: the same answer as
         /// `str::parse`, never a panic.
         #[test]

@@ -961,7 +961,7 @@ mod prop {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+        #![proptest_config(proptest::test_runner::Config { cases: 256, failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/regressions/ingest_unit.txt"))), ..proptest::test_runner::Config::default() })]
 
         #[test]
         fn arbitrary_strings_never_panic(s in any::<String>()) {
