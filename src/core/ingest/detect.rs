@@ -531,14 +531,20 @@ pub(crate) fn detect(
             if numeric.is_empty() {
                 return Err(IngestError::NoNumericColumn);
             }
+            // A series-name column of a long table: text, few distinct values; never a notes
+            // column (free text repeats too: "ok", "retry").
             let key = (0..ncols).find(|&j| {
-                !used[j] && stats[j].text * 2 >= stats[j].nonempty && stats[j].nonempty > 0 && {
-                    let mut v: Vec<&str> =
-                        data_rows.iter().filter_map(|r| r.get(j).copied()).collect();
-                    v.sort_unstable();
-                    v.dedup();
-                    v.len() * 2 <= data_rows.len().max(2)
-                }
+                !used[j]
+                    && !has_any(&names[j], NOTE_WORDS)
+                    && stats[j].text * 2 >= stats[j].nonempty
+                    && stats[j].nonempty > 0
+                    && {
+                        let mut v: Vec<&str> =
+                            data_rows.iter().filter_map(|r| r.get(j).copied()).collect();
+                        v.sort_unstable();
+                        v.dedup();
+                        v.len() * 2 <= data_rows.len().max(2)
+                    }
             });
             match key {
                 Some(key) if numeric.len() == 1 && layout.ts.is_some() => {

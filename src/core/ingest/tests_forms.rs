@@ -364,6 +364,24 @@ fn a_time_column_not_read_is_reported_with_an_example() {
 }
 
 #[test]
+fn notes_columns_are_never_series_names() {
+    // Repeating notes ("ok", "retry") look like a long table's series column; they are not.
+    let text: String = std::iter::once("time,gpus,notes\n".to_string())
+        .chain((0..48).map(|h| {
+            let (y, m, d, hh, mm) = civil(START + h * 3600);
+            let note = ["ok", "retry", "\"node 3, \"\"slow\"\"\nline 2\""][h as usize % 3];
+            format!("{y}-{m:02}-{d:02} {hh:02}:{mm:02},{},{note}\n", value(h))
+        }))
+        .collect();
+    let p = parse(&text, &ParseOptions::default()).unwrap();
+    assert_eq!(p.report.series_column, None);
+    assert_eq!(p.report.columns.len(), 1);
+    assert_eq!(p.report.columns[0].name, "gpus");
+    assert_eq!(p.report.used, ColumnUse::One(0));
+    assert_eq!(p.report.hours, 48);
+}
+
+#[test]
 fn notes_columns_are_never_gpu_counts() {
     let text = "time,gpus,notes\n2026-10-05 00:00,3,1\n2026-10-05 01:00,4,\n2026-10-05 02:00,5,2\n";
     let p = parse(text, &ParseOptions::default()).unwrap();
