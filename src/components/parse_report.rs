@@ -303,8 +303,8 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
         }
         (_, _, Some(_)) => pick(
             l,
-            "none read (see the warning below): each row was taken as one hour",
-            "未读取（见下方提示）：每行按一小时计",
+            "none read (see the warning above): each row was taken as one hour",
+            "未读取（见上方提示）：每行按一小时计",
         )
         .to_string(),
         _ => pick(
