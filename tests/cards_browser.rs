@@ -519,7 +519,7 @@ async fn budget_implied_split_reads_right_in_both_languages() {
         )
     );
     let (host, state) = mount(Card::Budget, Lang::En);
-    state.update(|s| s.currency = gpu_rent_planner::app::Currency::Usd);
+    state.update(|s| s.currency = gpu_rent_planner::state::Currency::Usd);
     settle().await;
     let total_en = gpu_rent_planner::format::money(i.total, "$", Lang::En);
     assert_eq!(
