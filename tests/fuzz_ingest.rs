@@ -13,7 +13,7 @@ mod common;
 
 use gpu_rent_planner::core::ingest::{
     parse, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseOptions,
-    ParseResult, Stepper, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS, MAX_LISTED_GAPS,
+    ParseResult, Parser, Stepper, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS, MAX_LISTED_GAPS,
     MAX_LISTED_REJECTS,
 };
 use proptest::prelude::*;
@@ -418,8 +418,34 @@ fn quoted_csv(rows: &[RowSpec], header_quotes: [bool; 3], last_newline: bool) ->
     (text, plain)
 }
 
-/// A quoted CSV reads exactly as the plain one, whole and in slices of `slices` bytes.
-fn check_quoted(text: &str, plain: &str, rows: usize, slices: &[usize]) -> Result<(), String> {
+/// `text` fed to a [`Parser`] in chunks of the given sizes (in turn, each moved up to a
+/// char boundary): chunks end anywhere, between the quotes of `""` or inside `\r\n`.
+fn fed_in_chunks(text: &str, opts: &ParseOptions, sizes: &[usize]) -> ParseResult {
+    let mut p = Parser::new(opts.clone());
+    let mut i = 0;
+    for &size in sizes.iter().cycle() {
+        if i >= text.len() {
+            break;
+        }
+        let mut e = (i + size.max(1)).min(text.len());
+        while !text.is_char_boundary(e) {
+            e += 1;
+        }
+        p.feed(&text[i..e]);
+        i = e;
+    }
+    p.finish()
+}
+
+/// A quoted CSV reads exactly as the plain one: whole, in `Stepper` slices of `slices`
+/// bytes, and fed in chunks of `chunks` bytes.
+fn check_quoted(
+    text: &str,
+    plain: &str,
+    rows: usize,
+    slices: &[usize],
+    chunks: &[usize],
+) -> Result<(), String> {
     let opts = ParseOptions::default();
     let want = parse(plain, &opts).map_err(|e| format!("plain CSV: {e:?}"))?;
     let got = parse(text, &opts).map_err(|e| format!("quoted CSV: {e:?}"))?;
@@ -447,6 +473,9 @@ fn check_quoted(text: &str, plain: &str, rows: usize, slices: &[usize]) -> Resul
     for &slice in slices {
         check_all(text, &opts, slice)?;
     }
+    if fed_in_chunks(text, &opts, chunks) != Ok(got) {
+        return Err(format!("fed in chunks of {chunks:?} bytes: not as a whole"));
+    }
     Ok(())
 }
 
@@ -459,9 +488,10 @@ proptest! {
         header_quotes in any::<[bool; 3]>(),
         last_newline in any::<bool>(),
         slice in 1usize..300,
+        chunks in prop::collection::vec(1usize..40, 1..6),
     ) {
         let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
-        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[slice]) {
+        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[slice], &chunks) {
             prop_assert!(false, "{e}\ninput: {text:?}");
         }
     }
@@ -477,10 +507,11 @@ proptest! {
         header_quotes in any::<[bool; 3]>(),
         last_newline in any::<bool>(),
         slice in 1usize..300,
+        chunks in prop::collection::vec(1usize..5000, 1..6),
     ) {
         let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
         prop_assume!(text.len() > 96 * 1024);
-        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[64 * 1024, slice]) {
+        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[64 * 1024, slice], &chunks) {
             prop_assert!(false, "{e}\ninput of {} bytes", text.len());
         }
     }

@@ -47,6 +47,16 @@ enum Quote {
     ClosingOrEscape,
 }
 
+/// Bytes in the UTF-8 sequence that starts with `lead`.
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
 impl Quote {
     /// Inside a quoted field (a line end does not end the record; a `"` matters).
     fn quoted(self) -> bool {
@@ -70,6 +80,18 @@ impl Quote {
             Quote::ClosingOrEscape if c == b'"' => (Quote::Quoted, 1),
             Quote::Comment => (Quote::Comment, 1),
             Quote::Start if c == b'#' => (Quote::Comment, 1),
+            // Leading white space is trimmed off a record before it is split.
+            Quote::Start if matches!(c, b'\r' | 0x0B | 0x0C) => (Quote::Start, 1),
+            Quote::Start if c >= 0x80 && c != 0xEF => {
+                let w = utf8_width(c);
+                let ch = std::str::from_utf8(&b[i..(i + w).min(b.len())])
+                    .ok()
+                    .and_then(|s| s.chars().next());
+                match ch {
+                    Some(ch) if ch.is_whitespace() => (Quote::Start, w),
+                    _ => (Quote::Text, 1),
+                }
+            }
             Quote::Start if c == b'/' => (Quote::Slash, 1),
             Quote::Slash if c == b'/' => (Quote::Comment, 1),
             _ => {
