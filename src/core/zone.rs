@@ -66,23 +66,21 @@ impl Zone {
 
     /// The UTC instant (milliseconds) of a local wall-clock time (milliseconds, as if UTC).
     pub fn utc_ms_from_local(&self, local_ms: i64) -> i64 {
-        if self.changes.is_empty() {
-            return local_ms - i64::from(self.base_minutes) * 60_000;
-        }
         // The first reading of the local time: try the offset before each nearby change.
         let local_s = local_ms.div_euclid(1000);
         let i = self
             .changes
             .partition_point(|&(t, m)| t + i64::from(m) * 60 <= local_s);
+        if i == 0 {
+            // Before any change (or a fixed zone): the base offset.
+            return local_ms - i64::from(self.base_minutes) * 60_000;
+        }
         // Candidates: the offset in force before change i-1, and after it.
         let before = if i >= 2 {
             self.changes[i - 2].1
         } else {
             self.base_minutes
         };
-        if i == 0 {
-            return local_ms - i64::from(self.base_minutes) * 60_000;
-        }
         let (t, after) = self.changes[i - 1];
         let with_before = local_ms - i64::from(before) * 60_000;
         if with_before.div_euclid(1000) < t {

@@ -3,7 +3,8 @@
 use super::number::parse_number;
 use super::split::split_fields;
 use super::timestamp::{
-    day_month_fields, is_excel_serial, order_of, parse_datetime, parse_epoch, parse_time_of_day,
+    day_month_fields, is_excel_serial, mentions_month, order_of, parse_datetime, parse_epoch,
+    parse_time_of_day, OrderEvidence,
 };
 use super::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource, ParseOptions,
@@ -256,15 +257,13 @@ pub(crate) fn detect(
         .collect();
     // The order of day and month: chosen, fixed by a date of the file (a field above 12),
     // or the browser locale's.
-    let mut evidence = [0usize; 2];
+    let mut evidence = OrderEvidence::default();
     let mut day_month_dates = false;
     for cell in rows.iter().flatten() {
         if let Some((a, b)) = day_month_fields(cell) {
             day_month_dates = true;
-            match order_of(a, b) {
-                Some(DateOrder::MonthFirst) => evidence[0] += 1,
-                Some(DateOrder::DayFirst) => evidence[1] += 1,
-                None => {}
+            if let Some(o) = order_of(a, b) {
+                evidence.add(o);
             }
         }
     }
@@ -272,9 +271,10 @@ pub(crate) fn detect(
         (TimeForm::MonthFirst, _) => (DateOrder::MonthFirst, OrderSource::Choice),
         (TimeForm::DayFirst, _) => (DateOrder::DayFirst, OrderSource::Choice),
         (_, Some(o)) => (o, OrderSource::File),
-        _ if evidence[0] > evidence[1] => (DateOrder::MonthFirst, OrderSource::File),
-        _ if evidence[1] > evidence[0] => (DateOrder::DayFirst, OrderSource::File),
-        _ => (opts.locale_date_order, OrderSource::Locale),
+        _ => match evidence.decided() {
+            Some(o) => (o, OrderSource::File),
+            None => (opts.locale_date_order, OrderSource::Locale),
+        },
     };
     let kinds: Vec<Vec<Kind>> = rows
         .iter()
@@ -628,13 +628,8 @@ fn looks_like_time(cell: &str) -> bool {
     let lower = cell.to_ascii_lowercase();
     let letters = b.iter().filter(|c| c.is_ascii_alphabetic()).count();
     let meridiem = lower.contains("am") || lower.contains("pm");
-    if letters > 2 {
-        const MONTHS: [&str; 12] = [
-            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-        ];
-        if !MONTHS.iter().any(|m| lower.contains(m)) {
-            return false;
-        }
+    if letters > 2 && !mentions_month(&lower) {
+        return false;
     }
     let kinds = [b'/', b'.', b'-', b':']
         .iter()

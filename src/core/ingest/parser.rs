@@ -7,7 +7,7 @@ use super::detect::{detect, Layout, Mode, TsCol};
 use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
 use super::resample::{hourly, jobs, Sample};
 use super::split::{split_fields, split_fields_with};
-use super::timestamp::{parse_datetime, parse_epoch, parse_excel, Ts, TsError};
+use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::{
     prometheus, ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource,
     ParseOptions, ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn,
@@ -185,8 +185,8 @@ struct Rows {
     header_seen: bool,
     /// The planning zone naive times are read in.
     zone: Zone,
-    /// Dates that read only month first / only day first.
-    order_evidence: [usize; 2],
+    /// Dates that read only one way.
+    order_evidence: OrderEvidence,
     /// Numeric offsets written in the cells, with how often.
     offsets: Vec<(i32, usize)>,
     time_example: Option<String>,
@@ -266,10 +266,10 @@ impl Parser {
         if source != OrderSource::Locale {
             return None;
         }
-        let (this, other) = match order {
-            DateOrder::MonthFirst => (rows.order_evidence[0], rows.order_evidence[1]),
-            DateOrder::DayFirst => (rows.order_evidence[1], rows.order_evidence[0]),
-        };
+        let (this, other) = (
+            rows.order_evidence.of(order),
+            rows.order_evidence.of(order.other()),
+        );
         (other > 0 && this == 0).then_some(order.other())
     }
 
@@ -684,7 +684,7 @@ impl Rows {
             max_ms: i64::MIN,
             header_seen: false,
             zone: opts.zone(),
-            order_evidence: [0; 2],
+            order_evidence: OrderEvidence::default(),
             offsets: Vec::new(),
             time_example: None,
             twelve_hour: false,
@@ -773,10 +773,7 @@ impl Rows {
             }
             Err((TsError::OutOfRange, r)) => Err((RejectReason::TimestampOutOfRange, r)),
             Err((TsError::WrongOrder, r)) => {
-                self.order_evidence[match order.other() {
-                    DateOrder::MonthFirst => 0,
-                    DateOrder::DayFirst => 1,
-                }] += 1;
+                self.order_evidence.add(order.other());
                 Err((RejectReason::BadTimestamp, r))
             }
             Err((TsError::Bad, r)) => Err((RejectReason::BadTimestamp, r)),
@@ -787,10 +784,7 @@ impl Rows {
     /// its offset.
     fn note(&mut self, ts: &Ts, t: &str, r: (usize, usize)) {
         if let Some(o) = ts.order_hint {
-            self.order_evidence[match o {
-                DateOrder::MonthFirst => 0,
-                DateOrder::DayFirst => 1,
-            }] += 1;
+            self.order_evidence.add(o);
         }
         if let Some(m) = ts.offset_minutes {
             if let Some((_, n)) = self.offsets.iter_mut().find(|(o, _)| *o == m) {
@@ -972,10 +966,7 @@ impl Rows {
         r.twelve_hour = self.twelve_hour;
         r.date_order = lay.date_order.filter(|_| lay.ts.is_some()).map(|(o, src)| {
             // The locale's order, confirmed by a later date of the file.
-            let confirmed = self.order_evidence[match o {
-                DateOrder::MonthFirst => 0,
-                DateOrder::DayFirst => 1,
-            }] > 0;
+            let confirmed = self.order_evidence.of(o) > 0;
             if src == OrderSource::Locale && confirmed {
                 (o, OrderSource::File)
             } else {

@@ -287,6 +287,39 @@ pub(crate) fn day_month_fields(cell: &str) -> Option<(i64, i64)> {
     Some((a, m))
 }
 
+/// Dates seen that read only one way: how many fix each order of day and month.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct OrderEvidence {
+    month_first: usize,
+    day_first: usize,
+}
+
+impl OrderEvidence {
+    pub(crate) fn add(&mut self, order: DateOrder) {
+        match order {
+            DateOrder::MonthFirst => self.month_first += 1,
+            DateOrder::DayFirst => self.day_first += 1,
+        }
+    }
+
+    /// Dates that read only in `order`.
+    pub(crate) fn of(&self, order: DateOrder) -> usize {
+        match order {
+            DateOrder::MonthFirst => self.month_first,
+            DateOrder::DayFirst => self.day_first,
+        }
+    }
+
+    /// The order the dates fix, when more of them fix one than the other.
+    pub(crate) fn decided(&self) -> Option<DateOrder> {
+        match self.month_first.cmp(&self.day_first) {
+            std::cmp::Ordering::Greater => Some(DateOrder::MonthFirst),
+            std::cmp::Ordering::Less => Some(DateOrder::DayFirst),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
 /// The order a day/month pair fixes, if any.
 pub(crate) fn order_of(a: i64, b: i64) -> Option<DateOrder> {
     match (a > 12, b > 12) {
@@ -310,6 +343,14 @@ const MONTHS: [&[u8]; 12] = [
     b"november",
     b"december",
 ];
+
+/// Some month's three-letter abbreviation appears in an ASCII-lower-cased text.
+pub(crate) fn mentions_month(lower: &str) -> bool {
+    lower
+        .as_bytes()
+        .windows(3)
+        .any(|w| MONTHS.iter().any(|m| &m[..3] == w))
+}
 
 /// A month name or its abbreviation (`Oct`, `Sept`, `October`; any case) at `p`.
 fn month_name(b: &[u8], p: &mut usize) -> Option<i64> {
