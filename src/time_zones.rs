@@ -103,7 +103,7 @@ fn offset_minutes(f: &Dtf, utc_s: i64) -> Option<i32> {
             .as_string()?;
         v[i] = text.trim().parse().ok()?;
     }
-    let days = crate::core::ingest::timestamp::days_from_civil(v[0], v[1], v[2]);
+    let days = crate::core::calendar::days_from_civil(v[0], v[1], v[2]);
     let local = days * 86_400 + (v[3] % 24) * 3600 + v[4] * 60 + v[5];
     let minutes = (local - utc_s).div_euclid(60);
     i32::try_from(minutes).ok()

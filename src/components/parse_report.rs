@@ -6,13 +6,13 @@ use crate::components::bilingual;
 
 use crate::components::slider_field::SliderField;
 use crate::context::{memo_of, use_ctx};
+use crate::core::calendar::civil_from_days;
 use crate::core::error::{non_negative, Field};
-use crate::core::ingest::timestamp::civil_from_days;
 use crate::core::ingest::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError, OrderSource,
     ParseReport, RejectReason, TimeForm, TimestampStyle,
 };
-use crate::core::zone::{offset_label, ZoneChoice};
+use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::percent;
 use crate::i18n::{pick, Lang};
 use crate::state::ParseStatus;
@@ -201,8 +201,9 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
     }
 }
 
-fn utc_text(unix: i64, offset_minutes: i32) -> String {
-    let local = unix + offset_minutes as i64 * 60;
+/// A UTC instant as local wall-clock time in the planning zone (daylight saving included).
+fn local_text(unix: i64, zone: &Zone) -> String {
+    let local = zone.local_s(unix);
     let (y, m, d) = civil_from_days(local.div_euclid(86_400));
     let secs = local.rem_euclid(86_400);
     format!(
@@ -212,7 +213,14 @@ fn utc_text(unix: i64, offset_minutes: i32) -> String {
     )
 }
 
-fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl IntoView {
+/// `planning`: the zone the series was planned in (the span is shown in it); `zone`: its
+/// description and key for the report row.
+fn report_view(
+    l: Lang,
+    r: &ParseReport,
+    planning: &Zone,
+    zone: Option<(String, String)>,
+) -> impl IntoView {
     let mut read_as = format_name(l, r.format).to_string();
     if r.format == Format::Table || r.format == Format::GrafanaCsv {
         read_as.push_str(&format!(
@@ -246,13 +254,9 @@ fn report_view(l: Lang, r: &ParseReport, zone: Option<(String, String)>) -> impl
             r.columns.len()
         ),
     };
-    let span = r.span.map(|(a, b)| {
-        format!(
-            "{} → {}",
-            utc_text(a, r.utc_offset_minutes),
-            utc_text(b, r.utc_offset_minutes)
-        )
-    });
+    let span = r
+        .span
+        .map(|(a, b)| format!("{} → {}", local_text(a, planning), local_text(b, planning)));
     let resolution = r.resolution_seconds.map(|s| match s {
         s if s % 3600 == 0 => format!("{} h", s / 3600),
         s if s % 60 == 0 => format!("{} min", s / 60),
@@ -417,13 +421,13 @@ pub fn ParseReportView() -> impl IntoView {
                         let zone = parsed.series.timestamps.is_some().then(|| {
                             state.with_untracked(|s| zone_text(l, &parsed.report, &s.tz, !parsed.series.offset_changes.is_empty()))
                         });
-                        report_view(l, &parsed.report, zone).into_any()
+                        report_view(l, &parsed.report, &parsed.series.zone(), zone).into_any()
                     }
                     ParseStatus::Done(Err(e)) => {
                         let report = match &e { IngestError::NoUsableRows(r) => Some(r.clone()), _ => None };
                         view! {
                             <p class="error" role="alert" data-testid="usage-error">{ingest_error_text(l, &e)}</p>
-                            {report.map(|r| report_view(l, &r, None))}
+                            {report.map(|r| report_view(l, &r, &Zone::fixed(r.utc_offset_minutes), None))}
                         }.into_any()
                     }
                 }

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use crate::core::ingest::civil_from_days;
+use crate::core::calendar::civil_from_days;
 use crate::core::series::UsageSeries;
 
 /// Days in every sample history.

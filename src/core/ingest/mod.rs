@@ -559,5 +559,3 @@ pub(crate) fn hour_key(ms: i64, utc_offset_minutes: i32) -> i64 {
 pub(crate) fn hour_start_s(key: i64, utc_offset_minutes: i32) -> i64 {
     key * 3600 - i64::from(utc_offset_minutes) * 60
 }
-
-pub(crate) use timestamp::civil_from_days;

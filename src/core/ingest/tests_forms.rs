@@ -24,7 +24,7 @@ fn value(h: i64) -> f64 {
 }
 
 fn civil(unix: i64) -> (i64, i64, i64, i64, i64) {
-    let (y, m, d) = timestamp::civil_from_days(unix.div_euclid(86_400));
+    let (y, m, d) = crate::core::calendar::civil_from_days(unix.div_euclid(86_400));
     let s = unix.rem_euclid(86_400);
     (y, m, d, s / 3600, (s % 3600) / 60)
 }

@@ -40,8 +40,7 @@ pub(crate) struct Ts {
     pub twelve_hour: bool,
 }
 
-use crate::core::calendar::days_in_month;
-pub(crate) use crate::core::calendar::{civil_from_days, days_from_civil};
+use crate::core::calendar::{days_from_civil, days_in_month};
 
 /// A number that is a plausible Unix time: seconds (≤ 11 integer digits),
 /// milliseconds, microseconds or nanoseconds — decided by magnitude.
@@ -690,6 +689,7 @@ fn parse_ascii(b: &[u8], chinese: bool, zone: &Zone, order: DateOrder) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::calendar::civil_from_days;
 
     const T: i64 = 1_793_538_000_000; // 2026-11-01T13:00:00Z
 
