@@ -164,8 +164,17 @@ fn probe_with(offset_at: impl Fn(i64) -> Option<i32>) -> Option<Zone> {
     Some(Zone::with_changes(base, changes))
 }
 
+thread_local! {
+    /// The browser's zone name, asked once (the picker, the report and the link all need it).
+    static OWN_NAME: std::cell::OnceCell<Option<String>> = const { std::cell::OnceCell::new() };
+}
+
 /// The browser's own zone name (`Asia/Shanghai`), when it tells.
 pub fn browser_zone_name() -> Option<String> {
+    OWN_NAME.with(|n| n.get_or_init(ask_zone_name).clone())
+}
+
+fn ask_zone_name() -> Option<String> {
     let f = Dtf::new(&JsValue::UNDEFINED, &js_sys::Object::new()).ok()?;
     let o = f.resolved_options().ok()?;
     js_sys::Reflect::get(&o, &JsValue::from_str("timeZone"))
