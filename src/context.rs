@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::core::error::InputError;
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::profile::HistoryProfile;
+use crate::present::{Presented, Shown};
 use crate::state::{AppState, Lang, ParseStatus};
 
 /// localStorage key of the autosaved session: the same query string as the link.
@@ -64,4 +65,38 @@ pub fn bind_input(
         Memo::new(move |_| state.with(|s| get(&s.inputs))).into(),
         Callback::new(move |v: f64| state.update(|s| set(&mut s.inputs, v))),
     )
+}
+
+/// One text of a card's presentation memo, read by its own closure (the view code that
+/// renders a `Signal<String>` is generated once for every card). Empty while the card shows
+/// its error instead.
+pub fn text_of<V>(view: Memo<Presented<V>>, part: fn(&V) -> String) -> Signal<String>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Signal::derive(move || view.with(|v| v.as_ref().map(part).unwrap_or_default()))
+}
+
+/// One figure (text and `data-value`) of a card's presentation memo; see [`text_of`].
+pub fn shown_of<V>(view: Memo<Presented<V>>, part: fn(&V) -> &Shown) -> Signal<Shown>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v).clone()).unwrap_or_default()))
+}
+
+/// The error message a card shows instead of its figures (empty when there is none).
+pub fn error_of<V>(view: Memo<Presented<V>>) -> Signal<String>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Signal::derive(move || view.with(|v| v.as_ref().err().cloned().unwrap_or_default()))
+}
+
+/// Whether a card's presentation succeeded (a memo: the view switches only when it flips).
+pub fn is_ok<V>(view: Memo<Presented<V>>) -> Memo<bool>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| view.with(Result::is_ok))
 }

@@ -6,6 +6,7 @@ pub mod burst_card;
 pub mod chart_canvas;
 pub mod charts_panel;
 pub mod effective_cost_card;
+pub mod figure;
 pub mod headline_card;
 pub mod hidden_costs_card;
 pub mod link_notice;
