@@ -100,3 +100,36 @@ where
 {
     Memo::new(move |_| view.with(Result::is_ok))
 }
+
+/// The number of rows of a table in a card's presentation (0 while it shows its error):
+/// `<For each=move || 0..rows.get() key=|i| *i …>` builds each row once.
+pub fn count_of<V>(view: Memo<Presented<V>>, rows: fn(&V) -> usize) -> Memo<usize>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| view.with(|v| v.as_ref().map(rows).unwrap_or(0)))
+}
+
+/// One text of row `i` of a table in a card's presentation (empty when absent); see [`text_of`].
+pub fn text_at<V>(
+    view: Memo<Presented<V>>,
+    i: usize,
+    part: fn(&V, usize) -> String,
+) -> Signal<String>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v, i)).unwrap_or_default()))
+}
+
+/// One figure of row `i` of a table in a card's presentation; see [`shown_of`].
+pub fn shown_at<V>(
+    view: Memo<Presented<V>>,
+    i: usize,
+    part: fn(&V, usize) -> Shown,
+) -> Signal<Shown>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v, i)).unwrap_or_default()))
+}
