@@ -10,6 +10,7 @@ pub mod core;
 pub mod export;
 pub mod format;
 pub mod i18n;
+pub mod inputs;
 pub mod present;
 pub mod state;
 pub mod time_zones;

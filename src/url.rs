@@ -1,13 +1,13 @@
-//! The URL codec: every query parameter name lives here, and nowhere else.
+//! The URL codec. The inputs' parameter names live in their declarations
+//! (`inputs::INPUTS`, which decode and encode iterate); the others in [`param`].
 //! `decode` runs once at start; `encode` is written from one Effect with
 //! `history.replaceState`. Pure, natively tested. Schema: `docs/url.md`.
 
-use crate::core::burst::BillingIncrement;
 use crate::core::ingest::{ColumnChoice, GapPolicy, ParseOptions};
-use crate::core::plan::{BaselineRule, PlanInputs};
-use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
+use crate::core::plan::PlanInputs;
 use crate::core::review::ReviewMonthInput;
 use crate::core::zone::ZoneChoice;
+use crate::inputs;
 use crate::state::{AppState, Currency, Lang, UsageMode};
 
 mod history;
@@ -26,54 +26,12 @@ pub const VERSION: u32 = 1;
 pub const PRACTICAL_LINK_CHARS: usize = 8_000;
 
 /// Parameter names (stable forever: links in planning docs depend on them).
+/// The parameters that are not inputs of the plan (those are `inputs::INPUTS`).
 pub mod param {
     pub const VERSION: &str = "v";
     pub const LANG: &str = "lang";
     pub const CURRENCY: &str = "cur";
     pub const MODE: &str = "mode";
-    pub const MONTHLY_PRICE: &str = "monthly";
-    pub const ON_DEMAND_PRICE: &str = "ondemand";
-    pub const HOURS_PER_MONTH: &str = "hours";
-    pub const SPOT_PRICE: &str = "spot";
-    pub const GPUS: &str = "gpus";
-    pub const USED_HOURS: &str = "used";
-    pub const LOOKBACK: &str = "lookback";
-    pub const DAY_START: &str = "daystart";
-    pub const DAY_END: &str = "dayend";
-    pub const QUANTILE: &str = "q";
-    pub const RULE: &str = "rule";
-    pub const CUSTOM_GPUS: &str = "custom";
-    pub const INTERRUPTION_RATE: &str = "lambda";
-    pub const CHECKPOINT_SAVE: &str = "ckpt";
-    pub const RESTART: &str = "restart";
-    pub const CHECKPOINT_INTERVAL: &str = "tau";
-    pub const JOB_HOURS: &str = "job";
-    pub const INTERRUPTIBLE: &str = "interruptible";
-    pub const BUDGET: &str = "budget";
-    pub const BUDGET_FIXED: &str = "bfixed";
-    pub const BUDGET_ELASTIC: &str = "belastic";
-    pub const BUDGET_SPOT: &str = "bspot";
-    pub const BURST_JOBS: &str = "jobs";
-    pub const BURST_GPUS_PER_JOB: &str = "jobgpus";
-    pub const BURST_JOB_HOURS: &str = "jobhours";
-    pub const BURST_FIXED: &str = "freegpus";
-    pub const BURST_ELASTIC: &str = "maxelastic";
-    pub const BILLING: &str = "billing";
-    pub const OWN_PURCHASE: &str = "buy";
-    pub const OWN_MONTHS: &str = "depmonths";
-    pub const OWN_POWER: &str = "kw";
-    pub const OWN_PUE: &str = "pue";
-    pub const OWN_ELECTRICITY: &str = "kwh";
-    pub const OWN_COLO: &str = "colo";
-    pub const HIDDEN_STORAGE: &str = "storage";
-    pub const HIDDEN_IP: &str = "ip";
-    pub const HIDDEN_SNAPSHOTS: &str = "snapshots";
-    pub const HIDDEN_EGRESS_PRICE: &str = "egress";
-    pub const HIDDEN_EGRESS_GB: &str = "egressgb";
-    pub const HIDDEN_SESSIONS: &str = "sessions";
-    pub const HIDDEN_IDLE: &str = "idle";
-    pub const REVIEW_UTILIZATION: &str = "lowutil";
-    pub const REVIEW_QUEUE: &str = "queue";
     pub const REVIEW_MONTHS: &str = "review";
     pub const COLUMN: &str = "col";
     pub const GAPS: &str = "gaps";
@@ -195,32 +153,6 @@ fn read_num(value: &str) -> Option<f64> {
     crate::core::decimal::parse_f64(value.trim()).filter(|v| v.is_finite())
 }
 
-fn read_u32(value: &str) -> Option<u32> {
-    value.trim().parse::<u32>().ok()
-}
-
-fn lookback_key(lb: Lookback) -> String {
-    match lb {
-        Lookback::Days(d) => d.to_string(),
-        Lookback::All => "all".to_string(),
-    }
-}
-
-const BASELINE_RULES: [BaselineRule; 6] = [
-    BaselineRule::Average,
-    BaselineRule::Waterline,
-    BaselineRule::CostOptimal,
-    BaselineRule::Guarded,
-    BaselineRule::Peak,
-    BaselineRule::Custom,
-];
-
-const BILLING_INCREMENTS: [BillingIncrement; 3] = [
-    BillingIncrement::Second,
-    BillingIncrement::Minute,
-    BillingIncrement::Hour,
-];
-
 fn mode_key(m: UsageMode) -> &'static str {
     match m {
         UsageMode::Sliders => "sliders",
@@ -309,23 +241,6 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 value: shown,
             });
         };
-        let i = &mut state.inputs;
-        macro_rules! f64_field {
-            ($p:expr, $f:ident) => {
-                match read_num(&value) {
-                    Some(v) => i.$f = v,
-                    None => bad($p),
-                }
-            };
-        }
-        macro_rules! u32_field {
-            ($p:expr, $f:ident) => {
-                match read_u32(&value) {
-                    Some(v) => i.$f = v,
-                    None => bad($p),
-                }
-            };
-        }
         match key.as_str() {
             param::VERSION => match value.trim().parse::<u32>() {
                 Ok(v) if v > VERSION => problems.push(LinkProblem::NewerVersion(v)),
@@ -351,84 +266,8 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 }
                 _ => bad(param::MODE),
             },
-            param::MONTHLY_PRICE => f64_field!(param::MONTHLY_PRICE, monthly_price),
-            param::ON_DEMAND_PRICE => f64_field!(param::ON_DEMAND_PRICE, on_demand_price),
-            param::HOURS_PER_MONTH => f64_field!(param::HOURS_PER_MONTH, hours_per_month),
-            param::SPOT_PRICE => f64_field!(param::SPOT_PRICE, spot_price),
-            param::GPUS => u32_field!(param::GPUS, gpus),
-            param::USED_HOURS => f64_field!(param::USED_HOURS, used_hours),
-            param::LOOKBACK => {
-                match LOOKBACK_CHOICES
-                    .into_iter()
-                    .find(|lb| lookback_key(*lb) == value.trim())
-                {
-                    Some(lb) => i.lookback = lb,
-                    None => bad(param::LOOKBACK),
-                }
-            }
-            param::DAY_START => u32_field!(param::DAY_START, day_start_hour),
-            param::DAY_END => u32_field!(param::DAY_END, day_end_hour),
-            param::QUANTILE => f64_field!(param::QUANTILE, quantile_percent),
-            param::RULE => match BASELINE_RULES.into_iter().find(|r| r.key() == value.trim()) {
-                Some(r) => i.baseline_rule = r,
-                None => bad(param::RULE),
-            },
-            param::CUSTOM_GPUS => u32_field!(param::CUSTOM_GPUS, custom_baseline_gpus),
-            param::INTERRUPTION_RATE => f64_field!(param::INTERRUPTION_RATE, interruption_rate),
-            param::CHECKPOINT_SAVE => f64_field!(param::CHECKPOINT_SAVE, checkpoint_save_hours),
-            param::RESTART => f64_field!(param::RESTART, restart_hours),
-            param::CHECKPOINT_INTERVAL => {
-                if value.trim() == "auto" {
-                    i.checkpoint_interval_hours = None;
-                } else {
-                    match read_num(&value) {
-                        Some(v) => i.checkpoint_interval_hours = Some(v),
-                        None => bad(param::CHECKPOINT_INTERVAL),
-                    }
-                }
-            }
-            param::JOB_HOURS => f64_field!(param::JOB_HOURS, job_hours),
-            param::INTERRUPTIBLE => f64_field!(param::INTERRUPTIBLE, interruptible_percent),
-            param::BUDGET => f64_field!(param::BUDGET, budget),
-            param::BUDGET_FIXED => f64_field!(param::BUDGET_FIXED, budget_fixed_percent),
-            param::BUDGET_ELASTIC => f64_field!(param::BUDGET_ELASTIC, budget_elastic_percent),
-            param::BUDGET_SPOT => f64_field!(param::BUDGET_SPOT, budget_spot_percent),
-            param::BURST_JOBS => u32_field!(param::BURST_JOBS, burst_jobs),
-            param::BURST_GPUS_PER_JOB => u32_field!(param::BURST_GPUS_PER_JOB, burst_gpus_per_job),
-            param::BURST_JOB_HOURS => f64_field!(param::BURST_JOB_HOURS, burst_job_hours),
-            param::BURST_FIXED => u32_field!(param::BURST_FIXED, burst_fixed_gpus),
-            param::BURST_ELASTIC => u32_field!(param::BURST_ELASTIC, burst_elastic_gpus),
-            param::BILLING => match BILLING_INCREMENTS
-                .into_iter()
-                .find(|b| b.key() == value.trim())
-            {
-                Some(b) => i.billing_increment = b,
-                None => bad(param::BILLING),
-            },
-            param::OWN_PURCHASE => f64_field!(param::OWN_PURCHASE, own_purchase),
-            param::OWN_MONTHS => f64_field!(param::OWN_MONTHS, own_depreciation_months),
-            param::OWN_POWER => f64_field!(param::OWN_POWER, own_power_kw),
-            param::OWN_PUE => f64_field!(param::OWN_PUE, own_pue),
-            param::OWN_ELECTRICITY => f64_field!(param::OWN_ELECTRICITY, own_electricity_price),
-            param::OWN_COLO => f64_field!(param::OWN_COLO, own_colo_ops_monthly),
-            param::HIDDEN_STORAGE => f64_field!(param::HIDDEN_STORAGE, hidden_storage_monthly),
-            param::HIDDEN_IP => f64_field!(param::HIDDEN_IP, hidden_public_ip_monthly),
-            param::HIDDEN_SNAPSHOTS => {
-                f64_field!(param::HIDDEN_SNAPSHOTS, hidden_snapshots_monthly)
-            }
-            param::HIDDEN_EGRESS_PRICE => {
-                f64_field!(param::HIDDEN_EGRESS_PRICE, hidden_egress_per_gb)
-            }
-            param::HIDDEN_EGRESS_GB => f64_field!(param::HIDDEN_EGRESS_GB, hidden_egress_gb),
-            param::HIDDEN_SESSIONS => f64_field!(param::HIDDEN_SESSIONS, hidden_sessions),
-            param::HIDDEN_IDLE => f64_field!(param::HIDDEN_IDLE, hidden_idle_timeout_hours),
-            param::REVIEW_UTILIZATION => f64_field!(
-                param::REVIEW_UTILIZATION,
-                review_utilization_threshold_percent
-            ),
-            param::REVIEW_QUEUE => f64_field!(param::REVIEW_QUEUE, review_queue_limit_hours),
             param::REVIEW_MONTHS => match read_months(&value) {
-                Some(m) => i.review_months = m,
+                Some(m) => state.inputs.review_months = m,
                 None => bad(param::REVIEW_MONTHS),
             },
             param::COLUMN => match value.trim() {
@@ -458,7 +297,13 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 Ok(h) => state.history = Some(h),
                 Err(e) => problems.push(LinkProblem::BadHistory(e)),
             },
-            _ => {}
+            key => {
+                if let Some(spec) = inputs::by_param(key) {
+                    if !spec.read(&mut state.inputs, &value) {
+                        bad(spec.param);
+                    }
+                }
+            }
         }
     }
     if let Some(h) = &state.history {
@@ -502,83 +347,11 @@ pub fn encode(state: &LinkState, data: Option<&str>) -> String {
     if state.mode != default_mode {
         put(param::MODE, mode_key(state.mode).into());
     }
-    macro_rules! f64s {
-        ($($p:expr => $f:ident),* $(,)?) => {
-            $(if i.$f.to_bits() != di.$f.to_bits() { put($p, num(i.$f)); })*
-        };
+    for spec in inputs::INPUTS {
+        if let Some(value) = spec.write(i, di) {
+            put(spec.param, value);
+        }
     }
-    macro_rules! u32s {
-        ($($p:expr => $f:ident),* $(,)?) => {
-            $(if i.$f != di.$f { put($p, i.$f.to_string()); })*
-        };
-    }
-    f64s!(
-        param::MONTHLY_PRICE => monthly_price,
-        param::ON_DEMAND_PRICE => on_demand_price,
-        param::HOURS_PER_MONTH => hours_per_month,
-        param::SPOT_PRICE => spot_price,
-    );
-    u32s!(param::GPUS => gpus);
-    f64s!(param::USED_HOURS => used_hours);
-    if i.lookback != di.lookback {
-        put(param::LOOKBACK, lookback_key(i.lookback));
-    }
-    u32s!(param::DAY_START => day_start_hour, param::DAY_END => day_end_hour);
-    f64s!(param::QUANTILE => quantile_percent);
-    if i.baseline_rule != di.baseline_rule {
-        put(param::RULE, i.baseline_rule.key().into());
-    }
-    u32s!(param::CUSTOM_GPUS => custom_baseline_gpus);
-    f64s!(
-        param::INTERRUPTION_RATE => interruption_rate,
-        param::CHECKPOINT_SAVE => checkpoint_save_hours,
-        param::RESTART => restart_hours,
-    );
-    if i.checkpoint_interval_hours != di.checkpoint_interval_hours {
-        put(
-            param::CHECKPOINT_INTERVAL,
-            i.checkpoint_interval_hours
-                .map(num)
-                .unwrap_or_else(|| "auto".into()),
-        );
-    }
-    f64s!(
-        param::JOB_HOURS => job_hours,
-        param::INTERRUPTIBLE => interruptible_percent,
-        param::BUDGET => budget,
-        param::BUDGET_FIXED => budget_fixed_percent,
-        param::BUDGET_ELASTIC => budget_elastic_percent,
-        param::BUDGET_SPOT => budget_spot_percent,
-    );
-    u32s!(
-        param::BURST_JOBS => burst_jobs,
-        param::BURST_GPUS_PER_JOB => burst_gpus_per_job,
-    );
-    f64s!(param::BURST_JOB_HOURS => burst_job_hours);
-    u32s!(
-        param::BURST_FIXED => burst_fixed_gpus,
-        param::BURST_ELASTIC => burst_elastic_gpus,
-    );
-    if i.billing_increment != di.billing_increment {
-        put(param::BILLING, i.billing_increment.key().into());
-    }
-    f64s!(
-        param::OWN_PURCHASE => own_purchase,
-        param::OWN_MONTHS => own_depreciation_months,
-        param::OWN_POWER => own_power_kw,
-        param::OWN_PUE => own_pue,
-        param::OWN_ELECTRICITY => own_electricity_price,
-        param::OWN_COLO => own_colo_ops_monthly,
-        param::HIDDEN_STORAGE => hidden_storage_monthly,
-        param::HIDDEN_IP => hidden_public_ip_monthly,
-        param::HIDDEN_SNAPSHOTS => hidden_snapshots_monthly,
-        param::HIDDEN_EGRESS_PRICE => hidden_egress_per_gb,
-        param::HIDDEN_EGRESS_GB => hidden_egress_gb,
-        param::HIDDEN_SESSIONS => hidden_sessions,
-        param::HIDDEN_IDLE => hidden_idle_timeout_hours,
-        param::REVIEW_UTILIZATION => review_utilization_threshold_percent,
-        param::REVIEW_QUEUE => review_queue_limit_hours,
-    );
     if !i.review_months.is_empty() {
         put(
             param::REVIEW_MONTHS,
@@ -618,6 +391,17 @@ pub fn encode_with_history(state: &LinkState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::burst::BillingIncrement;
+    use crate::core::plan::BaselineRule;
+    use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
+    use crate::inputs::{BASELINE_RULES, BILLING_INCREMENTS};
+
+    fn lookback_key(lb: Lookback) -> String {
+        match lb {
+            Lookback::Days(d) => d.to_string(),
+            Lookback::All => "all".to_string(),
+        }
+    }
 
     #[test]
     fn round_trip_is_exact() {

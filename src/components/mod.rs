@@ -9,6 +9,8 @@ pub mod effective_cost_card;
 pub mod figure;
 pub mod headline_card;
 pub mod hidden_costs_card;
+pub mod input_field;
+pub mod input_fields;
 pub mod link_notice;
 pub mod own_hardware_card;
 pub mod parse_report;

@@ -4,11 +4,11 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 
-use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, memo_of, use_ctx};
-use crate::core::breakeven::{self, HOURS_PER_MONTH_CHOICES, MAX_HOURLY_PRICE};
-use crate::core::error::{positive, Field};
-use crate::i18n::{pick, texts, Lang};
+use crate::components::input_fields::InputFields;
+use crate::context::{memo_of, use_ctx};
+use crate::core::breakeven::HOURS_PER_MONTH_CHOICES;
+use crate::i18n::{texts, Lang};
+use crate::inputs::Group;
 use crate::state::Currency;
 
 /// An example price set. Dated, editable, never a quote.
@@ -51,14 +51,6 @@ pub fn PricesPanel() -> impl IntoView {
     let currency = memo_of(state, |s| s.currency);
     let hours = memo_of(state, |s| s.inputs.hours_per_month);
     let lang = ctx.lang;
-    let (monthly, set_monthly) = bind_input(state, |i| i.monthly_price, |i, v| i.monthly_price = v);
-    let (on_demand, set_on_demand) =
-        bind_input(state, |i| i.on_demand_price, |i, v| i.on_demand_price = v);
-    let (spot, set_spot) = bind_input(state, |i| i.spot_price, |i, v| i.spot_price = v);
-    let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || pick(lang.get(), en, zh).to_string())
-    };
-
     let apply_preset = move |ev| {
         let key = event_target_value(&ev);
         if let Some(p) = PRESETS.iter().find(|p| p.key == key) {
@@ -134,48 +126,7 @@ pub fn PricesPanel() -> impl IntoView {
                     Lang::Zh => format!("示例价格记录于 {PRESETS_DATE}，仅作示意，不是报价。请填写你自己的价格。"),
                 }}
             </p>
-            <SliderField
-                testid="monthly-price"
-                label=Signal::derive(move || texts(lang.get()).monthly_price.to_string())
-                hint=Signal::derive(move || texts(lang.get()).monthly_price_hint.to_string())
-                value=monthly
-                on_commit=set_monthly
-                field=Field::MonthlyPrice
-                validate=breakeven::monthly_price
-                lang
-                min=100.0
-                max=50_000.0
-                step=50.0
-            />
-            <SliderField
-                testid="on-demand-price"
-                label=Signal::derive(move || texts(lang.get()).on_demand_price.to_string())
-                hint=Signal::derive(move || texts(lang.get()).on_demand_price_hint.to_string())
-                value=on_demand
-                on_commit=set_on_demand
-                field=Field::OnDemandPrice
-                validate=breakeven::on_demand_price
-                lang
-                min=0.1
-                max=100.0
-                step=0.1
-            />
-            <SliderField
-                testid="spot-price"
-                label=label("Spot price per GPU-hour", "每卡竞价价格（每小时）")
-                hint=label(
-                    "Interruptible (spot / preemptible) price of one GPU for one hour",
-                    "可被回收的竞价（抢占式）实例一张 GPU 一小时的价格",
-                )
-                value=spot
-                on_commit=set_spot
-                field=Field::SpotPrice
-                validate=|v| positive(Field::SpotPrice, v, MAX_HOURLY_PRICE)
-                lang
-                min=0.1
-                max=100.0
-                step=0.1
-            />
+            <InputFields group_of=Group::Prices />
         </section>
     }
 }

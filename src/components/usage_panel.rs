@@ -6,15 +6,14 @@ use leptos::prelude::*;
 use crate::components::bilingual;
 use wasm_bindgen::JsCast;
 
+use crate::components::input_fields::InputFields;
 use crate::components::parse_report::ParseReportView;
-use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, memo_of, use_ctx};
-use crate::core::breakeven::MAX_HOURS_PER_MONTH;
-use crate::core::error::{non_negative, whole, Field};
-use crate::core::profile::{Lookback, LOOKBACK_CHOICES, MAX_GPUS};
+use crate::context::{memo_of, use_ctx};
+use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
 use crate::core::samples::{self, Sample};
 use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{pick, Lang};
+use crate::inputs::Group;
 use crate::state::UsageMode;
 
 fn sample_name(l: Lang, s: Sample) -> &'static str {
@@ -143,13 +142,6 @@ pub fn UsagePanel() -> impl IntoView {
     let state = ctx.state;
     let lang = ctx.lang;
     let usage_text = ctx.usage_text;
-    let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || pick(lang.get(), en, zh).to_string())
-    };
-    let (gpus, set_gpus) = bind_input(state, |i| i.gpus as f64, |i, v| i.gpus = v as u32);
-    let (used, set_used) = bind_input(state, |i| i.used_hours, |i, v| i.used_hours = v);
-    let (quantile, set_quantile) =
-        bind_input(state, |i| i.quantile_percent, |i, v| i.quantile_percent = v);
     let mode = memo_of(state, |s| s.mode);
     let mode = move || mode.get();
     let lookback = memo_of(state, |s| s.inputs.lookback);
@@ -198,32 +190,7 @@ pub fn UsagePanel() -> impl IntoView {
                 </label>
             </fieldset>
             <div class="usage-sliders" class:hidden=move || mode() != UsageMode::Sliders>
-                <SliderField
-                    testid="gpus"
-                    label=label("GPUs", "GPU 数量")
-                    hint=label("How many GPUs the team runs", "团队使用的 GPU 数量")
-                    value=gpus
-                    on_commit=set_gpus
-                    field=Field::Gpus
-                    validate=|v| whole(Field::Gpus, v, MAX_GPUS)
-                    lang
-                    min=1.0
-                    max=64.0
-                    step=1.0
-                />
-                <SliderField
-                    testid="used-hours"
-                    label=label("Hours used per GPU per month", "每卡每月使用小时数")
-                    hint=label("Hours each GPU is actually busy in a month", "每张 GPU 每月实际忙碌的小时数")
-                    value=used
-                    on_commit=set_used
-                    field=Field::UsedHours
-                    validate=|v| non_negative(Field::UsedHours, v, MAX_HOURS_PER_MONTH)
-                    lang
-                    min=0.0
-                    max=744.0
-                    step=1.0
-                />
+                <InputFields group_of=Group::Usage />
             </div>
             <div class="usage-data" class:hidden=move || mode() != UsageMode::Data>
                 <label class="field-label" for="usage-data">
@@ -349,22 +316,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                 </div>
-                <SliderField
-                    testid="quantile"
-                    label=label("Waterline quantile (%)", "水位分位数（%）")
-                    hint=label(
-                        "The level usage stays at or above in all but this share of hours; 0 = strict minimum",
-                        "除这一比例的小时外，用量都不低于该水位；0 = 严格最小值",
-                    )
-                    value=quantile
-                    on_commit=set_quantile
-                    field=Field::Quantile
-                    validate=|v| non_negative(Field::Quantile, v, 50.0)
-                    lang
-                    min=0.0
-                    max=50.0
-                    step=1.0
-                />
+                <InputFields group_of=Group::Quantile />
             </div>
         </section>
     }

@@ -1,0 +1,42 @@
+//! The field of one declared input (`inputs::INPUTS`): label, hint, range, step and
+//! validator come from its declaration; the value is bound to the plan's state.
+
+use leptos::prelude::*;
+
+use crate::components::slider_field::SliderField;
+use crate::context::use_ctx;
+use crate::inputs::InputSpec;
+
+#[component]
+pub fn InputField(
+    spec: &'static InputSpec,
+    /// A hint that says more than the declared one (e.g. the current value read back).
+    #[prop(optional, into)]
+    hint: Option<Signal<String>>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let (state, lang) = (ctx.state, ctx.lang);
+    let Some(range) = spec.range else {
+        return ().into_any();
+    };
+    let value = Memo::new(move |_| state.with(|s| spec.shown(&s.inputs)));
+    let on_commit = Callback::new(move |v: f64| state.update(|s| spec.commit(&mut s.inputs, v)));
+    let label = Signal::derive(move || spec.label(lang.get()).to_string());
+    let hint = hint.unwrap_or_else(|| Signal::derive(move || spec.hint(lang.get()).to_string()));
+    view! {
+        <SliderField
+            testid=spec.testid
+            label
+            hint
+            value
+            on_commit
+            field=spec.field
+            validate=range.validate
+            lang
+            min=range.min
+            max=range.max
+            step=range.step
+        />
+    }
+    .into_any()
+}
