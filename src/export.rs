@@ -4,11 +4,12 @@
 
 use std::fmt::Write as _;
 
-use crate::core::plan::PlanOutputs;
+use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::review::Review;
 use crate::core::sizing::{SizingRule, SizingTable};
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::{pick, Lang};
+use crate::inputs::{Group, INPUTS};
 
 /// The headline sentence (same wording as the page's headline).
 pub fn headline(lang: Lang, n: u32, spot: bool) -> String {
@@ -63,8 +64,15 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
-/// The plan as Markdown, ready to paste into a planning document.
-pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> String {
+/// The plan as Markdown, ready to paste into a planning document: the answer, the tables,
+/// the inputs it was computed from (from `inputs::INPUTS`) and the link.
+pub fn markdown(
+    lang: Lang,
+    inputs: &PlanInputs,
+    out: &PlanOutputs,
+    currency: &str,
+    link: &str,
+) -> String {
     let l = lang;
     let m = |x| money(x, currency, l);
     let mut md = String::new();
@@ -173,6 +181,35 @@ pub fn markdown(lang: Lang, out: &PlanOutputs, currency: &str, link: &str) -> St
             );
         }
     }
+    let _ = writeln!(md, "\n### {}\n", pick(l, "Inputs", "输入"));
+    let defaults = PlanInputs::default();
+    let mut unchanged = 0;
+    for spec in INPUTS {
+        // Prices and usage always; any other input when it is not its default.
+        let always = matches!(spec.group, Group::Prices | Group::Usage);
+        if always || spec.write(inputs, &defaults).is_some() {
+            let _ = writeln!(
+                md,
+                "- {}{}{}",
+                cell(spec.label(l)),
+                pick(l, ": ", "："),
+                spec.text(inputs)
+            );
+        } else {
+            unchanged += 1;
+        }
+    }
+    if unchanged > 0 {
+        let _ = writeln!(
+            md,
+            "- {}",
+            match l {
+                Lang::En =>
+                    format!("{unchanged} other inputs at their defaults (the link holds them all)"),
+                Lang::Zh => format!("其余 {unchanged} 项输入为默认值（链接中包含全部输入）"),
+            }
+        );
+    }
     let _ = writeln!(
         md,
         "\n{} <{}>",
@@ -246,13 +283,19 @@ pub fn review_csv(review: &Review) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::plan::{plan, PlanInputs};
+    use crate::core::plan::plan;
     use crate::core::review::ReviewMonthInput;
 
     #[test]
     fn markdown_has_headline_table_breakeven_budget_and_link() {
         let out = plan(&PlanInputs::default());
-        let md = markdown(Lang::En, &out, "¥", "https://x.test/?v=1");
+        let md = markdown(
+            Lang::En,
+            &PlanInputs::default(),
+            &out,
+            "¥",
+            "https://x.test/?v=1",
+        );
         assert!(md.contains("**Commit no GPU monthly"), "{md}");
         assert!(md.contains("¥13,359.11"), "{md}");
         assert!(md.contains("Break-even: **360 hours per month**"), "{md}");
@@ -263,8 +306,41 @@ mod tests {
             "{md}"
         );
         assert_eq!(md.matches("\n| ").count(), 5, "{md}"); // header + 4 rules
-        let zh = markdown(Lang::Zh, &out, "¥", "https://x.test/?v=1");
+        let zh = markdown(
+            Lang::Zh,
+            &PlanInputs::default(),
+            &out,
+            "¥",
+            "https://x.test/?v=1",
+        );
         assert!(zh.contains("不包月") && zh.contains("盈亏平衡点") && zh.contains("打开方案"));
+    }
+
+    #[test]
+    fn markdown_lists_the_inputs_from_the_declarations() {
+        let inputs = PlanInputs {
+            spot_price: 6.5,
+            hidden_idle_timeout_hours: 0.25,
+            checkpoint_interval_hours: Some(2.0),
+            ..PlanInputs::default()
+        };
+        let out = plan(&inputs);
+        let md = markdown(Lang::En, &inputs, &out, "¥", "https://x.test/?v=1");
+        // Prices and usage always (5), then what differs: the interval and the idle time (in
+        // minutes, as the field shows it); 43 - 5 - 2 others at their defaults.
+        assert!(
+            md.contains("\n### Inputs\n\n- Monthly price per GPU: 9000\n"),
+            "{md}"
+        );
+        assert!(md.contains("- Spot price per GPU-hour: 6.5\n"), "{md}");
+        assert!(md.contains("- Checkpoint interval (hours): 2\n"), "{md}");
+        assert!(
+            md.contains("- Idle time before auto-stop (minutes): 15\n"),
+            "{md}"
+        );
+        assert!(md.contains("- 36 other inputs at their defaults"), "{md}");
+        let zh = markdown(Lang::Zh, &inputs, &out, "¥", "https://x.test/?v=1");
+        assert!(zh.contains("- 自动关机前的闲置时间（分钟）：15\n"), "{zh}");
     }
 
     #[test]

@@ -117,8 +117,16 @@ pub fn SharePanel() -> impl IntoView {
     };
     let copy_markdown = move |_| {
         let l = lang.get_untracked();
-        let md = ctx.outputs.with_untracked(|o| {
-            export::markdown(l, o, ctx.currency.get_untracked(), &link.get_untracked())
+        let md = ctx.state.with_untracked(|s| {
+            ctx.outputs.with_untracked(|o| {
+                export::markdown(
+                    l,
+                    &s.inputs,
+                    o,
+                    ctx.currency.get_untracked(),
+                    &link.get_untracked(),
+                )
+            })
         });
         copy(
             md,
