@@ -4,10 +4,10 @@
 //! a year of per-minute samples (525 600 rows, ~11.6 MB) and a 30-day hourly series.
 //! `cargo bench --bench engine` (scripts/bench runs it and puts the numbers in its report).
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use gpu_rent_planner::core::examples::{generate_hourly_csv, generate_minutely_csv};
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper};
 use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs};
 use gpu_rent_planner::core::profile::profile;
-use gpu_rent_planner::core::samples::{generate_hourly_csv, generate_minutely_csv};
 use std::hint::black_box;
 
 /// The inputs both benches use (bench/wasm_entry.rs builds the same two).

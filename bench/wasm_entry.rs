@@ -1,10 +1,10 @@
 //! The browser bench's wasm side (built as the `bench_wasm` example, never shipped): the same
 //! engine calls as `bench/native.rs`, exported to the bench page (bench/index.html), which
 //! times them with performance.now() next to the JavaScript baseline (bench/js_baseline.js).
+use gpu_rent_planner::core::examples::{generate_hourly_csv, generate_minutely_csv};
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
 use gpu_rent_planner::core::profile::profile;
-use gpu_rent_planner::core::samples::{generate_hourly_csv, generate_minutely_csv};
 use gpu_rent_planner::core::series::UsageSeries;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -20,7 +20,7 @@ pub fn gen_minutely(rows: usize) -> String {
     generate_minutely_csv(rows)
 }
 
-/// `hours` hourly rows (`core::samples::generate_hourly_csv`, as bench/native.rs).
+/// `hours` hourly rows (`core::examples::generate_hourly_csv`, as bench/native.rs).
 #[wasm_bindgen]
 pub fn gen_hourly(hours: usize) -> String {
     generate_hourly_csv(hours)

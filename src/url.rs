@@ -638,8 +638,8 @@ mod tests {
 
     #[test]
     fn history_links_carry_data_mode_and_time_zone() {
-        let series = crate::core::samples::series(
-            crate::core::samples::Sample::BurstyLab,
+        let series = crate::core::examples::series(
+            crate::core::examples::Example::BurstyLab,
             1_793_538_000,
             480,
         );
@@ -683,8 +683,8 @@ mod tests {
         // Measured (recorded in docs/url.md): the query of a data-mode link carrying each
         // 30-day hourly sample, with `lang`, `tz` and `data` (+ `https://host/` ≈ 30 more).
         let mut lengths = Vec::new();
-        for s in crate::core::samples::Sample::ALL {
-            let series = crate::core::samples::series(s, 1_793_538_000, 480);
+        for s in crate::core::examples::Example::ALL {
+            let series = crate::core::examples::series(s, 1_793_538_000, 480);
             let state = LinkState {
                 lang: Some(Lang::En),
                 mode: UsageMode::Data,

@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 
 use gpu_rent_planner::charts::{self, ChartStyle, Palette};
+use gpu_rent_planner::core::examples::{self, Example};
 use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::profile;
-use gpu_rent_planner::core::samples::{self, Sample};
 use gpu_rent_planner::core::zone::Zone;
 use gpu_rent_planner::i18n::Lang;
 use plotters::prelude::*;
@@ -218,7 +218,7 @@ fn bursty() -> (
     PlanOutputs,
     gpu_rent_planner::core::series::UsageSeries,
 ) {
-    let series = samples::series(Sample::BurstyLab, START, OFFSET);
+    let series = examples::series(Example::BurstyLab, START, OFFSET);
     let inputs = PlanInputs::default();
     let prof = profile(&series, &inputs.profile_settings()).unwrap();
     let out = plan_with_history(&inputs, Some(&prof));

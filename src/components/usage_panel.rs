@@ -9,18 +9,18 @@ use wasm_bindgen::JsCast;
 use crate::components::input_fields::InputFields;
 use crate::components::parse_report::ParseReportView;
 use crate::context::{memo_of, use_ctx};
+use crate::core::examples::{self, Example};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
-use crate::core::samples::{self, Sample};
 use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{pick, Lang};
 use crate::inputs::Group;
 use crate::state::UsageMode;
 
-fn sample_name(l: Lang, s: Sample) -> &'static str {
+fn sample_name(l: Lang, s: Example) -> &'static str {
     match s {
-        Sample::SteadyPretraining => pick(l, "Steady pre-training cluster", "稳定的预训练集群"),
-        Sample::BurstyLab => pick(l, "Bursty research lab", "波动的研究实验室"),
-        Sample::RecentDrop => pick(l, "Usage dropped last week", "上周用量下降的团队"),
+        Example::SteadyPretraining => pick(l, "Steady pre-training cluster", "稳定的预训练集群"),
+        Example::BurstyLab => pick(l, "Bursty research lab", "波动的研究实验室"),
+        Example::RecentDrop => pick(l, "Usage dropped last week", "上周用量下降的团队"),
     }
 }
 
@@ -162,12 +162,12 @@ pub fn UsagePanel() -> impl IntoView {
     let big = Memo::new(move |_| usage_text.with(|t| t.len() > PREVIEW_ABOVE_BYTES));
     let dragging = RwSignal::new(false);
 
-    let load_sample = move |s: Sample| {
+    let load_sample = move |s: Example| {
         // 30 days ending at the start of the current hour, in the user's time zone.
         let now = (js_sys::Date::now() / 1000.0) as i64;
         let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
         let offset = state.with_untracked(|st| crate::time_zones::resolve(&st.tz).offset_at(now));
-        set_history(samples::csv(s, start, offset), usage_text, textarea, false);
+        set_history(examples::csv(s, start, offset), usage_text, textarea, false);
         state.update(|st| st.mode = UsageMode::Data);
     };
 
@@ -250,7 +250,7 @@ pub fn UsagePanel() -> impl IntoView {
                             } />
                     </label>
                     <span class="field-hint">{bilingual(lang, "Try an example:", "试用示例：")}</span>
-                    {Sample::ALL.into_iter().map(|s| view! {
+                    {Example::ALL.into_iter().map(|s| view! {
                         <button type="button" data-testid=format!("sample-{}", s.key()) on:click=move |_| load_sample(s)>
                             {move || sample_name(lang.get(), s)}
                         </button>

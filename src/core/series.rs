@@ -1,6 +1,6 @@
 //! The usage history the engine plans from: hourly GPUs busy.
 //!
-//! Produced by `core::ingest` (parsing/resampling) or by the built-in samples;
+//! Produced by `core::ingest` (parsing/resampling) or by the built-in example histories (`core::examples`);
 //! consumed by the analysis modules. Gaps have already been resolved by ingestion
 //! (either excluded, or filled with 0, as the user chose).
 

@@ -442,8 +442,8 @@ fn push_utc_iso(out: &mut String, t: i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::examples::{self, Example};
     use crate::core::ingest::{parse, GapPolicy, ParseOptions};
-    use crate::core::samples::{self, Sample};
 
     const START: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
 
@@ -499,8 +499,8 @@ mod tests {
     #[test]
     fn series_round_trips_exactly_after_quantisation() {
         for off in [480, 0, -300, 330] {
-            for s in Sample::ALL {
-                let series = samples::series(s, START, off);
+            for s in Example::ALL {
+                let series = examples::series(s, START, off);
                 let q = quantize(&series);
                 let back = decode_series(&encode_series(&series, false)).unwrap();
                 assert!(!back.histogram);
@@ -519,7 +519,7 @@ mod tests {
 
     #[test]
     fn quantize_is_idempotent() {
-        let s = samples::series(Sample::BurstyLab, START, 480);
+        let s = examples::series(Example::BurstyLab, START, 480);
         let q = quantize(&s);
         assert_eq!(quantize(&q), q);
         let odd = UsageSeries::from_values(vec![0.0004, 1.23456, 1e-9, 99999.9999]);
@@ -531,10 +531,10 @@ mod tests {
     #[test]
     fn csv_parses_back_to_the_quantised_series() {
         let cases = [
-            (samples::series(Sample::BurstyLab, START, 480), 480),
-            (samples::series(Sample::RecentDrop, START, 330), 330),
+            (examples::series(Example::BurstyLab, START, 480), 480),
+            (examples::series(Example::RecentDrop, START, 330), 330),
             (
-                samples::series(Sample::SteadyPretraining, START, -300),
+                examples::series(Example::SteadyPretraining, START, -300),
                 -300,
             ),
             (gappy(), 0),
@@ -583,7 +583,7 @@ mod tests {
 
     #[test]
     fn trim_follows_the_profile_window() {
-        let s = samples::series(Sample::BurstyLab, START, 480);
+        let s = examples::series(Example::BurstyLab, START, 480);
         let t = trim_to_lookback(&s, Lookback::Days(7));
         assert_eq!(t.len(), 7 * 24);
         assert_eq!(t.values[..], s.values[s.len() - 168..]);

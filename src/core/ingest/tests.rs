@@ -893,7 +893,7 @@ fn chunked_feeding_equals_one_shot() {
         GRAFANA_LONG.to_string(),
         PROMETHEUS.to_string(),
         "时间，使用台数\n2026年11月1日 13:00，８\n2026年11月1日 14:00，１２\n".to_string(),
-        crate::core::samples::generate_minutely_csv(5000),
+        crate::core::examples::generate_minutely_csv(5000),
     ];
     for t in &texts {
         let one = parse(t, &opts());
@@ -913,7 +913,7 @@ fn chunked_feeding_equals_one_shot() {
 
 #[test]
 fn minutely_year_parses() {
-    let text = crate::core::samples::generate_minutely_csv(525_600);
+    let text = crate::core::examples::generate_minutely_csv(525_600);
     assert!(text.len() > 11_000_000 && text.len() < 13_000_000);
     let p = ok(&text, &opts());
     assert_eq!(p.report.rows_read, 525_600);
@@ -926,7 +926,7 @@ fn minutely_year_parses() {
 #[test]
 #[ignore]
 fn throughput() {
-    let text = crate::core::samples::generate_minutely_csv(525_600);
+    let text = crate::core::examples::generate_minutely_csv(525_600);
     let t = std::time::Instant::now();
     let p = parse(&text, &opts()).unwrap();
     let dt = t.elapsed().as_secs_f64();

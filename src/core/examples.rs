@@ -1,4 +1,4 @@
-//! Built-in sample histories for "Try an example": generated in code (deterministic,
+//! Built-in example histories for "Try an example": generated in code (deterministic,
 //! a small built-in PRNG), 30 days hourly with timestamps. [`csv`] renders the same
 //! history as text that `core::ingest::parse` reads back identically.
 //!
@@ -10,12 +10,12 @@ use std::fmt::Write as _;
 use crate::core::calendar::civil_from_days;
 use crate::core::series::UsageSeries;
 
-/// Days in every sample history.
+/// Days in every example history.
 pub const DAYS: usize = 30;
 
-/// The built-in sample histories.
+/// The built-in example histories (`Example`: an example history; a data point of a series is `ingest::resample::Sample`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Sample {
+pub enum Example {
     /// A pre-training cluster: 64 GPUs busy around the clock, rare one-node dips.
     SteadyPretraining,
     /// A research lab: weekday daytime ~8 (min 6), weekday nights ~4 (min 2),
@@ -25,24 +25,24 @@ pub enum Sample {
     RecentDrop,
 }
 
-impl Sample {
-    pub const ALL: [Sample; 3] = [
-        Sample::SteadyPretraining,
-        Sample::BurstyLab,
-        Sample::RecentDrop,
+impl Example {
+    pub const ALL: [Example; 3] = [
+        Example::SteadyPretraining,
+        Example::BurstyLab,
+        Example::RecentDrop,
     ];
 
     /// Stable machine name.
     pub fn key(self) -> &'static str {
         match self {
-            Sample::SteadyPretraining => "steady-pretraining",
-            Sample::BurstyLab => "bursty-lab",
-            Sample::RecentDrop => "recent-drop",
+            Example::SteadyPretraining => "steady-pretraining",
+            Example::BurstyLab => "bursty-lab",
+            Example::RecentDrop => "recent-drop",
         }
     }
 }
 
-/// SplitMix64: tiny, deterministic, good enough for sample data.
+/// SplitMix64: tiny, deterministic, good enough for example data.
 struct Rng(u64);
 
 impl Rng {
@@ -70,16 +70,16 @@ fn align(start_unix: i64, off: i32) -> i64 {
     (start_unix + o).div_euclid(3600) * 3600 - o
 }
 
-/// The sample history: [`DAYS`] × 24 hourly values from the local hour containing
+/// The example history: [`DAYS`] × 24 hourly values from the local hour containing
 /// `start_unix`, with timestamps.
-pub fn series(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> UsageSeries {
+pub fn series(example: Example, start_unix: i64, utc_offset_minutes: i32) -> UsageSeries {
     let start = align(start_unix, utc_offset_minutes);
     let o = i64::from(utc_offset_minutes) * 60;
     let hours = DAYS * 24;
-    let mut rng = Rng(match sample {
-        Sample::SteadyPretraining => 0x5EED_0001,
-        Sample::BurstyLab => 0x5EED_0002,
-        Sample::RecentDrop => 0x5EED_0003,
+    let mut rng = Rng(match example {
+        Example::SteadyPretraining => 0x5EED_0001,
+        Example::BurstyLab => 0x5EED_0002,
+        Example::RecentDrop => 0x5EED_0003,
     });
     let mut values = Vec::with_capacity(hours);
     let mut timestamps = Vec::with_capacity(hours);
@@ -90,15 +90,15 @@ pub fn series(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> Usage
         let weekday = (day + 3).rem_euclid(7); // 0 = Monday (1970-01-01 was a Thursday)
         let hour = local.rem_euclid(86_400) / 3600;
         let u = rng.unit();
-        let v = match sample {
-            Sample::SteadyPretraining => {
+        let v = match example {
+            Example::SteadyPretraining => {
                 if u < 0.03 {
                     56.0
                 } else {
                     64.0
                 }
             }
-            Sample::BurstyLab => {
+            Example::BurstyLab => {
                 let weekend = weekday >= 5;
                 if weekend {
                     1.0 + 4.0 * u
@@ -108,7 +108,7 @@ pub fn series(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> Usage
                     2.0 + 4.0 * u
                 }
             }
-            Sample::RecentDrop => {
+            Example::RecentDrop => {
                 if i < (DAYS - 7) * 24 {
                     9.0 + 2.0 * u
                 } else {
@@ -146,8 +146,8 @@ fn push_local_iso(out: &mut String, t: i64, off: i32) {
 
 /// The same history as [`series`], as CSV text (`timestamp,gpus_busy`, ISO 8601 with
 /// the offset) that the ingest parser reads back identically.
-pub fn csv(sample: Sample, start_unix: i64, utc_offset_minutes: i32) -> String {
-    let s = series(sample, start_unix, utc_offset_minutes);
+pub fn csv(example: Example, start_unix: i64, utc_offset_minutes: i32) -> String {
+    let s = series(example, start_unix, utc_offset_minutes);
     let mut out = String::with_capacity(s.values.len() * 32 + 32);
     out.push_str("timestamp,gpus_busy\n");
     let ts = s.timestamps.unwrap_or_default();
@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn deterministic_and_month_long() {
-        for s in Sample::ALL {
+        for s in Example::ALL {
             let a = series(s, START, 480);
             assert_eq!(a, series(s, START, 480));
             assert_eq!(a.len(), DAYS * 24);
@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn bursty_lab_matches_the_seed_table() {
-        let (mean, min) = band_means(&series(Sample::BurstyLab, START, 480));
+        let (mean, min) = band_means(&series(Example::BurstyLab, START, 480));
         assert!((mean[0] - 8.0).abs() < 0.4, "{mean:?}");
         assert!((mean[1] - 4.0).abs() < 0.4, "{mean:?}");
         assert!((mean[2] - 3.0).abs() < 0.4, "{mean:?}");
@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn recent_drop_drops_in_the_last_week() {
-        let s = series(Sample::RecentDrop, START, 0);
+        let s = series(Example::RecentDrop, START, 0);
         let split = (DAYS - 7) * 24;
         let before = s.values[..split].iter().sum::<f64>() / split as f64;
         let after = s.values[split..].iter().sum::<f64>() / (s.len() - split) as f64;
@@ -269,7 +269,7 @@ mod tests {
 
     #[test]
     fn steady_is_steady() {
-        let s = series(Sample::SteadyPretraining, START, 0);
+        let s = series(Example::SteadyPretraining, START, 0);
         let mean = s.values.iter().sum::<f64>() / s.len() as f64;
         assert!(mean > 62.0 && mean <= 64.0);
         assert!(s.values.iter().all(|&v| v == 64.0 || v == 56.0));
@@ -278,7 +278,7 @@ mod tests {
     #[test]
     fn csv_round_trips_through_the_parser() {
         for off in [480, 0, -300, 330] {
-            for s in Sample::ALL {
+            for s in Example::ALL {
                 let text = csv(s, START + 1234, off);
                 let opts = ParseOptions {
                     utc_offset_minutes: off,
