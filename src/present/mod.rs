@@ -5,6 +5,7 @@
 
 pub mod effective;
 pub mod headline;
+pub mod pools;
 pub mod waterline;
 
 use crate::core::error::InputError;
