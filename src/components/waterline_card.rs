@@ -1,94 +1,88 @@
 //! § 5 Minimum stable waterline per time band (weekday day / night / weekend).
+//! The texts: `present::waterline`; this file only places them.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
-
-use crate::context::use_ctx;
-use crate::core::profile::Band;
-use crate::format::{number_trim, plain};
-use crate::i18n::{error_message, pick, Lang};
-
-fn band_name(l: Lang, b: Band, start: u32, end: u32) -> String {
-    match (b, l) {
-        (Band::WeekdayDay, Lang::En) => format!("Weekday day ({start:02}:00–{end:02}:00)"),
-        (Band::WeekdayDay, Lang::Zh) => format!("工作日白天（{start:02}:00–{end:02}:00）"),
-        (Band::WeekdayNight, _) => pick(l, "Weekday night", "工作日夜间").to_string(),
-        (Band::Weekend, _) => pick(l, "Weekend", "周末全天").to_string(),
-    }
-}
+use crate::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx};
+use crate::present::waterline::{present, WaterlineView};
 
 #[component]
 pub fn WaterlineCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
+    let view = Memo::new(move |_| {
+        let (start, end) = ctx
+            .state
+            .with(|s| (s.inputs.day_start_hour, s.inputs.day_end_hour));
+        ctx.outputs
+            .with(|o| present(lang.get(), &o.waterline, start, end))
+    });
+    let text = move |part: fn(&WaterlineView) -> String| text_of(view, part);
+    let at = move |i: usize, part: fn(&WaterlineView, usize) -> String| text_at(view, i, part);
+    let has_bands = Memo::new(move |_| view.with(|v| matches!(v, Ok(v) if v.has_bands)));
+    let rows = count_of(view, |v| v.bands.len());
     view! {
         <section class="card" aria-labelledby="waterline-heading">
             <h2 id="waterline-heading">{bilingual(lang, "Minimum stable waterline", "最低稳定水位")}</h2>
-            {move || {
-                let l = lang.get();
-                let (start, end) = ctx.state.with(|s| (s.inputs.day_start_hour, s.inputs.day_end_hour));
-                match ctx.outputs.with(|o| o.waterline.clone()) {
-                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(w) => {
-                        let q = number_trim(w.quantile * 100.0, 1, l);
-                        view! {
-                            <p>
-                                {pick(l, "Waterline: ", "水位：")}
-                                <strong data-testid="waterline" data-value=plain(w.overall, 2)>
-                                    {number_trim(w.overall, 2, l)}
-                                </strong>
-                                {pick(l, " GPUs busy → buy ", " 张 GPU 在用 → 固定配额买 ")}
-                                <strong data-testid="waterline-buy" data-value=w.buy.to_string()>{w.buy}</strong>
-                                {pick(l, " monthly (never the average: ", " 张（不要按平均值：")}
-                                <span data-testid="average-usage" data-value=plain(w.average, 2)>{number_trim(w.average, 2, l)}</span>
-                                {pick(l, ")", "）")}
-                            </p>
-                            {w.bands.clone().map(|bands| view! {
-                                <div class="table-wrap" tabindex="0">
-                                    <table data-testid="band-table">
-                                        <caption>{match l {
-                                            Lang::En => format!("GPUs busy per time band (waterline = {q} % quantile)"),
-                                            Lang::Zh => format!("各时段 GPU 用量（水位 = {q}% 分位数）"),
-                                        }}</caption>
-                                        <thead><tr>
-                                            <th scope="col">{pick(l, "Time band", "时间区间")}</th>
-                                            <th scope="col">{pick(l, "Hours", "小时数")}</th>
-                                            <th scope="col">{pick(l, "Average GPUs", "平均使用台数")}</th>
-                                            <th scope="col">{pick(l, "Stable minimum", "最低稳定使用台数")}</th>
-                                        </tr></thead>
-                                        <tbody>
-                                            {bands.into_iter().map(|b| {
-                                                let lowest = w.lowest_band == Some(b.band);
-                                                view! {
-                                                    <tr data-testid=format!("band-{}", b.band.key())>
-                                                        <th scope="row">{band_name(l, b.band, start, end)}{lowest.then(|| pick(l, " (lowest)", "（最低）"))}</th>
-                                                        <td>{number_trim(b.hours, 0, l)}</td>
-                                                        <td data-testid=format!("band-{}-average", b.band.key()) data-value=b.average.map(|v| plain(v, 2)).unwrap_or_default()>
-                                                            {b.average.map(|v| number_trim(v, 2, l)).unwrap_or_else(|| "—".into())}
-                                                        </td>
-                                                        <td data-testid=format!("band-{}-waterline", b.band.key()) data-value=b.waterline.map(|v| plain(v, 2)).unwrap_or_default()>
-                                                            {b.waterline.map(|v| number_trim(v, 2, l)).unwrap_or_else(|| "—".into())}
-                                                        </td>
-                                                    </tr>
-                                                }
-                                            }).collect_view()}
-                                        </tbody>
-                                    </table>
-                                </div>
-                            })}
-                            <details class="how">
-                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                <p class="formula">{match l {
-                                    Lang::En => format!("Each band's waterline is its {q} % quantile of hourly GPUs busy; overall = the lowest band = {}; buy ⌊{}⌋ = {}.", number_trim(w.overall, 2, l), number_trim(w.overall, 2, l), w.buy),
-                                    Lang::Zh => format!("每个时段的水位 = 该时段每小时用量的 {q}% 分位数；总体 = 最低时段 = {}；固定配额 = ⌊{}⌋ = {}。", number_trim(w.overall, 2, l), number_trim(w.overall, 2, l), w.buy),
-                                }}</p>
-                                <a href="docs/formulas.html#waterline">{pick(l, "Formula", "公式")}</a>
-                            </details>
-                        }.into_any()
-                    }
-                }
-            }}
+            <Show
+                when={ let ok = is_ok(view); move || ok.get() }
+                fallback=move || view! { <p class="error" role="alert">{error_of(view)}</p> }
+            >
+                <p>
+                    {bilingual(lang, "Waterline: ", "水位：")}
+                    <strong data-testid="waterline" data-value=text(|v| v.overall.value.clone())>
+                        {text(|v| v.overall.text.clone())}
+                    </strong>
+                    {bilingual(lang, " GPUs busy → buy ", " 张 GPU 在用 → 固定配额买 ")}
+                    <strong data-testid="waterline-buy" data-value=text(|v| v.buy.value.clone())>
+                        {text(|v| v.buy.text.clone())}
+                    </strong>
+                    {bilingual(lang, " monthly (never the average: ", " 张（不要按平均值：")}
+                    <span data-testid="average-usage" data-value=text(|v| v.average.value.clone())>
+                        {text(|v| v.average.text.clone())}
+                    </span>
+                    {bilingual(lang, ")", "）")}
+                </p>
+                <Show when=move || has_bands.get()>
+                    <div class="table-wrap" tabindex="0">
+                        <table data-testid="band-table">
+                            <caption>{text(|v| v.caption.clone())}</caption>
+                            <thead><tr>
+                                <th scope="col">{bilingual(lang, "Time band", "时间区间")}</th>
+                                <th scope="col">{bilingual(lang, "Hours", "小时数")}</th>
+                                <th scope="col">{bilingual(lang, "Average GPUs", "平均使用台数")}</th>
+                                <th scope="col">{bilingual(lang, "Stable minimum", "最低稳定使用台数")}</th>
+                            </tr></thead>
+                            <tbody>
+                                <For each=move || 0..rows.get() key=|i| *i let:i>
+                                    <tr data-testid=at(i, |v, i| v.band(i).map(|b| b.testid.clone()).unwrap_or_default())>
+                                        <th scope="row">{at(i, |v, i| v.band(i).map(|b| b.name.clone()).unwrap_or_default())}</th>
+                                        <td>{at(i, |v, i| v.band(i).map(|b| b.hours.clone()).unwrap_or_default())}</td>
+                                        <td
+                                            data-testid=at(i, |v, i| v.band(i).map(|b| format!("{}-average", b.testid)).unwrap_or_default())
+                                            data-value=at(i, |v, i| v.band(i).map(|b| b.average.value.clone()).unwrap_or_default())
+                                        >
+                                            {at(i, |v, i| v.band(i).map(|b| b.average.text.clone()).unwrap_or_default())}
+                                        </td>
+                                        <td
+                                            data-testid=at(i, |v, i| v.band(i).map(|b| format!("{}-waterline", b.testid)).unwrap_or_default())
+                                            data-value=at(i, |v, i| v.band(i).map(|b| b.waterline.value.clone()).unwrap_or_default())
+                                        >
+                                            {at(i, |v, i| v.band(i).map(|b| b.waterline.text.clone()).unwrap_or_default())}
+                                        </td>
+                                    </tr>
+                                </For>
+                            </tbody>
+                        </table>
+                    </div>
+                </Show>
+                <details class="how">
+                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                    <p class="formula">{text(|v| v.formula.clone())}</p>
+                    <a href="docs/formulas.html#waterline">{bilingual(lang, "Formula", "公式")}</a>
+                </details>
+            </Show>
         </section>
     }
 }

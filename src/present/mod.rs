@@ -4,6 +4,9 @@
 //! touches only the text and attributes that changed. No leptos or browser imports here.
 
 pub mod effective;
+pub mod headline;
+pub mod pools;
+pub mod waterline;
 
 use crate::core::error::InputError;
 use crate::i18n::error_message;
