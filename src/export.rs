@@ -6,10 +6,11 @@ use std::fmt::Write as _;
 
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::review::Review;
-use crate::core::sizing::{SizingRule, SizingTable};
+use crate::core::sizing::SizingTable;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::{pick, Lang};
 use crate::inputs::{Group, INPUTS};
+use crate::present::sizing::rule_name;
 
 /// The headline sentence (same wording as the page's headline).
 pub fn headline(lang: Lang, n: u32, spot: bool) -> String {
@@ -47,15 +48,6 @@ pub fn headline(lang: Lang, n: u32, spot: bool) -> String {
                 ""
             }
         ),
-    }
-}
-
-fn rule_name(l: Lang, r: SizingRule) -> &'static str {
-    match r {
-        SizingRule::Average => pick(l, "Average", "按平均值"),
-        SizingRule::Waterline => pick(l, "Minimum stable waterline", "最低稳定水位"),
-        SizingRule::CostOptimal => pick(l, "Cost-optimal N*", "成本最优 N*"),
-        SizingRule::Peak => pick(l, "Peak", "按峰值"),
     }
 }
 

@@ -1,24 +1,15 @@
 //! § 6 Sizing rules side by side (average / waterline / cost-optimal / peak), the recent-drop
 //! guard, and which N the plan commits to.
+//! The texts: `present::sizing`; this file only places them.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 
-use crate::context::{memo_of, use_ctx};
+use crate::context::{count_of, error_of, is_ok, memo_of, text_at, text_of, use_ctx};
 use crate::core::plan::BaselineRule;
-use crate::core::sizing::SizingRule;
-use crate::format::{money, number_trim, percent};
-use crate::i18n::{error_message, pick, Lang};
-
-fn rule_name(l: Lang, r: SizingRule) -> &'static str {
-    match r {
-        SizingRule::Average => pick(l, "Average", "按平均值"),
-        SizingRule::Waterline => pick(l, "Minimum stable waterline", "最低稳定水位"),
-        SizingRule::CostOptimal => pick(l, "Cost-optimal N*", "成本最优 N*"),
-        SizingRule::Peak => pick(l, "Peak", "按峰值"),
-    }
-}
+use crate::i18n::{pick, Lang};
+use crate::present::sizing::{present, GuardView, SizingView};
 
 const BASELINE_RULES: [BaselineRule; 6] = [
     BaselineRule::CostOptimal,
@@ -44,6 +35,11 @@ fn baseline_name(l: Lang, r: BaselineRule) -> &'static str {
     }
 }
 
+/// One text of the recent-drop guard (empty without one).
+fn guard_part(v: &SizingView, part: fn(&GuardView) -> String) -> String {
+    v.guard.as_ref().map(part).unwrap_or_default()
+}
+
 #[component]
 pub fn SizingCard() -> impl IntoView {
     let ctx = use_ctx();
@@ -51,6 +47,26 @@ pub fn SizingCard() -> impl IntoView {
     let state = ctx.state;
     let rule = memo_of(state, |s| s.inputs.baseline_rule);
     let custom = memo_of(state, |s| s.inputs.custom_baseline_gpus);
+    let view = Memo::new(move |_| {
+        let (p, r) = state.with(|s| (s.inputs.monthly_price, s.inputs.on_demand_price));
+        ctx.outputs.with(|o| {
+            present(
+                lang.get(),
+                ctx.currency.get(),
+                &o.sizing,
+                &o.commitment,
+                &o.recent_drop_guard,
+                p,
+                r,
+            )
+        })
+    });
+    let text = move |part: fn(&SizingView) -> String| text_of(view, part);
+    let cell = move |i: usize, part: fn(&SizingView, usize) -> String| text_at(view, i, part);
+    let rows = count_of(view, |v| v.rows.len());
+    let has_guard = Memo::new(move |_| view.with(|v| v.as_ref().is_ok_and(|v| v.guard.is_some())));
+    let has_formula =
+        Memo::new(move |_| view.with(|v| v.as_ref().is_ok_and(|v| v.formula.is_some())));
     view! {
         <section class="card" aria-labelledby="sizing-heading">
             <h2 id="sizing-heading">{bilingual(lang, "How many GPUs to commit", "固定配额买多少")}</h2>
@@ -81,106 +97,76 @@ pub fn SizingCard() -> impl IntoView {
                         } />
                 </label>
             </div>
-            {move || {
-                let l = lang.get();
-                let cur = ctx.currency.get();
-                let (sizing, commitment, guard) = ctx.outputs.with(|o| (o.sizing.clone(), o.commitment.clone(), o.recent_drop_guard.clone()));
-                let n_star = commitment.as_ref().map(|c| c.n_star).ok();
-                match sizing {
-                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(table) => view! {
-                        <p>
-                            {pick(l, "Cost-optimal number of monthly GPUs N*: ", "成本最优的包月 GPU 数 N*：")}
-                            <strong data-testid="optimal-n" data-value=n_star.map(|n| n.to_string()).unwrap_or_default()>
-                                {n_star.map(|n| n.to_string()).unwrap_or_else(|| "—".into())}
-                            </strong>
+            <Show
+                when={ let ok = is_ok(view); move || ok.get() }
+                fallback=move || view! { <p class="error" role="alert">{error_of(view)}</p> }
+            >
+                <p>
+                    {bilingual(lang, "Cost-optimal number of monthly GPUs N*: ", "成本最优的包月 GPU 数 N*：")}
+                    <strong data-testid="optimal-n" data-value=text(|v| v.optimal_n.value.clone())>
+                        {text(|v| v.optimal_n.text.clone())}
+                    </strong>
+                </p>
+                <div class="table-wrap" tabindex="0">
+                    <table class="sizing" data-testid="sizing-table">
+                        <caption>{bilingual(lang, "Monthly cost of each sizing rule (rest on demand)", "各种配额规则的月度成本（其余按量）")}</caption>
+                        <thead><tr>
+                            <th scope="col">{bilingual(lang, "Rule", "规则")}</th>
+                            <th scope="col">"N"</th>
+                            <th scope="col">{bilingual(lang, "Monthly total", "月度总额")}</th>
+                            <th scope="col">{bilingual(lang, "Fixed", "固定")}</th>
+                            <th scope="col">{bilingual(lang, "Elastic", "弹性")}</th>
+                            <th scope="col">{bilingual(lang, "Elastic share", "弹性占比")}</th>
+                            <th scope="col">{bilingual(lang, "Fixed utilization", "固定利用率")}</th>
+                            <th scope="col">{bilingual(lang, "Coverage", "覆盖率")}</th>
+                            <th scope="col">{bilingual(lang, "Saving vs all on-demand", "比全部按量节省")}</th>
+                            <th scope="col">{bilingual(lang, "Saving vs buying the peak", "比按峰值包月节省")}</th>
+                        </tr></thead>
+                        <tbody>
+                            <For each=move || 0..rows.get() key=|i| *i let:i>
+                                <tr data-testid=cell(i, |v, i| v.rows[i].testid.clone())>
+                                    <th scope="row">{cell(i, |v, i| v.rows[i].rule.to_string())}</th>
+                                    <td data-testid=cell(i, |v, i| format!("{}-n", v.rows[i].testid))
+                                        data-value=cell(i, |v, i| v.rows[i].n.value.clone())>
+                                        {cell(i, |v, i| v.rows[i].n.text.clone())}
+                                    </td>
+                                    <td data-testid=cell(i, |v, i| format!("{}-total", v.rows[i].testid))
+                                        data-value=cell(i, |v, i| v.rows[i].total.value.clone())>
+                                        {cell(i, |v, i| v.rows[i].total.text.clone())}
+                                    </td>
+                                    <td>{cell(i, |v, i| v.rows[i].fixed.clone())}</td>
+                                    <td>{cell(i, |v, i| v.rows[i].elastic.clone())}</td>
+                                    <td>{cell(i, |v, i| v.rows[i].elastic_share.clone())}</td>
+                                    <td>{cell(i, |v, i| v.rows[i].fixed_utilization.clone())}</td>
+                                    <td>{cell(i, |v, i| v.rows[i].coverage.clone())}</td>
+                                    <td>{cell(i, |v, i| v.rows[i].saving_vs_on_demand.clone())}</td>
+                                    <td>{cell(i, |v, i| v.rows[i].saving_vs_peak.clone())}</td>
+                                </tr>
+                            </For>
+                        </tbody>
+                    </table>
+                </div>
+                <p class="field-hint">{text(|v| v.extremes.clone())}</p>
+                <Show when=move || has_guard.get()>
+                    <p class=text(|v| guard_part(v, |g| g.class.to_string()))
+                        data-testid="recent-drop-guard"
+                        data-value=text(|v| guard_part(v, |g| g.recommended.clone()))>
+                        {text(|v| guard_part(v, |g| g.text.clone()))}
+                    </p>
+                </Show>
+                <details class="how">
+                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                    <p class="formula">
+                        {"C(N) = N·P + r·E(N)·H/T, E(N) = Σ max(0, u_t − N);  N* = #{k : O(k)·H/T > H*}"}
+                    </p>
+                    <Show when=move || has_formula.get()>
+                        <p class="formula" data-testid="sizing-formula">
+                            {text(|v| v.formula.clone().unwrap_or_default())}
                         </p>
-                        <div class="table-wrap" tabindex="0">
-                            <table class="sizing" data-testid="sizing-table">
-                                <caption>{pick(l, "Monthly cost of each sizing rule (rest on demand)", "各种配额规则的月度成本（其余按量）")}</caption>
-                                <thead><tr>
-                                    <th scope="col">{pick(l, "Rule", "规则")}</th>
-                                    <th scope="col">"N"</th>
-                                    <th scope="col">{pick(l, "Monthly total", "月度总额")}</th>
-                                    <th scope="col">{pick(l, "Fixed", "固定")}</th>
-                                    <th scope="col">{pick(l, "Elastic", "弹性")}</th>
-                                    <th scope="col">{pick(l, "Elastic share", "弹性占比")}</th>
-                                    <th scope="col">{pick(l, "Fixed utilization", "固定利用率")}</th>
-                                    <th scope="col">{pick(l, "Coverage", "覆盖率")}</th>
-                                    <th scope="col">{pick(l, "Saving vs all on-demand", "比全部按量节省")}</th>
-                                    <th scope="col">{pick(l, "Saving vs buying the peak", "比按峰值包月节省")}</th>
-                                </tr></thead>
-                                <tbody>
-                                    {table.rows.iter().map(|row| {
-                                        let key = row.rule.key();
-                                        view! {
-                                            <tr data-testid=format!("sizing-{key}")>
-                                                <th scope="row">{rule_name(l, row.rule)}</th>
-                                                <td data-testid=format!("sizing-{key}-n") data-value=row.n.to_string()>{row.n}</td>
-                                                <td data-testid=format!("sizing-{key}-total") data-value=row.total.to_plain_string()>{money(row.total, cur, l)}</td>
-                                                <td>{money(row.fixed, cur, l)}</td>
-                                                <td>{money(row.elastic, cur, l)}</td>
-                                                <td>{percent(row.elastic_share, 1, l)}</td>
-                                                <td>{row.fixed_utilization.map(|u| percent(u, 1, l)).unwrap_or_else(|| "—".into())}</td>
-                                                <td>{row.coverage.map(|u| percent(u, 1, l)).unwrap_or_else(|| "—".into())}</td>
-                                                <td>{money(row.saving_vs_on_demand, cur, l)}</td>
-                                                <td>{money(row.saving_vs_peak, cur, l)}</td>
-                                            </tr>
-                                        }
-                                    }).collect_view()}
-                                </tbody>
-                            </table>
-                        </div>
-                        <p class="field-hint">
-                            {format!("{} {} · {} {}",
-                                pick(l, "All on demand:", "全部按量："), money(table.all_on_demand, cur, l),
-                                pick(l, "all monthly at the peak:", "按峰值全部包月："), money(table.all_peak, cur, l))}
-                        </p>
-                        {match guard {
-                            Ok(Some(g)) => Some(view! {
-                                <p class=if g.drop_detected { "warning" } else { "field-hint" } data-testid="recent-drop-guard" data-value=g.recommended.to_string()>
-                                    {match l {
-                                        Lang::En => format!("Recent-drop guard: N* over the last {} days = {}, over the last {} days = {} → the lower, {}, is safer{}.",
-                                            g.recent_days, g.recent_n_star, g.long_days, g.long_n_star, g.recommended,
-                                            if g.drop_detected { " (usage dropped recently)" } else { "" }),
-                                        Lang::Zh => format!("近期下降保护：最近 {} 天的 N* = {}，最近 {} 天的 N* = {} → 取较低的 {}{}。",
-                                            g.recent_days, g.recent_n_star, g.long_days, g.long_n_star, g.recommended,
-                                            if g.drop_detected { "（近期用量下降）" } else { "" }),
-                                    }}
-                                </p>
-                            }),
-                            _ => None,
-                        }}
-                        <details class="how">
-                            <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                            <p class="formula">
-                                {"C(N) = N·P + r·E(N)·H/T, E(N) = Σ max(0, u_t − N);  N* = #{k : O(k)·H/T > H*}"}
-                            </p>
-                            {commitment.ok().and_then(|c| {
-                                let row = c.rows.iter().find(|r| r.n == c.n_star)?.clone();
-                                let (p, r) = ctx.state.with(|s| (s.inputs.monthly_price, s.inputs.on_demand_price));
-                                Some(view! {
-                                    <p class="formula" data-testid="sizing-formula">
-                                        {format!(
-                                            "H* = {} h;  N* = {}:  {} × {} + {} × {} GPU-h = {} + {} = {}",
-                                            number_trim(c.breakeven_hours, 2, l),
-                                            c.n_star,
-                                            c.n_star,
-                                            number_trim(p, 2, l),
-                                            number_trim(r, 4, l),
-                                            number_trim(row.elastic_gpu_hours, 2, l),
-                                            money(row.fixed, cur, l),
-                                            money(row.elastic, cur, l),
-                                            money(row.total, cur, l),
-                                        )}
-                                    </p>
-                                })
-                            })}
-                            <a href="docs/formulas.html#sizing">{pick(l, "Formula", "公式")}</a>
-                        </details>
-                    }.into_any(),
-                }
-            }}
+                    </Show>
+                    <a href="docs/formulas.html#sizing">{bilingual(lang, "Formula", "公式")}</a>
+                </details>
+            </Show>
         </section>
     }
 }

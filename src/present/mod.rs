@@ -7,6 +7,7 @@ pub mod effective;
 pub mod headline;
 pub mod pools;
 pub mod waterline;
+pub mod sizing;
 
 use crate::core::error::InputError;
 use crate::i18n::error_message;
