@@ -4,6 +4,7 @@
 //! touches only the text and attributes that changed. No leptos or browser imports here.
 
 pub mod effective;
+pub mod spot;
 
 use crate::core::error::InputError;
 use crate::i18n::error_message;
