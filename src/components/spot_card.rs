@@ -1,19 +1,31 @@
 //! § 8 Spot pool: effective price per useful GPU-hour with checkpoints (Young's interval),
 //! the first-order validity range, and the expected run of a job without checkpoints.
 //! δ and R are shown in minutes (the engine keeps hours); λ in reclaims per hour.
+//! The output texts: `present::spot`; this file places them and holds the inputs.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
+use crate::components::figure::Figure;
 
 use crate::components::slider_field::SliderField;
 use crate::context::{bind_input, memo_of, use_ctx};
+use crate::context::{error_of, is_ok, shown_of, text_of};
 use crate::core::error::{non_negative, positive, Field};
-use crate::core::spot::{
-    FIRST_ORDER_LIMIT, MAX_INTERRUPTION_RATE, MAX_JOB_HOURS, MAX_SPOT_DURATION_HOURS,
-};
-use crate::format::{money, number_trim, percent, plain};
-use crate::i18n::{error_message, pick, Lang};
+use crate::core::spot::{MAX_INTERRUPTION_RATE, MAX_JOB_HOURS, MAX_SPOT_DURATION_HOURS};
+use crate::format::number_trim;
+use crate::i18n::{pick, Lang};
+use crate::present::spot::{present, present_no_checkpoint, NoCheckpointView, SpotView};
+use crate::present::Presented;
+
+/// Whether a part of the card's presentation is there (false while it shows its error): a
+/// memo, so the `<Show>` it drives rebuilds only when it flips.
+fn flag<V>(view: Memo<Presented<V>>, part: fn(&V) -> bool) -> Memo<bool>
+where
+    V: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| view.with(|v| v.as_ref().is_ok_and(part)))
+}
 
 /// Young's optimum √(2δ/λ) for the inputs, or 1 h when λ = 0 (the starting value offered
 /// when the user switches to their own interval).
@@ -103,6 +115,24 @@ pub fn SpotCard() -> impl IntoView {
         )
     });
 
+    // The outputs, as shown: one memo for each part of the card (with and without
+    // checkpoints fail separately); every text below reads its own part of one of them.
+    let checkpoints = Memo::new(move |_| {
+        let (l, cur) = (lang.get(), ctx.currency.get());
+        ctx.outputs
+            .with(|o| state.with(|s| present(l, cur, &o.spot, &s.inputs)))
+    });
+    let no_checkpoint = Memo::new(move |_| {
+        let (l, cur) = (lang.get(), ctx.currency.get());
+        ctx.outputs.with(|o| {
+            state.with(|s| present_no_checkpoint(l, cur, &o.spot_no_checkpoint, &s.inputs))
+        })
+    });
+    let text = move |part: fn(&SpotView) -> String| text_of(checkpoints, part);
+    let shown = move |part| shown_of(checkpoints, part);
+    let text_nc = move |part: fn(&NoCheckpointView) -> String| text_of(no_checkpoint, part);
+    let shown_nc = move |part| shown_of(no_checkpoint, part);
+
     view! {
         <section class="card" aria-labelledby="spot-heading">
             <h2 id="spot-heading">
@@ -162,8 +192,8 @@ pub fn SpotCard() -> impl IntoView {
                         on:change=on_young
                     />
                     " "
-                    {move || pick(
-                        lang.get(),
+                    {bilingual(
+                        lang,
                         "Use Young's optimum checkpoint interval √(2δ/λ)",
                         "使用 Young 最优检查点间隔 √(2δ/λ)",
                     )}
@@ -187,179 +217,48 @@ pub fn SpotCard() -> impl IntoView {
                     step=0.1
                 />
             </Show>
-            {move || {
-                let l = lang.get();
-                let cur = ctx.currency.get();
-                let inputs = state.with(|s| s.inputs.clone());
-                let r = inputs.on_demand_price;
-                match ctx.outputs.with(|o| o.spot.clone()) {
-                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(se) => {
-                        let lambda = inputs.interruption_rate;
-                        let delta = inputs.checkpoint_save_hours;
-                        let restart = inputs.restart_hours;
-                        let eff = money(se.effective_price_money, cur, l);
-                        let on_demand = money(crate::core::money::Money::from_f64(r), cur, l);
-                        let hours = |v: Option<f64>| {
-                            v.map(|h| format!("{}{}", number_trim(h, 2, l), pick(l, " h", " 小时")))
-                                .unwrap_or_else(|| pick(l, "— (never reclaimed)", "—（从不回收）").to_string())
-                        };
-                        let validity_product = se.interval_hours.map(|t| lambda * (t + restart)).unwrap_or(0.0);
-                        let verdict = if se.costs_more_than_on_demand {
-                            None
-                        } else {
-                            let saving = money(se.saving_vs_on_demand, cur, l);
-                            Some(match l {
-                                Lang::En => format!(
-                                    "Each useful spot GPU-hour costs {eff} with checkpoints: {saving} less than on demand ({on_demand})."
-                                ),
-                                Lang::Zh => format!(
-                                    "带检查点时，竞价实例每有效 GPU 小时 {eff}，比按量（{on_demand}）便宜 {saving}。"
-                                ),
-                            })
-                        };
-                        let warning = se.costs_more_than_on_demand.then(|| {
-                            let extra = money(-se.saving_vs_on_demand, cur, l);
-                            match l {
-                                Lang::En => format!(
-                                    "⚠ Spot costs more than on demand here: {eff} per useful GPU-hour with checkpoints, {extra} above the on-demand {on_demand}. Use on demand for this work."
-                                ),
-                                Lang::Zh => format!(
-                                    "⚠ 这种情况下竞价比按量还贵：带检查点每有效 GPU 小时 {eff}，比按量 {on_demand} 高 {extra}。这类任务请用按量。"
-                                ),
-                            }
-                        });
-                        let formula = match se.interval_hours {
-                            Some(tau) => {
-                                let tau_line = match (se.young_interval_hours, inputs.checkpoint_interval_hours) {
-                                    (Some(_), None) => format!(
-                                        "τ = √(2δ/λ) = √(2 × {} / {}) = {} h;  ",
-                                        number_trim(delta, 4, l),
-                                        number_trim(lambda, 4, l),
-                                        number_trim(tau, 3, l)
-                                    ),
-                                    _ => format!("τ = {} h;  ", number_trim(tau, 3, l)),
-                                };
-                                format!(
-                                    "{tau_line}s_eff = s·(1 + δ/τ + λ(τ/2 + R)) = {} × (1 + {} / {} + {} × ({} / 2 + {})) = {} × {} = {};  λ(τ + R) = {}, δ/τ = {} ({} ≤ {})",
-                                    number_trim(se.list_price.to_f64(), 2, l),
-                                    number_trim(delta, 4, l),
-                                    number_trim(tau, 3, l),
-                                    number_trim(lambda, 4, l),
-                                    number_trim(tau, 3, l),
-                                    number_trim(restart, 4, l),
-                                    number_trim(se.list_price.to_f64(), 2, l),
-                                    number_trim(se.factor, 4, l),
-                                    eff,
-                                    number_trim(validity_product, 4, l),
-                                    number_trim(se.checkpoint_overhead, 4, l),
-                                    pick(l, "first order valid while both", "两者都"),
-                                    number_trim(FIRST_ORDER_LIMIT, 1, l),
-                                )
-                            }
-                            None => format!(
-                                "λ = 0: s_eff = s = {}",
-                                eff
-                            ),
-                        };
-                        let valid_text = if se.first_order_valid {
-                            match l {
-                                Lang::En => format!(
-                                    "Yes: λ(τ + R) = {} and δ/τ = {} are both ≤ {}.",
-                                    number_trim(validity_product, 3, l),
-                                    number_trim(se.checkpoint_overhead, 3, l),
-                                    number_trim(FIRST_ORDER_LIMIT, 1, l)
-                                ),
-                                Lang::Zh => format!(
-                                    "是：λ(τ + R) = {}，δ/τ = {}，均 ≤ {}。",
-                                    number_trim(validity_product, 3, l),
-                                    number_trim(se.checkpoint_overhead, 3, l),
-                                    number_trim(FIRST_ORDER_LIMIT, 1, l)
-                                ),
-                            }
-                        } else {
-                            match l {
-                                Lang::En => format!(
-                                    "⚠ No: λ(τ + R) = {} and δ/τ = {} must both be ≤ {}. Outside this range the true overhead is larger than shown.",
-                                    number_trim(validity_product, 3, l),
-                                    number_trim(se.checkpoint_overhead, 3, l),
-                                    number_trim(FIRST_ORDER_LIMIT, 1, l)
-                                ),
-                                Lang::Zh => format!(
-                                    "⚠ 否：λ(τ + R) = {}、δ/τ = {} 须都 ≤ {}。超出此范围时，实际开销比这里显示的更大。",
-                                    number_trim(validity_product, 3, l),
-                                    number_trim(se.checkpoint_overhead, 3, l),
-                                    number_trim(FIRST_ORDER_LIMIT, 1, l)
-                                ),
-                            }
-                        };
-                        view! {
-                            {warning.map(|w| view! {
-                                <p class="warning" role="alert" data-testid="spot-warning">{w}</p>
-                            })}
-                            <dl class="figures">
-                                <div>
-                                    <dt>{pick(l, "Spot price per useful GPU-hour (with checkpoints)", "竞价每有效 GPU 小时价格（带检查点）")}</dt>
-                                    <dd data-testid="spot-effective-price" data-value=se.effective_price_money.to_plain_string()>
-                                        {eff.clone()}
-                                        {format!(" ({} {} × {})", pick(l, "list price", "标价"), money(se.list_price, cur, l), number_trim(se.factor, 4, l))}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Saving against on demand per useful GPU-hour", "相比按量每有效 GPU 小时节省")}</dt>
-                                    <dd data-testid="spot-saving" data-value=se.saving_vs_on_demand.to_plain_string()>
-                                        {money(se.saving_vs_on_demand, cur, l)}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Young's optimum checkpoint interval", "Young 最优检查点间隔")}</dt>
-                                    <dd data-testid="spot-young-interval" data-value=se.young_interval_hours.map(|v| plain(v, 2)).unwrap_or_default()>
-                                        {hours(se.young_interval_hours)}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Checkpoint interval used", "采用的检查点间隔")}</dt>
-                                    <dd data-testid="spot-interval" data-value=se.interval_hours.map(|v| plain(v, 2)).unwrap_or_default()>
-                                        {hours(se.interval_hours)}
-                                        {if inputs.checkpoint_interval_hours.is_some() {
-                                            pick(l, " (yours)", "（自定）")
-                                        } else if se.interval_hours.is_some() {
-                                            pick(l, " (Young's optimum)", "（Young 最优）")
-                                        } else {
-                                            ""
-                                        }}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Time lost saving checkpoints (δ/τ)", "保存检查点损失的时间（δ/τ）")}</dt>
-                                    <dd data-testid="spot-checkpoint-overhead" data-value=plain(se.checkpoint_overhead, 4)>
-                                        {percent(se.checkpoint_overhead, 2, l)}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Time lost to reclaims (λ(τ/2 + R))", "被回收损失的时间（λ(τ/2 + R)）")}</dt>
-                                    <dd data-testid="spot-reclaim-overhead" data-value=plain(se.reclaim_overhead, 4)>
-                                        {percent(se.reclaim_overhead, 2, l)}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "First-order formula accurate?", "一阶近似是否适用？")}</dt>
-                                    <dd data-testid="spot-first-order" data-value=if se.first_order_valid { "true" } else { "false" }>
-                                        {valid_text}
-                                    </dd>
-                                </div>
-                            </dl>
-                            {verdict.map(|v| view! { <p class="explainer" data-testid="spot-verdict">{v}</p> })}
-                            <details class="how">
-                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                <p class="formula">{formula}</p>
-                                <a href="docs/formulas.html#spot">{pick(l, "Formula", "公式")}</a>
-                            </details>
-                        }
-                            .into_any()
-                    }
-                }
-            }}
+            <Show
+                when={ let ok = is_ok(checkpoints); move || ok.get() }
+                fallback=move || view! { <p class="error" role="alert">{error_of(checkpoints)}</p> }
+            >
+                <Show when={ let w = flag(checkpoints, |v| v.warning.is_some()); move || w.get() }>
+                    <p class="warning" role="alert" data-testid="spot-warning">
+                        {text(|v| v.warning.clone().unwrap_or_default())}
+                    </p>
+                </Show>
+                <dl class="figures">
+                    <Figure testid="spot-effective-price"
+                        en="Spot price per useful GPU-hour (with checkpoints)" zh="竞价每有效 GPU 小时价格（带检查点）"
+                        shown=shown(|v| &v.effective_price) />
+                    <Figure testid="spot-saving"
+                        en="Saving against on demand per useful GPU-hour" zh="相比按量每有效 GPU 小时节省"
+                        shown=shown(|v| &v.saving) />
+                    <Figure testid="spot-young-interval"
+                        en="Young's optimum checkpoint interval" zh="Young 最优检查点间隔"
+                        shown=shown(|v| &v.young_interval) />
+                    <Figure testid="spot-interval" en="Checkpoint interval used" zh="采用的检查点间隔"
+                        shown=shown(|v| &v.interval) />
+                    <Figure testid="spot-checkpoint-overhead"
+                        en="Time lost saving checkpoints (δ/τ)" zh="保存检查点损失的时间（δ/τ）"
+                        shown=shown(|v| &v.checkpoint_overhead) />
+                    <Figure testid="spot-reclaim-overhead"
+                        en="Time lost to reclaims (λ(τ/2 + R))" zh="被回收损失的时间（λ(τ/2 + R)）"
+                        shown=shown(|v| &v.reclaim_overhead) />
+                    <Figure testid="spot-first-order"
+                        en="First-order formula accurate?" zh="一阶近似是否适用？"
+                        shown=shown(|v| &v.first_order) />
+                </dl>
+                <Show when={ let has = flag(checkpoints, |v| v.verdict.is_some()); move || has.get() }>
+                    <p class="explainer" data-testid="spot-verdict">
+                        {text(|v| v.verdict.clone().unwrap_or_default())}
+                    </p>
+                </Show>
+                <details class="how">
+                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                    <p class="formula">{text(|v| v.formula.clone())}</p>
+                    <a href="docs/formulas.html#spot">{bilingual(lang, "Formula", "公式")}</a>
+                </details>
+            </Show>
             <h3>{bilingual(lang, "Without checkpoints", "不做检查点")}</h3>
             <SliderField
                 testid="job-length"
@@ -377,86 +276,35 @@ pub fn SpotCard() -> impl IntoView {
                 max=200.0
                 step=0.5
             />
-            {move || {
-                let l = lang.get();
-                let cur = ctx.currency.get();
-                let inputs = state.with(|s| s.inputs.clone());
-                match ctx.outputs.with(|o| o.spot_no_checkpoint.clone()) {
-                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(n) => {
-                        let lambda = inputs.interruption_rate;
-                        let warning = n.costs_more_than_on_demand.then(|| match l {
-                            Lang::En => format!(
-                                "⚠ Without checkpoints this job costs more on spot ({}) than on demand ({}). Add checkpoints or run it on demand.",
-                                money(n.expected_cost, cur, l),
-                                money(n.on_demand_cost, cur, l)
-                            ),
-                            Lang::Zh => format!(
-                                "⚠ 不做检查点时，这个任务用竞价（{}）比按量（{}）还贵。请加检查点，或改用按量。",
-                                money(n.expected_cost, cur, l),
-                                money(n.on_demand_cost, cur, l)
-                            ),
-                        });
-                        let formula = if lambda > 0.0 {
-                            format!(
-                                "E[wall] = (1/λ + R)(e^(λJ) − 1) = ({} + {}) × (e^{} − 1) = {} h;  s × E[wall] = {} × {} = {};  r × J = {} × {} = {}",
-                                number_trim(1.0 / lambda, 3, l),
-                                number_trim(inputs.restart_hours, 4, l),
-                                number_trim(lambda * n.job_hours, 4, l),
-                                number_trim(n.expected_hours, 2, l),
-                                number_trim(inputs.spot_price, 2, l),
-                                number_trim(n.expected_hours, 2, l),
-                                money(n.expected_cost, cur, l),
-                                number_trim(inputs.on_demand_price, 2, l),
-                                number_trim(n.job_hours, 2, l),
-                                money(n.on_demand_cost, cur, l),
-                            )
-                        } else {
-                            format!(
-                                "λ = 0: E[wall] = J = {} h",
-                                number_trim(n.job_hours, 2, l)
-                            )
-                        };
-                        view! {
-                            {warning.map(|w| view! {
-                                <p class="warning" role="alert" data-testid="spot-no-checkpoint-warning">{w}</p>
-                            })}
-                            <dl class="figures">
-                                <div>
-                                    <dt>{pick(l, "Expected wall time per GPU", "每卡预计实际耗时")}</dt>
-                                    <dd data-testid="spot-no-checkpoint-hours" data-value=plain(n.expected_hours, 2)>
-                                        {format!("{}{}", number_trim(n.expected_hours, 2, l), pick(l, " h", " 小时"))}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Expected spot cost per GPU", "每卡预计竞价费用")}</dt>
-                                    <dd data-testid="spot-no-checkpoint-cost" data-value=n.expected_cost.to_plain_string()>
-                                        {money(n.expected_cost, cur, l)}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Same job on demand per GPU", "同样任务按量（每卡）")}</dt>
-                                    <dd data-testid="spot-no-checkpoint-on-demand" data-value=n.on_demand_cost.to_plain_string()>
-                                        {money(n.on_demand_cost, cur, l)}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Spot price per useful GPU-hour without checkpoints", "不做检查点时竞价每有效 GPU 小时价格")}</dt>
-                                    <dd data-testid="spot-no-checkpoint-price" data-value=n.effective_price.to_plain_string()>
-                                        {money(n.effective_price, cur, l)}
-                                    </dd>
-                                </div>
-                            </dl>
-                            <details class="how">
-                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                <p class="formula">{formula}</p>
-                                <a href="docs/formulas.html#spot">{pick(l, "Formula", "公式")}</a>
-                            </details>
-                        }
-                            .into_any()
-                    }
-                }
-            }}
+            <Show
+                when={ let ok = is_ok(no_checkpoint); move || ok.get() }
+                fallback=move || view! { <p class="error" role="alert">{error_of(no_checkpoint)}</p> }
+            >
+                <Show when={ let w = flag(no_checkpoint, |v| v.warning.is_some()); move || w.get() }>
+                    <p class="warning" role="alert" data-testid="spot-no-checkpoint-warning">
+                        {text_nc(|v| v.warning.clone().unwrap_or_default())}
+                    </p>
+                </Show>
+                <dl class="figures">
+                    <Figure testid="spot-no-checkpoint-hours"
+                        en="Expected wall time per GPU" zh="每卡预计实际耗时"
+                        shown=shown_nc(|v| &v.hours) />
+                    <Figure testid="spot-no-checkpoint-cost"
+                        en="Expected spot cost per GPU" zh="每卡预计竞价费用"
+                        shown=shown_nc(|v| &v.cost) />
+                    <Figure testid="spot-no-checkpoint-on-demand"
+                        en="Same job on demand per GPU" zh="同样任务按量（每卡）"
+                        shown=shown_nc(|v| &v.on_demand) />
+                    <Figure testid="spot-no-checkpoint-price"
+                        en="Spot price per useful GPU-hour without checkpoints" zh="不做检查点时竞价每有效 GPU 小时价格"
+                        shown=shown_nc(|v| &v.price) />
+                </dl>
+                <details class="how">
+                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                    <p class="formula">{text_nc(|v| v.formula.clone())}</p>
+                    <a href="docs/formulas.html#spot">{bilingual(lang, "Formula", "公式")}</a>
+                </details>
+            </Show>
         </section>
     }
 }

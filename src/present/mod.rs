@@ -6,8 +6,9 @@
 pub mod effective;
 pub mod headline;
 pub mod pools;
-pub mod waterline;
 pub mod sizing;
+pub mod spot;
+pub mod waterline;
 
 use crate::core::error::InputError;
 use crate::i18n::error_message;
