@@ -106,6 +106,9 @@ pub struct InputSpec {
     pub value: Value,
     /// `None`: no number field (a choice).
     pub range: Option<Range>,
+    /// A sentence the hint ends with that reads the current inputs back (e.g. what a rate
+    /// means in hours).
+    pub hint_now: Option<fn(Lang, &PlanInputs) -> String>,
 }
 
 impl InputSpec {
@@ -113,8 +116,13 @@ impl InputSpec {
         crate::i18n::pick(l, self.label.0, self.label.1)
     }
 
-    pub fn hint(&self, l: Lang) -> &'static str {
-        crate::i18n::pick(l, self.hint.0, self.hint.1)
+    /// The hint under the field, with its reading of the current inputs if it has one.
+    pub fn hint(&self, l: Lang, i: &PlanInputs) -> String {
+        let hint = crate::i18n::pick(l, self.hint.0, self.hint.1);
+        match self.hint_now {
+            Some(now) => format!("{hint}{}", now(l, i)),
+            None => hint.to_string(),
+        }
     }
 
     fn scale(&self) -> f64 {
@@ -323,7 +331,20 @@ pub fn young_or_one(i: &PlanInputs) -> f64 {
     1.0
 }
 
-/// Every input, in the order a link writes them (links stay byte-identical).
+/// What the interruption rate means now: " Now: one reclaim every 50 hours on average."
+fn reclaims_now(l: Lang, i: &PlanInputs) -> String {
+    let lambda = i.interruption_rate;
+    if lambda > 0.0 {
+        let hours = crate::format::number_trim(1.0 / lambda, 1, l);
+        match l {
+            Lang::En => format!(" Now: one reclaim every {hours} hours on average."),
+            Lang::Zh => format!(" 当前：平均每 {hours} 小时被回收一次。"),
+        }
+    } else {
+        crate::i18n::pick(l, " Now: never reclaimed.", " 当前：从不回收。").to_string()
+    }
+}
+
 /// Every input, in the order a link writes them (links stay byte-identical).
 pub static INPUTS: &[InputSpec] = &[
     InputSpec {
@@ -335,6 +356,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Prices,
         value: Value::Real { get: |i| i.monthly_price, set: |i, v| i.monthly_price = v },
         range: range(100.0, 50_000.0, 50.0, breakeven::monthly_price),
+        hint_now: None,
     },
     InputSpec {
         param: "ondemand",
@@ -345,6 +367,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Prices,
         value: Value::Real { get: |i| i.on_demand_price, set: |i, v| i.on_demand_price = v },
         range: range(0.1, 100.0, 0.1, breakeven::on_demand_price),
+        hint_now: None,
     },
     InputSpec {
         param: "hours",
@@ -355,6 +378,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Own,
         value: Value::Real { get: |i| i.hours_per_month, set: |i, v| i.hours_per_month = v },
         range: None,
+        hint_now: None,
     },
     InputSpec {
         param: "spot",
@@ -365,6 +389,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Prices,
         value: Value::Real { get: |i| i.spot_price, set: |i, v| i.spot_price = v },
         range: range(0.1, 100.0, 0.1, |v| positive(Field::SpotPrice, v, breakeven::MAX_HOURLY_PRICE)),
+        hint_now: None,
     },
     InputSpec {
         param: "gpus",
@@ -375,6 +400,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Usage,
         value: Value::Count { get: |i| i.gpus, set: |i, v| i.gpus = v },
         range: range(1.0, 64.0, 1.0, |v| whole(Field::Gpus, v, MAX_GPUS)),
+        hint_now: None,
     },
     InputSpec {
         param: "used",
@@ -385,6 +411,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Usage,
         value: Value::Real { get: |i| i.used_hours, set: |i, v| i.used_hours = v },
         range: range(0.0, 744.0, 1.0, |v| non_negative(Field::UsedHours, v, MAX_HOURS_PER_MONTH)),
+        hint_now: None,
     },
     InputSpec {
         param: "lookback",
@@ -395,6 +422,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Own,
         value: Value::Choice { keys: &LOOKBACK_KEYS, get: |i| index_of(&LOOKBACK_CHOICES, &i.lookback), set: |i, k| i.lookback = LOOKBACK_CHOICES[k] },
         range: None,
+        hint_now: None,
     },
     InputSpec {
         param: "daystart",
@@ -405,6 +433,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Own,
         value: Value::Count { get: |i| i.day_start_hour, set: |i, v| i.day_start_hour = v },
         range: None,
+        hint_now: None,
     },
     InputSpec {
         param: "dayend",
@@ -415,6 +444,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Own,
         value: Value::Count { get: |i| i.day_end_hour, set: |i, v| i.day_end_hour = v },
         range: None,
+        hint_now: None,
     },
     InputSpec {
         param: "q",
@@ -425,6 +455,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Quantile,
         value: Value::Real { get: |i| i.quantile_percent, set: |i, v| i.quantile_percent = v },
         range: range(0.0, 50.0, 1.0, |v| non_negative(Field::Quantile, v, MAX_QUANTILE_PERCENT)),
+        hint_now: None,
     },
     InputSpec {
         param: "rule",
@@ -435,6 +466,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Own,
         value: Value::Choice { keys: &RULE_KEYS, get: |i| index_of(&BASELINE_RULES, &i.baseline_rule), set: |i, k| i.baseline_rule = BASELINE_RULES[k] },
         range: None,
+        hint_now: None,
     },
     InputSpec {
         param: "custom",
@@ -445,6 +477,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Own,
         value: Value::Count { get: |i| i.custom_baseline_gpus, set: |i, v| i.custom_baseline_gpus = v },
         range: None,
+        hint_now: None,
     },
     InputSpec {
         param: "lambda",
@@ -455,6 +488,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Spot,
         value: Value::Real { get: |i| i.interruption_rate, set: |i, v| i.interruption_rate = v },
         range: range(0.0, 0.5, 0.005, |v| non_negative(Field::InterruptionRate, v, MAX_INTERRUPTION_RATE)),
+        hint_now: Some(reclaims_now),
     },
     InputSpec {
         param: "ckpt",
@@ -465,6 +499,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Spot,
         value: Value::Real { get: |i| i.checkpoint_save_hours, set: |i, v| i.checkpoint_save_hours = v },
         range: minutes(0.5, 60.0, 0.5, |v| positive(Field::CheckpointSave, v, MAX_SPOT_DURATION_HOURS * 60.0)),
+        hint_now: None,
     },
     InputSpec {
         param: "restart",
@@ -475,6 +510,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Spot,
         value: Value::Real { get: |i| i.restart_hours, set: |i, v| i.restart_hours = v },
         range: minutes(0.0, 120.0, 1.0, |v| non_negative(Field::RestartTime, v, MAX_SPOT_DURATION_HOURS * 60.0)),
+        hint_now: None,
     },
     InputSpec {
         param: "tau",
@@ -485,6 +521,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::SpotInterval,
         value: Value::RealOrAuto { get: |i| i.checkpoint_interval_hours, set: |i, v| i.checkpoint_interval_hours = v, automatic: young_or_one },
         range: range(0.1, 24.0, 0.1, |v| positive(Field::CheckpointInterval, v, MAX_SPOT_DURATION_HOURS)),
+        hint_now: None,
     },
     InputSpec {
         param: "job",
@@ -495,6 +532,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::SpotJob,
         value: Value::Real { get: |i| i.job_hours, set: |i, v| i.job_hours = v },
         range: range(0.5, 200.0, 0.5, |v| positive(Field::JobLength, v, MAX_JOB_HOURS)),
+        hint_now: None,
     },
     InputSpec {
         param: "interruptible",
@@ -505,6 +543,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Interruptible,
         value: Value::Real { get: |i| i.interruptible_percent, set: |i, v| i.interruptible_percent = v },
         range: range(0.0, 100.0, 5.0, |v| non_negative(Field::InterruptibleShare, v, 100.0)),
+        hint_now: None,
     },
     InputSpec {
         param: "budget",
@@ -515,6 +554,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Budget,
         value: Value::Real { get: |i| i.budget, set: |i, v| i.budget = v },
         range: range(1000.0, 1_000_000.0, 1000.0, |v| positive(Field::Budget, v, MAX_BUDGET)),
+        hint_now: None,
     },
     InputSpec {
         param: "bfixed",
@@ -525,6 +565,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::BudgetShares,
         value: Value::Real { get: |i| i.budget_fixed_percent, set: |i, v| i.budget_fixed_percent = v },
         range: range(0.0, 100.0, 5.0, share),
+        hint_now: None,
     },
     InputSpec {
         param: "belastic",
@@ -535,6 +576,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::BudgetShares,
         value: Value::Real { get: |i| i.budget_elastic_percent, set: |i, v| i.budget_elastic_percent = v },
         range: range(0.0, 100.0, 5.0, share),
+        hint_now: None,
     },
     InputSpec {
         param: "bspot",
@@ -545,6 +587,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::BudgetShares,
         value: Value::Real { get: |i| i.budget_spot_percent, set: |i, v| i.budget_spot_percent = v },
         range: range(0.0, 100.0, 5.0, share),
+        hint_now: None,
     },
     InputSpec {
         param: "jobs",
@@ -555,6 +598,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Burst,
         value: Value::Count { get: |i| i.burst_jobs, set: |i, v| i.burst_jobs = v },
         range: range(1.0, 200.0, 1.0, |v| count_from_one(Field::Jobs, v, MAX_JOBS)),
+        hint_now: None,
     },
     InputSpec {
         param: "jobgpus",
@@ -565,6 +609,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Burst,
         value: Value::Count { get: |i| i.burst_gpus_per_job, set: |i, v| i.burst_gpus_per_job = v },
         range: range(1.0, 16.0, 1.0, |v| count_from_one(Field::GpusPerJob, v, MAX_GPUS)),
+        hint_now: None,
     },
     InputSpec {
         param: "jobhours",
@@ -575,6 +620,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Burst,
         value: Value::Real { get: |i| i.burst_job_hours, set: |i, v| i.burst_job_hours = v },
         range: range(0.25, 48.0, 0.25, |v| positive(Field::JobHours, v, MAX_BURST_JOB_HOURS)),
+        hint_now: None,
     },
     InputSpec {
         param: "freegpus",
@@ -585,6 +631,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Burst,
         value: Value::Count { get: |i| i.burst_fixed_gpus, set: |i, v| i.burst_fixed_gpus = v },
         range: range(0.0, 64.0, 1.0, |v| whole(Field::FixedGpus, v, MAX_GPUS)),
+        hint_now: None,
     },
     InputSpec {
         param: "maxelastic",
@@ -595,6 +642,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Burst,
         value: Value::Count { get: |i| i.burst_elastic_gpus, set: |i, v| i.burst_elastic_gpus = v },
         range: range(0.0, 256.0, 1.0, |v| whole(Field::ElasticGpus, v, MAX_GPUS)),
+        hint_now: None,
     },
     InputSpec {
         param: "billing",
@@ -605,6 +653,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Own,
         value: Value::Choice { keys: &BILLING_KEYS, get: |i| index_of(&BILLING_INCREMENTS, &i.billing_increment), set: |i, k| i.billing_increment = BILLING_INCREMENTS[k] },
         range: None,
+        hint_now: None,
     },
     InputSpec {
         param: "buy",
@@ -615,6 +664,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::OwnHardware,
         value: Value::Real { get: |i| i.own_purchase, set: |i, v| i.own_purchase = v },
         range: range(0.0, 500_000.0, 1000.0, |v| non_negative(Field::Purchase, v, MAX_PURCHASE)),
+        hint_now: None,
     },
     InputSpec {
         param: "depmonths",
@@ -625,6 +675,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::OwnHardware,
         value: Value::Real { get: |i| i.own_depreciation_months, set: |i, v| i.own_depreciation_months = v },
         range: range(1.0, 120.0, 1.0, |v| positive(Field::DepreciationMonths, v, MAX_DEPRECIATION_MONTHS)),
+        hint_now: None,
     },
     InputSpec {
         param: "kw",
@@ -635,6 +686,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::OwnHardware,
         value: Value::Real { get: |i| i.own_power_kw, set: |i, v| i.own_power_kw = v },
         range: range(0.0, 2.0, 0.05, |v| non_negative(Field::PowerKw, v, MAX_POWER_KW)),
+        hint_now: None,
     },
     InputSpec {
         param: "pue",
@@ -645,6 +697,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::OwnHardware,
         value: Value::Real { get: |i| i.own_pue, set: |i, v| i.own_pue = v },
         range: range(1.0, 3.0, 0.05, pue),
+        hint_now: None,
     },
     InputSpec {
         param: "kwh",
@@ -655,6 +708,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::OwnHardware,
         value: Value::Real { get: |i| i.own_electricity_price, set: |i, v| i.own_electricity_price = v },
         range: range(0.0, 3.0, 0.05, |v| non_negative(Field::ElectricityPrice, v, MAX_ELECTRICITY_PRICE)),
+        hint_now: None,
     },
     InputSpec {
         param: "colo",
@@ -665,6 +719,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::OwnHardware,
         value: Value::Real { get: |i| i.own_colo_ops_monthly, set: |i, v| i.own_colo_ops_monthly = v },
         range: range(0.0, 5000.0, 50.0, |v| non_negative(Field::ColoOps, v, MAX_COLO_OPS)),
+        hint_now: None,
     },
     InputSpec {
         param: "storage",
@@ -675,6 +730,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Hidden,
         value: Value::Real { get: |i| i.hidden_storage_monthly, set: |i, v| i.hidden_storage_monthly = v },
         range: range(0.0, 5000.0, 10.0, |v| non_negative(Field::HiddenCost, v, MAX_HIDDEN_MONTHLY)),
+        hint_now: None,
     },
     InputSpec {
         param: "ip",
@@ -685,6 +741,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Hidden,
         value: Value::Real { get: |i| i.hidden_public_ip_monthly, set: |i, v| i.hidden_public_ip_monthly = v },
         range: range(0.0, 500.0, 5.0, |v| non_negative(Field::HiddenCost, v, MAX_HIDDEN_MONTHLY)),
+        hint_now: None,
     },
     InputSpec {
         param: "snapshots",
@@ -695,6 +752,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Hidden,
         value: Value::Real { get: |i| i.hidden_snapshots_monthly, set: |i, v| i.hidden_snapshots_monthly = v },
         range: range(0.0, 2000.0, 10.0, |v| non_negative(Field::HiddenCost, v, MAX_HIDDEN_MONTHLY)),
+        hint_now: None,
     },
     InputSpec {
         param: "egress",
@@ -705,6 +763,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Hidden,
         value: Value::Real { get: |i| i.hidden_egress_per_gb, set: |i, v| i.hidden_egress_per_gb = v },
         range: range(0.0, 5.0, 0.05, |v| non_negative(Field::HiddenCost, v, MAX_EGRESS_PRICE)),
+        hint_now: None,
     },
     InputSpec {
         param: "egressgb",
@@ -715,6 +774,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Hidden,
         value: Value::Real { get: |i| i.hidden_egress_gb, set: |i, v| i.hidden_egress_gb = v },
         range: range(0.0, 10_000.0, 10.0, |v| non_negative(Field::HiddenCost, v, MAX_EGRESS_GB)),
+        hint_now: None,
     },
     InputSpec {
         param: "sessions",
@@ -725,6 +785,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Hidden,
         value: Value::Real { get: |i| i.hidden_sessions, set: |i, v| i.hidden_sessions = v },
         range: range(0.0, 500.0, 1.0, |v| non_negative(Field::HiddenCost, v, MAX_SESSIONS)),
+        hint_now: None,
     },
     InputSpec {
         param: "idle",
@@ -735,6 +796,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Hidden,
         value: Value::Real { get: |i| i.hidden_idle_timeout_hours, set: |i, v| i.hidden_idle_timeout_hours = v },
         range: minutes(0.0, 240.0, 5.0, |v| non_negative(Field::HiddenCost, v, MAX_IDLE_TIMEOUT_HOURS * 60.0)),
+        hint_now: None,
     },
     InputSpec {
         param: "lowutil",
@@ -745,6 +807,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Review,
         value: Value::Real { get: |i| i.review_utilization_threshold_percent, set: |i, v| i.review_utilization_threshold_percent = v },
         range: range(0.0, 100.0, 1.0, |v| non_negative(Field::Threshold, v, 100.0)),
+        hint_now: None,
     },
     InputSpec {
         param: "queue",
@@ -755,6 +818,7 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Review,
         value: Value::Real { get: |i| i.review_queue_limit_hours, set: |i, v| i.review_queue_limit_hours = v },
         range: range(0.0, 24.0, 0.5, |v| non_negative(Field::Threshold, v, MAX_QUEUE_HOURS)),
+        hint_now: None,
     },
 ];
 
@@ -819,6 +883,7 @@ mod tests {
                 s.testid
             );
             assert!(!s.hint.0.is_empty() && !s.hint.1.is_empty(), "{}", s.testid);
+            assert!(s.hint(Lang::Zh, &d).starts_with(s.hint.1), "{}", s.testid);
         }
     }
 
@@ -874,5 +939,12 @@ mod tests {
         let tau = by_param("tau").unwrap();
         assert!((tau.shown(&i) - 5f64.sqrt()).abs() < 1e-12);
         assert_eq!(tau.text(&i), "auto");
+        // λ = 0.02 reads back as one reclaim every 1 / 0.02 = 50 hours.
+        let rate = by_param("lambda").unwrap();
+        assert!(rate
+            .hint(Lang::En, &i)
+            .ends_with("0 = never reclaimed. Now: one reclaim every 50 hours on average."));
+        i.interruption_rate = 0.0;
+        assert!(rate.hint(Lang::Zh, &i).ends_with(" 当前：从不回收。"));
     }
 }

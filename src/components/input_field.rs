@@ -8,12 +8,7 @@ use crate::context::use_ctx;
 use crate::inputs::InputSpec;
 
 #[component]
-pub fn InputField(
-    spec: &'static InputSpec,
-    /// A hint that says more than the declared one (e.g. the current value read back).
-    #[prop(optional, into)]
-    hint: Option<Signal<String>>,
-) -> impl IntoView {
+pub fn InputField(spec: &'static InputSpec) -> impl IntoView {
     let ctx = use_ctx();
     let (state, lang) = (ctx.state, ctx.lang);
     let Some(range) = spec.range else {
@@ -22,7 +17,8 @@ pub fn InputField(
     let value = Memo::new(move |_| state.with(|s| spec.shown(&s.inputs)));
     let on_commit = Callback::new(move |v: f64| state.update(|s| spec.commit(&mut s.inputs, v)));
     let label = Signal::derive(move || spec.label(lang.get()).to_string());
-    let hint = hint.unwrap_or_else(|| Signal::derive(move || spec.hint(lang.get()).to_string()));
+    // A memo: most hints never change, and one that reads the inputs back changes only with them.
+    let hint = Memo::new(move |_| state.with(|s| spec.hint(lang.get(), &s.inputs)));
     view! {
         <SliderField
             testid=spec.testid
