@@ -25,7 +25,7 @@ use crate::components::sizing_card::SizingCard;
 use crate::components::spot_card::SpotCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
-use crate::context::{memo_of, Ctx, ShareCtx, AUTOSAVE_KEY};
+use crate::context::{memo_of, page_memo, Ctx, PageCtx, ShareCtx, AUTOSAVE_KEY};
 use crate::core::ingest::{self, ParseOptions, Stepper};
 use crate::core::plan::{plan_with_history, PlanOutputs};
 use crate::core::profile::profile;
@@ -345,7 +345,7 @@ pub fn Planner(
         })
     });
 
-    provide_context(Ctx {
+    let ctx = Ctx {
         state,
         usage_text,
         parse_status,
@@ -353,7 +353,9 @@ pub fn Planner(
         outputs,
         lang,
         currency,
-    });
+    };
+    provide_context(ctx);
+    provide_context(PageCtx(page_memo(ctx)));
 
     let text = move || texts(lang.get());
     let toggle_lang = move |_| state.update(|s| s.lang = s.lang.other());

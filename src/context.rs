@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::core::error::InputError;
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::profile::HistoryProfile;
-use crate::present::{Presented, Shown};
+use crate::present::{self, Page, Presented, Shown};
 use crate::state::{AppState, Lang, ParseStatus};
 
 /// localStorage key of the autosaved session: the same query string as the link.
@@ -67,69 +67,93 @@ pub fn bind_input(
     )
 }
 
-/// One text of a card's presentation memo, read by its own closure (the view code that
-/// renders a `Signal<String>` is generated once for every card). Empty while the card shows
-/// its error instead.
-pub fn text_of<V>(view: Memo<Presented<V>>, part: fn(&V) -> String) -> Signal<String>
-where
-    V: PartialEq + Send + Sync + 'static,
-{
+/// The page's presentation (`present::page`), provided by `Planner` beside [`Ctx`].
+#[derive(Clone, Copy)]
+pub struct PageCtx(pub Memo<Page>);
+
+/// The presentation memo of the page: every card's texts, recomputed when the state or the
+/// outputs change (one memo, so its reactive code is generated once for all cards).
+pub fn page_memo(ctx: Ctx) -> Memo<Page> {
+    Memo::new(move |_| {
+        let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
+        ctx.state
+            .with(|s| ctx.outputs.with(|o| present::page(s, o, from_history)))
+    })
+}
+
+/// The page's presentation memo (a card mounted alone, as in the component tests, makes one).
+pub fn use_page() -> Memo<Page> {
+    use_context::<PageCtx>().map_or_else(|| page_memo(use_ctx()), |p| p.0)
+}
+
+/// One card's part of the page's presentation: what its view reads.
+pub struct Part<V: 'static> {
+    page: Memo<Page>,
+    card: fn(&Page) -> &Presented<V>,
+}
+
+impl<V> Clone for Part<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V> Copy for Part<V> {}
+
+impl<V> Part<V> {
+    /// `Part::of(|p| &p.headline)`.
+    pub fn of(card: fn(&Page) -> &Presented<V>) -> Self {
+        Part {
+            page: use_page(),
+            card,
+        }
+    }
+
+    /// Read the card's presentation (tracked).
+    pub fn with<R>(&self, f: impl FnOnce(&Presented<V>) -> R) -> R {
+        let card = self.card;
+        self.page.with(|p| f(card(p)))
+    }
+}
+
+/// One text of a card's presentation, read by its own closure (the view code that renders a
+/// `Signal<String>` is generated once for every card). Empty while the card shows its error.
+pub fn text_of<V>(view: Part<V>, part: fn(&V) -> String) -> Signal<String> {
     Signal::derive(move || view.with(|v| v.as_ref().map(part).unwrap_or_default()))
 }
 
-/// One figure (text and `data-value`) of a card's presentation memo; see [`text_of`].
-pub fn shown_of<V>(view: Memo<Presented<V>>, part: fn(&V) -> &Shown) -> Signal<Shown>
-where
-    V: PartialEq + Send + Sync + 'static,
-{
+/// One figure (text and `data-value`) of a card's presentation; see [`text_of`].
+pub fn shown_of<V>(view: Part<V>, part: fn(&V) -> &Shown) -> Signal<Shown> {
     Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v).clone()).unwrap_or_default()))
 }
 
 /// The error message a card shows instead of its figures (empty when there is none).
-pub fn error_of<V>(view: Memo<Presented<V>>) -> Signal<String>
-where
-    V: PartialEq + Send + Sync + 'static,
-{
+pub fn error_of<V>(view: Part<V>) -> Signal<String> {
     Signal::derive(move || view.with(|v| v.as_ref().err().cloned().unwrap_or_default()))
 }
 
 /// Whether a card's presentation succeeded (a memo: the view switches only when it flips).
-pub fn is_ok<V>(view: Memo<Presented<V>>) -> Memo<bool>
-where
-    V: PartialEq + Send + Sync + 'static,
-{
+pub fn is_ok<V>(view: Part<V>) -> Memo<bool> {
     Memo::new(move |_| view.with(Result::is_ok))
+}
+
+/// Whether a part of a card's presentation is there (false while the card shows its error):
+/// a memo, so the `<When>` it drives rebuilds only when it flips.
+pub fn flag_of<V>(view: Part<V>, part: fn(&V) -> bool) -> Memo<bool> {
+    Memo::new(move |_| view.with(|v| v.as_ref().is_ok_and(part)))
 }
 
 /// The number of rows of a table in a card's presentation (0 while it shows its error):
 /// `<For each=move || 0..rows.get() key=|i| *i …>` builds each row once.
-pub fn count_of<V>(view: Memo<Presented<V>>, rows: fn(&V) -> usize) -> Memo<usize>
-where
-    V: PartialEq + Send + Sync + 'static,
-{
+pub fn count_of<V>(view: Part<V>, rows: fn(&V) -> usize) -> Memo<usize> {
     Memo::new(move |_| view.with(|v| v.as_ref().map(rows).unwrap_or(0)))
 }
 
 /// One text of row `i` of a table in a card's presentation (empty when absent); see [`text_of`].
-pub fn text_at<V>(
-    view: Memo<Presented<V>>,
-    i: usize,
-    part: fn(&V, usize) -> String,
-) -> Signal<String>
-where
-    V: PartialEq + Send + Sync + 'static,
-{
+pub fn text_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> String) -> Signal<String> {
     Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v, i)).unwrap_or_default()))
 }
 
 /// One figure of row `i` of a table in a card's presentation; see [`shown_of`].
-pub fn shown_at<V>(
-    view: Memo<Presented<V>>,
-    i: usize,
-    part: fn(&V, usize) -> Shown,
-) -> Signal<Shown>
-where
-    V: PartialEq + Send + Sync + 'static,
-{
+pub fn shown_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> Shown) -> Signal<Shown> {
     Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v, i)).unwrap_or_default()))
 }

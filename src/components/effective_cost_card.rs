@@ -3,31 +3,18 @@
 
 use leptos::prelude::*;
 
+use crate::components::card_body::CardBody;
+
 use crate::components::bilingual;
 use crate::components::figure::Figure;
-use crate::context::{error_of, is_ok, shown_of, text_of, use_ctx};
-use crate::present::effective::{present, EffectiveView};
+use crate::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
+use crate::present::effective::EffectiveView;
 
 #[component]
 pub fn EffectiveCostCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
-    let view = Memo::new(move |_| {
-        let (p, r) = ctx
-            .state
-            .with(|s| (s.inputs.monthly_price, s.inputs.on_demand_price));
-        let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
-        ctx.outputs.with(|o| {
-            present(
-                lang.get(),
-                ctx.currency.get(),
-                &o.effective_cost,
-                p,
-                r,
-                from_history,
-            )
-        })
-    });
+    let view = Part::of(|p| &p.effective);
     let text = move |part: fn(&EffectiveView) -> String| text_of(view, part);
     let shown = move |part| shown_of(view, part);
     view! {
@@ -35,10 +22,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
             <h2 id="effective-heading">
                 {bilingual(lang, "Effective cost of a monthly GPU", "包月 GPU 的实际成本")}
             </h2>
-            <Show
-                when={ let ok = is_ok(view); move || ok.get() }
-                fallback=move || view! { <p class="error" role="alert">{error_of(view)}</p> }
-            >
+            <CardBody ok=is_ok(view) error=error_of(view)>
                 <p class="field-hint" data-testid="effective-source">{text(|v| v.source.clone())}</p>
                 <dl class="figures">
                     <Figure testid="effective-hourly" en="Cost per hour actually used" zh="每实际使用小时成本"
@@ -58,7 +42,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
                     <p class="formula">{text(|v| v.formula.clone())}</p>
                     <a href="docs/formulas.html#effective-cost">{bilingual(lang, "Formula", "公式")}</a>
                 </details>
-            </Show>
+            </CardBody>
         </section>
     }
 }

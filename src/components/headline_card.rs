@@ -3,39 +3,24 @@
 
 use leptos::prelude::*;
 
+use crate::components::card_body::CardBody;
+use crate::components::when::When;
+
 use crate::components::bilingual;
-use crate::context::{error_of, is_ok, text_of, use_ctx};
-use crate::present::headline::{present, HeadlineView};
-use crate::state::UsageMode;
+use crate::context::{error_of, is_ok, text_of, use_ctx, Part};
+use crate::present::headline::HeadlineView;
 
 #[component]
 pub fn HeadlineCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
-    let view = Memo::new(move |_| {
-        let data_mode = ctx.state.with(|s| s.mode == UsageMode::Data);
-        let have_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
-        ctx.outputs.with(|o| {
-            present(
-                lang.get(),
-                ctx.currency.get(),
-                &o.baseline,
-                &o.pools,
-                &o.sizing,
-                data_mode,
-                have_history,
-            )
-        })
-    });
+    let view = Part::of(|p| &p.headline);
     let no_history = Memo::new(move |_| view.with(|v| matches!(v, Ok(v) if v.no_history)));
     let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
     view! {
         <section class="card headline" aria-labelledby="headline-heading" aria-live="polite">
             <h2 id="headline-heading">{bilingual(lang, "The plan", "方案")}</h2>
-            <Show
-                when={ let ok = is_ok(view); move || ok.get() }
-                fallback=move || view! { <p class="error" role="alert">{error_of(view)}</p> }
-            >
+            <CardBody ok=is_ok(view) error=error_of(view)>
                 <p class="headline-sentence">
                     <span data-testid="recommended-n" data-value=text(|v| v.sentence.value.clone())>
                         {text(|v| v.sentence.text.clone())}
@@ -55,7 +40,7 @@ pub fn HeadlineCard() -> impl IntoView {
                     <p class="formula" data-testid="headline-formula">{text(|v| v.formula.clone())}</p>
                     <a href="docs/formulas.html#pools">{bilingual(lang, "Formula", "公式")}</a>
                 </details>
-                <Show when=move || no_history.get()>
+                <When when=no_history>
                     <p class="warning" role="status">
                         {bilingual(
                             lang,
@@ -63,8 +48,8 @@ pub fn HeadlineCard() -> impl IntoView {
                             "尚无可用的用量历史：以下数字来自滑块。",
                         )}
                     </p>
-                </Show>
-            </Show>
+                </When>
+            </CardBody>
         </section>
     }
 }

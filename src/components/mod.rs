@@ -3,6 +3,7 @@
 pub mod breakeven_card;
 pub mod budget_card;
 pub mod burst_card;
+pub mod card_body;
 pub mod chart_canvas;
 pub mod charts_panel;
 pub mod effective_cost_card;
@@ -23,6 +24,7 @@ pub mod slider_field;
 pub mod spot_card;
 pub mod usage_panel;
 pub mod waterline_card;
+pub mod when;
 
 use leptos::prelude::{Get, Signal};
 

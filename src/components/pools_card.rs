@@ -3,13 +3,15 @@
 
 use leptos::prelude::*;
 
+use crate::components::card_body::CardBody;
+
 use crate::components::bilingual;
 
 use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, error_of, is_ok, text_of, use_ctx};
+use crate::context::{bind_input, error_of, is_ok, text_of, use_ctx, Part};
 use crate::core::error::{non_negative, Field};
 use crate::i18n::pick;
-use crate::present::pools::{present, PoolsView};
+use crate::present::pools::PoolsView;
 
 #[component]
 pub fn PoolsCard() -> impl IntoView {
@@ -20,13 +22,7 @@ pub fn PoolsCard() -> impl IntoView {
         |i| i.interruptible_percent,
         |i, v| i.interruptible_percent = v,
     );
-    let view = Memo::new(move |_| {
-        let (p, r) = ctx
-            .state
-            .with(|s| (s.inputs.monthly_price, s.inputs.on_demand_price));
-        ctx.outputs
-            .with(|o| present(lang.get(), ctx.currency.get(), &o.pools, p, r))
-    });
+    let view = Part::of(|p| &p.pools);
     let text = move |part: fn(&PoolsView) -> String| text_of(view, part);
     view! {
         <section class="card" aria-labelledby="pools-heading">
@@ -44,10 +40,7 @@ pub fn PoolsCard() -> impl IntoView {
                 max=100.0
                 step=5.0
             />
-            <Show
-                when={ let ok = is_ok(view); move || ok.get() }
-                fallback=move || view! { <p class="error" role="alert">{error_of(view)}</p> }
-            >
+            <CardBody ok=is_ok(view) error=error_of(view)>
                 <div class="table-wrap" tabindex="0">
                     <table data-testid="pools-table">
                         <caption>{bilingual(lang, "Monthly cost by pool", "各资源池月度成本")}</caption>
@@ -104,7 +97,7 @@ pub fn PoolsCard() -> impl IntoView {
                     <p class="formula" data-testid="pools-formula">{text(|v| v.formula.clone())}</p>
                     <a href="docs/formulas.html#pools">{bilingual(lang, "Formula", "公式")}</a>
                 </details>
-            </Show>
+            </CardBody>
         </section>
     }
 }

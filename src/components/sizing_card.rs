@@ -4,12 +4,15 @@
 
 use leptos::prelude::*;
 
+use crate::components::card_body::CardBody;
+use crate::components::when::When;
+
 use crate::components::bilingual;
 
-use crate::context::{count_of, error_of, is_ok, memo_of, text_at, text_of, use_ctx};
+use crate::context::{count_of, error_of, is_ok, memo_of, text_at, text_of, use_ctx, Part};
 use crate::core::plan::BaselineRule;
 use crate::i18n::{pick, Lang};
-use crate::present::sizing::{present, GuardView, SizingView};
+use crate::present::sizing::{GuardView, SizingView};
 
 const BASELINE_RULES: [BaselineRule; 6] = [
     BaselineRule::CostOptimal,
@@ -47,20 +50,7 @@ pub fn SizingCard() -> impl IntoView {
     let state = ctx.state;
     let rule = memo_of(state, |s| s.inputs.baseline_rule);
     let custom = memo_of(state, |s| s.inputs.custom_baseline_gpus);
-    let view = Memo::new(move |_| {
-        let (p, r) = state.with(|s| (s.inputs.monthly_price, s.inputs.on_demand_price));
-        ctx.outputs.with(|o| {
-            present(
-                lang.get(),
-                ctx.currency.get(),
-                &o.sizing,
-                &o.commitment,
-                &o.recent_drop_guard,
-                p,
-                r,
-            )
-        })
-    });
+    let view = Part::of(|p| &p.sizing);
     let text = move |part: fn(&SizingView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&SizingView, usize) -> String| text_at(view, i, part);
     let rows = count_of(view, |v| v.rows.len());
@@ -97,10 +87,7 @@ pub fn SizingCard() -> impl IntoView {
                         } />
                 </label>
             </div>
-            <Show
-                when={ let ok = is_ok(view); move || ok.get() }
-                fallback=move || view! { <p class="error" role="alert">{error_of(view)}</p> }
-            >
+            <CardBody ok=is_ok(view) error=error_of(view)>
                 <p>
                     {bilingual(lang, "Cost-optimal number of monthly GPUs N*: ", "成本最优的包月 GPU 数 N*：")}
                     <strong data-testid="optimal-n" data-value=text(|v| v.optimal_n.value.clone())>
@@ -147,26 +134,26 @@ pub fn SizingCard() -> impl IntoView {
                     </table>
                 </div>
                 <p class="field-hint">{text(|v| v.extremes.clone())}</p>
-                <Show when=move || has_guard.get()>
+                <When when=has_guard>
                     <p class=text(|v| guard_part(v, |g| g.class.to_string()))
                         data-testid="recent-drop-guard"
                         data-value=text(|v| guard_part(v, |g| g.recommended.clone()))>
                         {text(|v| guard_part(v, |g| g.text.clone()))}
                     </p>
-                </Show>
+                </When>
                 <details class="how">
                     <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
                     <p class="formula">
                         {"C(N) = N·P + r·E(N)·H/T, E(N) = Σ max(0, u_t − N);  N* = #{k : O(k)·H/T > H*}"}
                     </p>
-                    <Show when=move || has_formula.get()>
+                    <When when=has_formula>
                         <p class="formula" data-testid="sizing-formula">
                             {text(|v| v.formula.clone().unwrap_or_default())}
                         </p>
-                    </Show>
+                    </When>
                     <a href="docs/formulas.html#sizing">{bilingual(lang, "Formula", "公式")}</a>
                 </details>
-            </Show>
+            </CardBody>
         </section>
     }
 }

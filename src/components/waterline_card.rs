@@ -3,21 +3,18 @@
 
 use leptos::prelude::*;
 
+use crate::components::card_body::CardBody;
+use crate::components::when::When;
+
 use crate::components::bilingual;
-use crate::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx};
-use crate::present::waterline::{present, WaterlineView};
+use crate::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::present::waterline::WaterlineView;
 
 #[component]
 pub fn WaterlineCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
-    let view = Memo::new(move |_| {
-        let (start, end) = ctx
-            .state
-            .with(|s| (s.inputs.day_start_hour, s.inputs.day_end_hour));
-        ctx.outputs
-            .with(|o| present(lang.get(), &o.waterline, start, end))
-    });
+    let view = Part::of(|p| &p.waterline);
     let text = move |part: fn(&WaterlineView) -> String| text_of(view, part);
     let at = move |i: usize, part: fn(&WaterlineView, usize) -> String| text_at(view, i, part);
     let has_bands = Memo::new(move |_| view.with(|v| matches!(v, Ok(v) if v.has_bands)));
@@ -25,10 +22,7 @@ pub fn WaterlineCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="waterline-heading">
             <h2 id="waterline-heading">{bilingual(lang, "Minimum stable waterline", "最低稳定水位")}</h2>
-            <Show
-                when={ let ok = is_ok(view); move || ok.get() }
-                fallback=move || view! { <p class="error" role="alert">{error_of(view)}</p> }
-            >
+            <CardBody ok=is_ok(view) error=error_of(view)>
                 <p>
                     {bilingual(lang, "Waterline: ", "水位：")}
                     <strong data-testid="waterline" data-value=text(|v| v.overall.value.clone())>
@@ -44,7 +38,7 @@ pub fn WaterlineCard() -> impl IntoView {
                     </span>
                     {bilingual(lang, ")", "）")}
                 </p>
-                <Show when=move || has_bands.get()>
+                <When when=has_bands>
                     <div class="table-wrap" tabindex="0">
                         <table data-testid="band-table">
                             <caption>{text(|v| v.caption.clone())}</caption>
@@ -76,13 +70,13 @@ pub fn WaterlineCard() -> impl IntoView {
                             </tbody>
                         </table>
                     </div>
-                </Show>
+                </When>
                 <details class="how">
                     <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
                     <p class="formula">{text(|v| v.formula.clone())}</p>
                     <a href="docs/formulas.html#waterline">{bilingual(lang, "Formula", "公式")}</a>
                 </details>
-            </Show>
+            </CardBody>
         </section>
     }
 }

@@ -11,8 +11,46 @@ pub mod spot;
 pub mod waterline;
 
 use crate::core::error::InputError;
+use crate::core::plan::PlanOutputs;
 use crate::i18n::error_message;
-use crate::state::Lang;
+use crate::state::{AppState, Lang, UsageMode};
+
+/// What every card says, computed at once (one memo in the page: the reactive machinery of a
+/// memo is generated once, not once per card; each card reads its own field).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub headline: Presented<headline::HeadlineView>,
+    pub effective: Presented<effective::EffectiveView>,
+    pub waterline: Presented<waterline::WaterlineView>,
+    pub sizing: Presented<sizing::SizingView>,
+    pub spot: Presented<spot::SpotView>,
+    pub spot_no_checkpoint: Presented<spot::NoCheckpointView>,
+    pub pools: Presented<pools::PoolsView>,
+}
+
+/// Every card's presentation for a state and its outputs. `from_history`: a usable history
+/// was read (else the sliders stand in for it).
+pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
+    let (l, cur, i) = (s.lang, s.currency.symbol(), &s.inputs);
+    let (p, r) = (i.monthly_price, i.on_demand_price);
+    Page {
+        headline: headline::present(
+            l,
+            cur,
+            &o.baseline,
+            &o.pools,
+            &o.sizing,
+            s.mode == UsageMode::Data,
+            from_history,
+        ),
+        effective: effective::present(l, cur, &o.effective_cost, p, r, from_history),
+        waterline: waterline::present(l, &o.waterline, i.day_start_hour, i.day_end_hour),
+        sizing: sizing::present(l, cur, &o.sizing, &o.commitment, &o.recent_drop_guard, p, r),
+        spot: spot::present(l, cur, &o.spot, i),
+        spot_no_checkpoint: spot::present_no_checkpoint(l, cur, &o.spot_no_checkpoint, i),
+        pools: pools::present(l, cur, &o.pools, p, r),
+    }
+}
 
 /// A card's presentation, or the message of the input error that stops it.
 pub type Presented<T> = Result<T, String>;
