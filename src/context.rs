@@ -115,45 +115,103 @@ impl<V> Part<V> {
     }
 }
 
-/// One text of a card's presentation, read by its own closure (the view code that renders a
-/// `Signal<String>` is generated once for every card). Empty while the card shows its error.
+// The helpers below are generic over the card's presentation type only in a thin shim: each
+// boxes a small closure that reads its part of the page, and hands it to one non-generic
+// function. A helper generic all the way through was ~2 KB of wasm per card (the derive
+// closure, the memo and guard code for every presentation type); see docs/decisions.md.
+
+/// A part of the page's presentation, read through one boxed closure.
+type Read<T> = Box<dyn Fn(&Page) -> T + Send + Sync>;
+
+fn page_text(page: Memo<Page>, read: Read<String>) -> Signal<String> {
+    Signal::derive(move || page.with(|p| read(p)))
+}
+
+fn page_shown(page: Memo<Page>, read: Read<Shown>) -> Signal<Shown> {
+    Signal::derive(move || page.with(|p| read(p)))
+}
+
+fn page_flag(page: Memo<Page>, read: Read<bool>) -> Memo<bool> {
+    Memo::new(move |_| page.with(|p| read(p)))
+}
+
+fn page_count(page: Memo<Page>, read: Read<usize>) -> Memo<usize> {
+    Memo::new(move |_| page.with(|p| read(p)))
+}
+
+/// One text of a card's presentation, read by its own closure. Empty while the card shows
+/// its error.
 pub fn text_of<V>(view: Part<V>, part: fn(&V) -> String) -> Signal<String> {
-    Signal::derive(move || view.with(|v| v.as_ref().map(part).unwrap_or_default()))
+    let card = view.card;
+    page_text(
+        view.page,
+        Box::new(move |p| card(p).as_ref().map(part).unwrap_or_default()),
+    )
 }
 
 /// One figure (text and `data-value`) of a card's presentation; see [`text_of`].
 pub fn shown_of<V>(view: Part<V>, part: fn(&V) -> &Shown) -> Signal<Shown> {
-    Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v).clone()).unwrap_or_default()))
+    let card = view.card;
+    page_shown(
+        view.page,
+        Box::new(move |p| {
+            card(p)
+                .as_ref()
+                .map(|v| part(v).clone())
+                .unwrap_or_default()
+        }),
+    )
 }
 
 /// The error message a card shows instead of its figures (empty when there is none).
 pub fn error_of<V>(view: Part<V>) -> Signal<String> {
-    Signal::derive(move || view.with(|v| v.as_ref().err().cloned().unwrap_or_default()))
+    let card = view.card;
+    page_text(
+        view.page,
+        Box::new(move |p| card(p).as_ref().err().cloned().unwrap_or_default()),
+    )
 }
 
 /// Whether a card's presentation succeeded (a memo: the view switches only when it flips).
 pub fn is_ok<V>(view: Part<V>) -> Memo<bool> {
-    Memo::new(move |_| view.with(Result::is_ok))
+    let card = view.card;
+    page_flag(view.page, Box::new(move |p| card(p).is_ok()))
 }
 
 /// Whether a part of a card's presentation is there (false while the card shows its error):
 /// a memo, so the `<When>` it drives rebuilds only when it flips.
 pub fn flag_of<V>(view: Part<V>, part: fn(&V) -> bool) -> Memo<bool> {
-    Memo::new(move |_| view.with(|v| v.as_ref().is_ok_and(part)))
+    let card = view.card;
+    page_flag(
+        view.page,
+        Box::new(move |p| card(p).as_ref().is_ok_and(part)),
+    )
 }
 
 /// The number of rows of a table in a card's presentation (0 while it shows its error):
-/// `<For each=move || 0..rows.get() key=|i| *i …>` builds each row once.
+/// `<Rows count=… row=…/>` builds the rows again only when it changes.
 pub fn count_of<V>(view: Part<V>, rows: fn(&V) -> usize) -> Memo<usize> {
-    Memo::new(move |_| view.with(|v| v.as_ref().map(rows).unwrap_or(0)))
+    let card = view.card;
+    page_count(
+        view.page,
+        Box::new(move |p| card(p).as_ref().map(rows).unwrap_or(0)),
+    )
 }
 
 /// One text of row `i` of a table in a card's presentation (empty when absent); see [`text_of`].
 pub fn text_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> String) -> Signal<String> {
-    Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v, i)).unwrap_or_default()))
+    let card = view.card;
+    page_text(
+        view.page,
+        Box::new(move |p| card(p).as_ref().map(|v| part(v, i)).unwrap_or_default()),
+    )
 }
 
 /// One figure of row `i` of a table in a card's presentation; see [`shown_of`].
 pub fn shown_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> Shown) -> Signal<Shown> {
-    Signal::derive(move || view.with(|v| v.as_ref().map(|v| part(v, i)).unwrap_or_default()))
+    let card = view.card;
+    page_shown(
+        view.page,
+        Box::new(move |p| card(p).as_ref().map(|v| part(v, i)).unwrap_or_default()),
+    )
 }

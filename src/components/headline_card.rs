@@ -7,7 +7,7 @@ use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
-use crate::context::{error_of, is_ok, text_of, use_ctx, Part};
+use crate::context::{error_of, flag_of, is_ok, text_of, use_ctx, Part};
 use crate::present::headline::HeadlineView;
 
 #[component]
@@ -15,7 +15,7 @@ pub fn HeadlineCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let view = Part::of(|p| &p.headline);
-    let no_history = Memo::new(move |_| view.with(|v| matches!(v, Ok(v) if v.no_history)));
+    let no_history = flag_of(view, |v| v.no_history);
     let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
     view! {
         <section class="card headline" aria-labelledby="headline-heading" aria-live="polite">

@@ -18,6 +18,7 @@ pub mod parse_report;
 pub mod pools_card;
 pub mod prices_panel;
 pub mod review_card;
+pub mod rows;
 pub mod share_panel;
 pub mod sizing_card;
 pub mod slider_field;

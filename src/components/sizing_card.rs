@@ -4,12 +4,18 @@
 
 use leptos::prelude::*;
 
+use std::sync::Arc;
+
+use crate::components::rows::Rows;
+
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
 
-use crate::context::{count_of, error_of, is_ok, memo_of, text_at, text_of, use_ctx, Part};
+use crate::context::{
+    count_of, error_of, flag_of, is_ok, memo_of, text_at, text_of, use_ctx, Part,
+};
 use crate::core::plan::BaselineRule;
 use crate::i18n::{pick, Lang};
 use crate::present::sizing::{GuardView, SizingView};
@@ -54,9 +60,8 @@ pub fn SizingCard() -> impl IntoView {
     let text = move |part: fn(&SizingView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&SizingView, usize) -> String| text_at(view, i, part);
     let rows = count_of(view, |v| v.rows.len());
-    let has_guard = Memo::new(move |_| view.with(|v| v.as_ref().is_ok_and(|v| v.guard.is_some())));
-    let has_formula =
-        Memo::new(move |_| view.with(|v| v.as_ref().is_ok_and(|v| v.formula.is_some())));
+    let has_guard = flag_of(view, |v| v.guard.is_some());
+    let has_formula = flag_of(view, |v| v.formula.is_some());
     view! {
         <section class="card" aria-labelledby="sizing-heading">
             <h2 id="sizing-heading">{bilingual(lang, "How many GPUs to commit", "固定配额买多少")}</h2>
@@ -110,7 +115,7 @@ pub fn SizingCard() -> impl IntoView {
                             <th scope="col">{bilingual(lang, "Saving vs buying the peak", "比按峰值包月节省")}</th>
                         </tr></thead>
                         <tbody>
-                            <For each=move || 0..rows.get() key=|i| *i let:i>
+                            <Rows count=rows row=Arc::new(move |i| view! {
                                 <tr data-testid=cell(i, |v, i| v.rows[i].testid.clone())>
                                     <th scope="row">{cell(i, |v, i| v.rows[i].rule.to_string())}</th>
                                     <td data-testid=cell(i, |v, i| format!("{}-n", v.rows[i].testid))
@@ -129,7 +134,7 @@ pub fn SizingCard() -> impl IntoView {
                                     <td>{cell(i, |v, i| v.rows[i].saving_vs_on_demand.clone())}</td>
                                     <td>{cell(i, |v, i| v.rows[i].saving_vs_peak.clone())}</td>
                                 </tr>
-                            </For>
+                            }.into_any()) />
                         </tbody>
                     </table>
                 </div>

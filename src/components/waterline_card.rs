@@ -3,11 +3,15 @@
 
 use leptos::prelude::*;
 
+use std::sync::Arc;
+
+use crate::components::rows::Rows;
+
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
-use crate::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::context::{count_of, error_of, flag_of, is_ok, text_at, text_of, use_ctx, Part};
 use crate::present::waterline::WaterlineView;
 
 #[component]
@@ -17,7 +21,7 @@ pub fn WaterlineCard() -> impl IntoView {
     let view = Part::of(|p| &p.waterline);
     let text = move |part: fn(&WaterlineView) -> String| text_of(view, part);
     let at = move |i: usize, part: fn(&WaterlineView, usize) -> String| text_at(view, i, part);
-    let has_bands = Memo::new(move |_| view.with(|v| matches!(v, Ok(v) if v.has_bands)));
+    let has_bands = flag_of(view, |v| v.has_bands);
     let rows = count_of(view, |v| v.bands.len());
     view! {
         <section class="card" aria-labelledby="waterline-heading">
@@ -49,7 +53,7 @@ pub fn WaterlineCard() -> impl IntoView {
                                 <th scope="col">{bilingual(lang, "Stable minimum", "最低稳定使用台数")}</th>
                             </tr></thead>
                             <tbody>
-                                <For each=move || 0..rows.get() key=|i| *i let:i>
+                                <Rows count=rows row=Arc::new(move |i| view! {
                                     <tr data-testid=at(i, |v, i| v.band(i).map(|b| b.testid.clone()).unwrap_or_default())>
                                         <th scope="row">{at(i, |v, i| v.band(i).map(|b| b.name.clone()).unwrap_or_default())}</th>
                                         <td>{at(i, |v, i| v.band(i).map(|b| b.hours.clone()).unwrap_or_default())}</td>
@@ -66,7 +70,7 @@ pub fn WaterlineCard() -> impl IntoView {
                                             {at(i, |v, i| v.band(i).map(|b| b.waterline.text.clone()).unwrap_or_default())}
                                         </td>
                                     </tr>
-                                </For>
+                                }.into_any()) />
                             </tbody>
                         </table>
                     </div>
