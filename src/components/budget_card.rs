@@ -1,15 +1,17 @@
 //! § 10 Budget split: fixed / elastic / spot-and-emergency (default 60/25/15), what each part
 //! buys, and the split the chosen plan implies.
+//! The texts: `present::budget`; this file only places them.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 
+use crate::components::figure::Figure;
 use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, use_ctx};
+use crate::context::{bind_input, error_of, is_ok, shown_of, text_of, use_ctx};
 use crate::core::error::{non_negative, positive, Field};
-use crate::format::{money, number_trim, percent};
-use crate::i18n::{error_message, pick, Lang};
+use crate::i18n::pick;
+use crate::present::budget::{present, BudgetView};
 
 /// Largest monthly budget the field accepts.
 const MAX_BUDGET_FIELD: f64 = 1e12;
@@ -39,6 +41,22 @@ pub fn BudgetCard() -> impl IntoView {
         Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
     let share = |v: f64| non_negative(Field::BudgetShare, v, 100.0);
+    let view = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            ctx.outputs.with(|o| {
+                present(
+                    lang.get(),
+                    ctx.currency.get(),
+                    &o.budget,
+                    &o.budget_implied,
+                    &s.inputs,
+                )
+            })
+        })
+    });
+    let text = move |part: fn(&BudgetView) -> String| text_of(view, part);
+    let shown = move |part| shown_of(view, part);
+    let has_implied = Memo::new(move |_| view.with(|v| matches!(v, Ok(v) if v.implied.is_some())));
     view! {
         <section class="card" aria-labelledby="budget-heading">
             <h2 id="budget-heading">{bilingual(lang, "Budget split", "预算分配")}</h2>
@@ -62,72 +80,41 @@ pub fn BudgetCard() -> impl IntoView {
                 s.inputs.budget_elastic_percent = 25.0;
                 s.inputs.budget_spot_percent = 15.0;
             })>{bilingual(lang, "Reset to 60 / 25 / 15", "恢复 60 / 25 / 15")}</button>
-            {move || {
-                let l = lang.get();
-                let cur = ctx.currency.get();
-                let (split, implied) = ctx.outputs.with(|o| (o.budget.clone(), o.budget_implied.clone()));
-                match split {
-                    Err(e) => view! { <p class="error" role="alert" data-testid="budget-split-error">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(b) => {
-                        let gpus = match l {
-                            Lang::En => format!("buys {} monthly GPU{} ({} left over)", b.fixed_gpus, if b.fixed_gpus == 1 { "" } else { "s" }, money(b.fixed_remainder, cur, l)),
-                            Lang::Zh => format!("可包月 {} 张 GPU（剩余 {}）", b.fixed_gpus, money(b.fixed_remainder, cur, l)),
-                        };
-                        view! {
-                            <dl class="figures">
-                                <div>
-                                    <dt>{pick(l, "Fixed baseline", "固定基线")}</dt>
-                                    <dd data-testid="budget-fixed" data-value=b.fixed.to_plain_string()>
-                                        {money(b.fixed, cur, l)} " — " <span data-testid="budget-fixed-gpus" data-value=b.fixed_gpus.to_string()>{gpus}</span>
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Elastic on-demand", "弹性按量")}</dt>
-                                    <dd data-testid="budget-elastic" data-value=b.elastic.to_plain_string()>
-                                        {money(b.elastic, cur, l)} " — " {number_trim(b.on_demand_gpu_hours, 1, l)} {pick(l, " on-demand GPU-hours", " 按量 GPU 小时")}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Spot and emergency", "竞价与应急")}</dt>
-                                    <dd data-testid="budget-spot" data-value=b.spot.to_plain_string()>
-                                        {money(b.spot, cur, l)} " — " {number_trim(b.spot_gpu_hours, 1, l)} {pick(l, " spot GPU-hours", " 竞价 GPU 小时")}
-                                    </dd>
-                                </div>
-                            </dl>
-                            {implied.ok().map(|i| view! {
-                                <p data-testid="budget-implied">
-                                    {pick(l, "The chosen plan implies: ", "当前方案对应的分配：")}
-                                    {{
-                                        let shares = format!("{} / {} / {}", percent(i.fixed_share, 1, l), percent(i.elastic_share, 1, l), percent(i.spot_share, 1, l));
-                                        match l {
-                                            Lang::En => format!("{shares} (of {})", money(i.total, cur, l)),
-                                            Lang::Zh => format!("{shares}（共 {}）", money(i.total, cur, l)),
-                                        }
-                                    }}
-                                </p>
-                            })}
-                            <details class="how">
-                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                <p class="formula">{"fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s"}</p>
-                                <p class="formula" data-testid="budget-formula">{
-                                    let i = ctx.state.with(|s| s.inputs.clone());
-                                    format!(
-                                        "{} × {} % = {} → ⌊{} / {}⌋ = {} ({} {});  {} × {} % = {} → {} / {} = {} h;  {} × {} % = {} → {} / {} = {} h",
-                                        money(b.budget, cur, l), number_trim(i.budget_fixed_percent, 2, l), money(b.fixed, cur, l),
-                                        money(b.fixed, cur, l), number_trim(i.monthly_price, 2, l), b.fixed_gpus,
-                                        money(b.fixed_remainder, cur, l), pick(l, "left", "剩余"),
-                                        money(b.budget, cur, l), number_trim(i.budget_elastic_percent, 2, l), money(b.elastic, cur, l),
-                                        money(b.elastic, cur, l), number_trim(i.on_demand_price, 4, l), number_trim(b.on_demand_gpu_hours, 2, l),
-                                        money(b.budget, cur, l), number_trim(i.budget_spot_percent, 2, l), money(b.spot, cur, l),
-                                        money(b.spot, cur, l), number_trim(i.spot_price, 4, l), number_trim(b.spot_gpu_hours, 2, l),
-                                    )
-                                }</p>
-                                <a href="docs/formulas.html#budget">{pick(l, "Formula", "公式")}</a>
-                            </details>
-                        }.into_any()
-                    }
+            <Show
+                when={ let ok = is_ok(view); move || ok.get() }
+                fallback=move || view! {
+                    <p class="error" role="alert" data-testid="budget-split-error">{error_of(view)}</p>
                 }
-            }}
+            >
+                <dl class="figures">
+                    <div>
+                        <dt>{bilingual(lang, "Fixed baseline", "固定基线")}</dt>
+                        <dd data-testid="budget-fixed" data-value=text(|v| v.fixed.value.clone())>
+                            {text(|v| v.fixed.text.clone())}
+                            " — "
+                            <span data-testid="budget-fixed-gpus" data-value=text(|v| v.fixed_gpus.value.clone())>
+                                {text(|v| v.fixed_gpus.text.clone())}
+                            </span>
+                        </dd>
+                    </div>
+                    <Figure testid="budget-elastic" en="Elastic on-demand" zh="弹性按量"
+                        shown=shown(|v| &v.elastic) />
+                    <Figure testid="budget-spot" en="Spot and emergency" zh="竞价与应急"
+                        shown=shown(|v| &v.spot) />
+                </dl>
+                <Show when=move || has_implied.get()>
+                    <p data-testid="budget-implied">
+                        {bilingual(lang, "The chosen plan implies: ", "当前方案对应的分配：")}
+                        {text(|v| v.implied.clone().unwrap_or_default())}
+                    </p>
+                </Show>
+                <details class="how">
+                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                    <p class="formula">{"fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s"}</p>
+                    <p class="formula" data-testid="budget-formula">{text(|v| v.formula.clone())}</p>
+                    <a href="docs/formulas.html#budget">{bilingual(lang, "Formula", "公式")}</a>
+                </details>
+            </Show>
         </section>
     }
 }

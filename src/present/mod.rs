@@ -3,6 +3,8 @@
 //! in one memo and its view places the parts, each part read by its own closure, so a change
 //! touches only the text and attributes that changed. No leptos or browser imports here.
 
+pub mod breakeven;
+pub mod budget;
 pub mod effective;
 pub mod headline;
 pub mod pools;
