@@ -390,11 +390,7 @@ pub fn Planner(
             <div class="results-column">
                 {move || step3.get().then(|| view! {
                     <SharePanel />
-                    <BreakevenCard
-                        outputs=outputs
-                        lang
-                        prices=Signal::derive(move || inputs.with(|i| (i.monthly_price, i.on_demand_price)))
-                    />
+                    <BreakevenCard />
                     <EffectiveCostCard />
                     <SizingCard />
                 })}

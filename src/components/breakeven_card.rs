@@ -3,34 +3,22 @@
 
 use leptos::prelude::*;
 
-use crate::context::{error_of, is_ok, text_of};
-use crate::core::plan::PlanOutputs;
-use crate::i18n::{texts, Lang};
-use crate::present::breakeven::{present, BreakevenView};
+use crate::components::card_body::CardBody;
+use crate::components::when::When;
+use crate::context::{error_of, flag_of, is_ok, text_of, use_ctx, Part};
+use crate::i18n::texts;
+use crate::present::breakeven::BreakevenView;
 
 #[component]
-pub fn BreakevenCard(
-    #[prop(into)] outputs: Signal<PlanOutputs>,
-    #[prop(into)] lang: Signal<Lang>,
-    /// The prices behind the result, for the "how is this computed" line.
-    #[prop(into)]
-    prices: Signal<(f64, f64)>,
-) -> impl IntoView {
-    let view = Memo::new(move |_| {
-        let (p, r) = prices.get();
-        outputs.with(|o| present(lang.get(), &o.breakeven, p, r))
-    });
+pub fn BreakevenCard() -> impl IntoView {
+    let lang = use_ctx().lang;
+    let view = Part::of(|p| &p.breakeven);
     let text = move |part: fn(&BreakevenView) -> String| text_of(view, part);
-    let never_pays = Memo::new(move |_| view.with(|v| matches!(v, Ok(v) if v.never_pays)));
+    let never_pays = flag_of(view, |v| v.never_pays);
     view! {
         <section class="card" aria-labelledby="breakeven-heading">
             <h2 id="breakeven-heading">{move || texts(lang.get()).breakeven_heading}</h2>
-            <Show
-                when={ let ok = is_ok(view); move || ok.get() }
-                fallback=move || view! {
-                    <p class="error" role="alert" data-testid="breakeven-error">{error_of(view)}</p>
-                }
-            >
+            <CardBody ok=is_ok(view) error=error_of(view) error_testid="breakeven-error">
                 <p class="result" aria-live="polite">
                     <span class="result-label">{move || texts(lang.get()).breakeven_label}" "</span>
                     <strong
@@ -51,19 +39,19 @@ pub fn BreakevenCard(
                         {text(|v| v.utilization.text.clone())}
                     </span>
                 </p>
-                <Show when=move || never_pays.get()>
+                <When when=never_pays>
                     <p class="warning" role="alert" data-testid="monthly-never-pays">
                         "⚠ "
                         {text(|v| v.never_pays_text.clone())}
                     </p>
-                </Show>
+                </When>
                 <p class="explainer">{text(|v| v.explainer.clone())}</p>
                 <details class="how">
                     <summary>{move || texts(lang.get()).how_computed}</summary>
                     <p class="formula">{text(|v| v.formula.clone())}</p>
                     <a href="docs/formulas.html#breakeven">{move || texts(lang.get()).formulas_link}</a>
                 </details>
-            </Show>
+            </CardBody>
         </section>
     }
 }

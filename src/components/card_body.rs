@@ -9,13 +9,16 @@ pub fn CardBody(
     ok: Memo<bool>,
     /// The message shown instead (`context::error_of`).
     error: Signal<String>,
+    /// The error paragraph's `data-testid`, where it has one.
+    #[prop(optional)]
+    error_testid: Option<&'static str>,
     children: ChildrenFn,
 ) -> impl IntoView {
     move || {
         if ok.get() {
             children().into_any()
         } else {
-            view! { <p class="error" role="alert">{error}</p> }.into_any()
+            view! { <p class="error" role="alert" data-testid=error_testid>{error}</p> }.into_any()
         }
     }
 }

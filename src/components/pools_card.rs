@@ -7,39 +7,21 @@ use crate::components::card_body::CardBody;
 
 use crate::components::bilingual;
 
-use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, error_of, is_ok, text_of, use_ctx, Part};
-use crate::core::error::{non_negative, Field};
-use crate::i18n::pick;
+use crate::components::input_fields::InputFields;
+use crate::context::{error_of, is_ok, text_of, use_ctx, Part};
+use crate::inputs::Group;
 use crate::present::pools::PoolsView;
 
 #[component]
 pub fn PoolsCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
-    let (share, set_share) = bind_input(
-        ctx.state,
-        |i| i.interruptible_percent,
-        |i, v| i.interruptible_percent = v,
-    );
     let view = Part::of(|p| &p.pools);
     let text = move |part: fn(&PoolsView) -> String| text_of(view, part);
     view! {
         <section class="card" aria-labelledby="pools-heading">
             <h2 id="pools-heading">{bilingual(lang, "Three pools: monthly + on-demand + spot", "三池组合：包月 + 按量 + 竞价")}</h2>
-            <SliderField
-                testid="interruptible-share"
-                label=Signal::derive(move || pick(lang.get(), "Interruptible share of elastic work (%)", "弹性任务中可中断的比例（%）").to_string())
-                hint=Signal::derive(move || pick(lang.get(), "Work that checkpoints and can restart runs on spot", "能保存检查点、可重启的任务放到竞价实例").to_string())
-                value=share
-                on_commit=set_share
-                field=Field::InterruptibleShare
-                validate=|v| non_negative(Field::InterruptibleShare, v, 100.0)
-                lang
-                min=0.0
-                max=100.0
-                step=5.0
-            />
+            <InputFields group_of=Group::Interruptible />
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <div class="table-wrap" tabindex="0">
                     <table data-testid="pools-table">

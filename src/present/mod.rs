@@ -28,6 +28,8 @@ pub struct Page {
     pub spot: Presented<spot::SpotView>,
     pub spot_no_checkpoint: Presented<spot::NoCheckpointView>,
     pub pools: Presented<pools::PoolsView>,
+    pub breakeven: Presented<breakeven::BreakevenView>,
+    pub budget: Presented<budget::BudgetView>,
 }
 
 /// Every card's presentation for a state and its outputs. `from_history`: a usable history
@@ -51,6 +53,8 @@ pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
         spot: spot::present(l, cur, &o.spot, i),
         spot_no_checkpoint: spot::present_no_checkpoint(l, cur, &o.spot_no_checkpoint, i),
         pools: pools::present(l, cur, &o.pools, p, r),
+        breakeven: breakeven::present(l, &o.breakeven, p, r),
+        budget: budget::present(l, cur, &o.budget, &o.budget_implied, i),
     }
 }
 
