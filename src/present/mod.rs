@@ -3,6 +3,7 @@
 //! in one memo and its view places the parts, each part read by its own closure, so a change
 //! touches only the text and attributes that changed. No leptos or browser imports here.
 
+pub mod burst;
 pub mod effective;
 pub mod headline;
 pub mod pools;
@@ -26,6 +27,7 @@ pub struct Page {
     pub spot: Presented<spot::SpotView>,
     pub spot_no_checkpoint: Presented<spot::NoCheckpointView>,
     pub pools: Presented<pools::PoolsView>,
+    pub burst: Presented<burst::BurstView>,
 }
 
 /// Every card's presentation for a state and its outputs. `from_history`: a usable history
@@ -49,6 +51,7 @@ pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
         spot: spot::present(l, cur, &o.spot, i),
         spot_no_checkpoint: spot::present_no_checkpoint(l, cur, &o.spot_no_checkpoint, i),
         pools: pools::present(l, cur, &o.pools, p, r),
+        burst: burst::present(l, cur, &o.burst, i),
     }
 }
 
