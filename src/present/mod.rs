@@ -6,6 +6,7 @@
 pub mod burst;
 pub mod effective;
 pub mod headline;
+pub mod hidden;
 pub mod pools;
 pub mod sizing;
 pub mod spot;
@@ -28,6 +29,7 @@ pub struct Page {
     pub spot_no_checkpoint: Presented<spot::NoCheckpointView>,
     pub pools: Presented<pools::PoolsView>,
     pub burst: Presented<burst::BurstView>,
+    pub hidden: Presented<hidden::HiddenView>,
 }
 
 /// Every card's presentation for a state and its outputs. `from_history`: a usable history
@@ -52,6 +54,13 @@ pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
         spot_no_checkpoint: spot::present_no_checkpoint(l, cur, &o.spot_no_checkpoint, i),
         pools: pools::present(l, cur, &o.pools, p, r),
         burst: burst::present(l, cur, &o.burst, i),
+        hidden: hidden::present(
+            l,
+            cur,
+            &o.hidden,
+            o.pools.as_ref().ok().map(|p| p.elastic_gpu_hours),
+            i,
+        ),
     }
 }
 
