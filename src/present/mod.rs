@@ -7,6 +7,7 @@ pub mod burst;
 pub mod effective;
 pub mod headline;
 pub mod hidden;
+pub mod own_hardware;
 pub mod pools;
 pub mod sizing;
 pub mod spot;
@@ -30,6 +31,7 @@ pub struct Page {
     pub pools: Presented<pools::PoolsView>,
     pub burst: Presented<burst::BurstView>,
     pub hidden: Presented<hidden::HiddenView>,
+    pub own_hardware: Presented<own_hardware::OwnHardwareView>,
 }
 
 /// Every card's presentation for a state and its outputs. `from_history`: a usable history
@@ -61,6 +63,7 @@ pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
             o.pools.as_ref().ok().map(|p| p.elastic_gpu_hours),
             i,
         ),
+        own_hardware: own_hardware::present(l, cur, &o.own_hardware, i),
     }
 }
 
