@@ -1,17 +1,20 @@
 //! § 11 Burst what-if: J jobs × g GPUs × d hours on F free fixed GPUs, with or without up
 //! to E elastic GPUs billed at r per second, minute or hour.
+//! The texts: `present::burst`; this file only places them.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 
+use crate::components::card_body::CardBody;
+use crate::components::figure::Figure;
 use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, use_ctx};
-use crate::core::burst::{BillingIncrement, BurstScenario, MAX_JOBS, MAX_JOB_HOURS};
+use crate::context::{bind_input, error_of, is_ok, shown_of, text_of, use_ctx, Part};
+use crate::core::burst::{BillingIncrement, MAX_JOBS, MAX_JOB_HOURS};
 use crate::core::error::{positive, whole, Field};
 use crate::core::profile::MAX_GPUS;
-use crate::format::{money, number_trim, plain};
-use crate::i18n::{error_message, pick, Lang};
+use crate::i18n::{pick, Lang};
+use crate::present::burst::BurstView;
 
 fn increment_label(l: Lang, inc: BillingIncrement) -> &'static str {
     match inc {
@@ -19,10 +22,6 @@ fn increment_label(l: Lang, inc: BillingIncrement) -> &'static str {
         BillingIncrement::Minute => pick(l, "Per minute", "按分钟计费"),
         BillingIncrement::Hour => pick(l, "Per started hour", "按小时计费（不足一小时按一小时）"),
     }
-}
-
-fn hours_text(h: f64, l: Lang) -> String {
-    format!("{}{}", number_trim(h, 2, l), pick(l, " h", " 小时"))
 }
 
 #[component]
@@ -65,6 +64,9 @@ pub fn BurstCard() -> impl IntoView {
         state.update(|s| s.inputs.billing_increment = inc);
     };
     let increment = move || state.with(|s| s.inputs.billing_increment);
+    let view = Part::of(|p| &p.burst);
+    let text = move |part: fn(&BurstView) -> String| text_of(view, part);
+    let shown = move |part| shown_of(view, part);
 
     view! {
         <section class="card" aria-labelledby="burst-heading">
@@ -159,165 +161,71 @@ pub fn BurstCard() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
-            {move || {
-                let l = lang.get();
-                let cur = ctx.currency.get();
-                let inputs = state.with(|s| s.inputs.clone());
-                match ctx.outputs.with(|o| o.burst.clone()) {
-                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(b) => {
-                        let w = b.with_elastic.clone();
-                        let cell = |s: &Option<BurstScenario>, f: &dyn Fn(&BurstScenario) -> (String, String)| {
-                            s.as_ref().map(f).unwrap_or_else(|| (String::new(), "—".to_string()))
-                        };
-                        let fo = b.fixed_only.clone();
-                        let (fp_v, fp_t) = cell(&fo, &|s| (s.parallel_jobs.to_string(), s.parallel_jobs.to_string()));
-                        let (fb_v, fb_t) = cell(&fo, &|s| (s.batches.to_string(), s.batches.to_string()));
-                        let (fw_v, fw_t) = cell(&fo, &|s| (plain(s.wall_hours, 2), hours_text(s.wall_hours, l)));
-                        let (fc_v, fc_t) = cell(&fo, &|s| (s.cost.to_plain_string(), money(s.cost, cur, l)));
-                        let verdict = match (&b.fixed_only, b.hours_saved, b.cost_per_hour_saved) {
-                            (None, _, _) => match l {
-                                Lang::En => format!(
-                                    "The {} fixed GPUs cannot run even one {}-GPU job: the burst needs elastic GPUs. It takes {} and costs {}.",
-                                    inputs.burst_fixed_gpus, inputs.burst_gpus_per_job,
-                                    hours_text(w.wall_hours, l), money(w.cost, cur, l)
-                                ),
-                                Lang::Zh => format!(
-                                    "{} 张固定 GPU 连一个 {} 卡任务都跑不了，必须用弹性 GPU：耗时 {}，费用 {}。",
-                                    inputs.burst_fixed_gpus, inputs.burst_gpus_per_job,
-                                    hours_text(w.wall_hours, l), money(w.cost, cur, l)
-                                ),
-                            },
-                            (Some(f), Some(saved), Some(per)) => match l {
-                                Lang::En => format!(
-                                    "Renting {} elastic GPUs finishes in {} instead of {} for {} extra: {} per hour saved.",
-                                    w.elastic_gpus_used, hours_text(w.wall_hours, l), hours_text(f.wall_hours, l),
-                                    money(w.cost, cur, l), money(per, cur, l)
-                                ),
-                                Lang::Zh => format!(
-                                    "租 {} 张弹性 GPU，{}完成，而不是 {}；多花 {}，提前 {}，每节省 1 小时 {}。",
-                                    w.elastic_gpus_used, hours_text(w.wall_hours, l), hours_text(f.wall_hours, l),
-                                    money(w.cost, cur, l), hours_text(saved, l), money(per, cur, l)
-                                ),
-                            },
-                            (Some(_), _, _) => pick(
-                                l,
-                                "Elastic GPUs save no time here: the fixed GPUs alone finish as fast.",
-                                "这里加弹性 GPU 并不能更快完成：只用固定 GPU 一样快。",
-                            )
-                            .to_string(),
-                        };
-                        let g = inputs.burst_gpus_per_job.max(1) as u64;
-                        let slots_max = |gpus: u64| (gpus / g).max(1);
-                        let fixed_gpus = inputs.burst_fixed_gpus as u64;
-                        let all_gpus = fixed_gpus + inputs.burst_elastic_gpus as u64;
-                        let d = number_trim(inputs.burst_job_hours, 2, l);
-                        let fixed_line = match &b.fixed_only {
-                            Some(f) => format!(
-                                "{}: ⌊{} / {}⌋ = {} {}; ⌈{} / {}⌉ = {} {} × {} h = {} h.  ",
-                                pick(l, "Fixed only", "仅固定"),
-                                fixed_gpus, g, slots_max(fixed_gpus),
-                                pick(l, "slots", "个并行位"),
-                                inputs.burst_jobs, slots_max(fixed_gpus), f.batches,
-                                pick(l, "batches", "批"),
-                                d,
-                                number_trim(f.wall_hours, 2, l)
-                            ),
-                            None => String::new(),
-                        };
-                        let formula = format!(
-                            "{fixed_line}{}: ⌊{} / {}⌋ = {} {}; ⌈{} / {}⌉ = {} {} × {} h = {} h; {} max(0, {} × {} − {}) = {} GPU; {} {} GPU·h × {} = {}",
-                            pick(l, "With elastic", "加弹性"),
-                            all_gpus, g, slots_max(all_gpus),
-                            pick(l, "slots", "个并行位"),
-                            inputs.burst_jobs, slots_max(all_gpus), w.batches,
-                            pick(l, "batches", "批"),
-                            d,
-                            number_trim(w.wall_hours, 2, l),
-                            pick(l, "rented", "租用"),
-                            w.parallel_jobs, g, fixed_gpus, w.elastic_gpus_used,
-                            pick(l, "billed", "计费"),
-                            number_trim(w.elastic_gpu_hours_billed, 2, l),
-                            number_trim(inputs.on_demand_price, 2, l),
-                            money(w.cost, cur, l),
-                        );
-                        view! {
-                            <div class="table-wrap" tabindex="0"><table class="compare" data-testid="burst-table">
-                                <caption>{pick(l, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
-                                <thead>
-                                    <tr>
-                                        <th scope="col">{pick(l, "Figure", "指标")}</th>
-                                        <th scope="col">{pick(l, "Fixed GPUs only", "仅用固定 GPU")}</th>
-                                        <th scope="col">{pick(l, "With elastic GPUs", "加弹性 GPU")}</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    <tr>
-                                        <th scope="row">{pick(l, "Jobs at once", "同时运行的任务数")}</th>
-                                        <td data-testid="burst-fixed-parallel" data-value=fp_v>{fp_t}</td>
-                                        <td data-testid="burst-elastic-parallel" data-value=w.parallel_jobs.to_string()>{w.parallel_jobs}</td>
-                                    </tr>
-                                    <tr>
-                                        <th scope="row">{pick(l, "Batches", "批次")}</th>
-                                        <td data-testid="burst-fixed-batches" data-value=fb_v>{fb_t}</td>
-                                        <td data-testid="burst-elastic-batches" data-value=w.batches.to_string()>{w.batches}</td>
-                                    </tr>
-                                    <tr>
-                                        <th scope="row">{pick(l, "Wall time", "总耗时")}</th>
-                                        <td data-testid="burst-fixed-wall-hours" data-value=fw_v>{fw_t}</td>
-                                        <td data-testid="burst-elastic-wall-hours" data-value=plain(w.wall_hours, 2)>{hours_text(w.wall_hours, l)}</td>
-                                    </tr>
-                                    <tr>
-                                        <th scope="row">{pick(l, "Elastic GPUs rented", "租用的弹性 GPU")}</th>
-                                        <td>"0"</td>
-                                        <td data-testid="burst-elastic-gpus-used" data-value=w.elastic_gpus_used.to_string()>{w.elastic_gpus_used}</td>
-                                    </tr>
-                                    <tr>
-                                        <th scope="row">{pick(l, "Elastic GPU-hours billed", "计费的弹性 GPU 小时")}</th>
-                                        <td>"0"</td>
-                                        <td data-testid="burst-elastic-gpu-hours" data-value=plain(w.elastic_gpu_hours_billed, 2)>
-                                            {number_trim(w.elastic_gpu_hours_billed, 2, l)}
-                                        </td>
-                                    </tr>
-                                    <tr>
-                                        <th scope="row">{pick(l, "Extra cost", "额外费用")}</th>
-                                        <td data-testid="burst-fixed-cost" data-value=fc_v>{fc_t}</td>
-                                        <td data-testid="burst-elastic-cost" data-value=w.cost.to_plain_string()>{money(w.cost, cur, l)}</td>
-                                    </tr>
-                                </tbody>
-                            </table></div>
-                            <dl class="figures">
-                                <div>
-                                    <dt>{pick(l, "Hours saved by elastic GPUs", "加弹性 GPU 节省的时间")}</dt>
-                                    <dd data-testid="burst-hours-saved" data-value=b.hours_saved.map(|h| plain(h, 2)).unwrap_or_default()>
-                                        {b.hours_saved.map(|h| hours_text(h, l)).unwrap_or_else(|| pick(l, "— (no fixed-only run)", "—（固定 GPU 无法单独运行）").to_string())}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Cost per hour saved", "每节省 1 小时的费用")}</dt>
-                                    <dd data-testid="burst-cost-per-hour-saved" data-value=b.cost_per_hour_saved.map(|m| m.to_plain_string()).unwrap_or_default()>
-                                        {b.cost_per_hour_saved.map(|m| money(m, cur, l)).unwrap_or_else(|| pick(l, "— (no hour saved)", "—（没有节省时间）").to_string())}
-                                    </dd>
-                                </div>
-                            </dl>
-                            <p class="explainer" data-testid="burst-verdict">{verdict}</p>
-                            <details class="how">
-                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                <p class="formula">{formula}</p>
-                                <p class="explainer">
-                                    {pick(
-                                        l,
-                                        "Only as many elastic GPUs are rented as the fewest batches need; those the last, smaller batch does not use are released after the previous batch. Each rental is rounded up to the billing increment.",
-                                        "只租用达到最少批次所需的弹性 GPU；最后一批较小时，用不到的 GPU 在上一批结束后释放。每次租用按计费粒度向上取整。",
-                                    )}
-                                </p>
-                                <a href="docs/formulas.html#burst">{pick(l, "Formula", "公式")}</a>
-                            </details>
-                        }
-                            .into_any()
-                    }
-                }
-            }}
+            <CardBody ok=is_ok(view) error=error_of(view)>
+                <div class="table-wrap" tabindex="0"><table class="compare" data-testid="burst-table">
+                    <caption>{bilingual(lang, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{bilingual(lang, "Figure", "指标")}</th>
+                            <th scope="col">{bilingual(lang, "Fixed GPUs only", "仅用固定 GPU")}</th>
+                            <th scope="col">{bilingual(lang, "With elastic GPUs", "加弹性 GPU")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <tr>
+                            <th scope="row">{bilingual(lang, "Jobs at once", "同时运行的任务数")}</th>
+                            <td data-testid="burst-fixed-parallel" data-value=text(|v| v.fixed_parallel.value.clone())>{text(|v| v.fixed_parallel.text.clone())}</td>
+                            <td data-testid="burst-elastic-parallel" data-value=text(|v| v.elastic_parallel.value.clone())>{text(|v| v.elastic_parallel.text.clone())}</td>
+                        </tr>
+                        <tr>
+                            <th scope="row">{bilingual(lang, "Batches", "批次")}</th>
+                            <td data-testid="burst-fixed-batches" data-value=text(|v| v.fixed_batches.value.clone())>{text(|v| v.fixed_batches.text.clone())}</td>
+                            <td data-testid="burst-elastic-batches" data-value=text(|v| v.elastic_batches.value.clone())>{text(|v| v.elastic_batches.text.clone())}</td>
+                        </tr>
+                        <tr>
+                            <th scope="row">{bilingual(lang, "Wall time", "总耗时")}</th>
+                            <td data-testid="burst-fixed-wall-hours" data-value=text(|v| v.fixed_wall_hours.value.clone())>{text(|v| v.fixed_wall_hours.text.clone())}</td>
+                            <td data-testid="burst-elastic-wall-hours" data-value=text(|v| v.elastic_wall_hours.value.clone())>{text(|v| v.elastic_wall_hours.text.clone())}</td>
+                        </tr>
+                        <tr>
+                            <th scope="row">{bilingual(lang, "Elastic GPUs rented", "租用的弹性 GPU")}</th>
+                            <td>"0"</td>
+                            <td data-testid="burst-elastic-gpus-used" data-value=text(|v| v.elastic_gpus_used.value.clone())>{text(|v| v.elastic_gpus_used.text.clone())}</td>
+                        </tr>
+                        <tr>
+                            <th scope="row">{bilingual(lang, "Elastic GPU-hours billed", "计费的弹性 GPU 小时")}</th>
+                            <td>"0"</td>
+                            <td data-testid="burst-elastic-gpu-hours" data-value=text(|v| v.elastic_gpu_hours.value.clone())>
+                                {text(|v| v.elastic_gpu_hours.text.clone())}
+                            </td>
+                        </tr>
+                        <tr>
+                            <th scope="row">{bilingual(lang, "Extra cost", "额外费用")}</th>
+                            <td data-testid="burst-fixed-cost" data-value=text(|v| v.fixed_cost.value.clone())>{text(|v| v.fixed_cost.text.clone())}</td>
+                            <td data-testid="burst-elastic-cost" data-value=text(|v| v.elastic_cost.value.clone())>{text(|v| v.elastic_cost.text.clone())}</td>
+                        </tr>
+                    </tbody>
+                </table></div>
+                <dl class="figures">
+                    <Figure testid="burst-hours-saved" en="Hours saved by elastic GPUs" zh="加弹性 GPU 节省的时间"
+                        shown=shown(|v| &v.hours_saved) />
+                    <Figure testid="burst-cost-per-hour-saved" en="Cost per hour saved" zh="每节省 1 小时的费用"
+                        shown=shown(|v| &v.cost_per_hour_saved) />
+                </dl>
+                <p class="explainer" data-testid="burst-verdict">{text(|v| v.verdict.clone())}</p>
+                <details class="how">
+                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                    <p class="formula">{text(|v| v.formula.clone())}</p>
+                    <p class="explainer">
+                        {bilingual(
+                            lang,
+                            "Only as many elastic GPUs are rented as the fewest batches need; those the last, smaller batch does not use are released after the previous batch. Each rental is rounded up to the billing increment.",
+                            "只租用达到最少批次所需的弹性 GPU；最后一批较小时，用不到的 GPU 在上一批结束后释放。每次租用按计费粒度向上取整。",
+                        )}
+                    </p>
+                    <a href="docs/formulas.html#burst">{bilingual(lang, "Formula", "公式")}</a>
+                </details>
+            </CardBody>
         </section>
     }
 }

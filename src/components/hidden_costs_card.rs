@@ -1,19 +1,21 @@
 //! § 13 Hidden costs of the elastic path: storage, public IP, snapshots, egress and
 //! auto-stop waste per month, spread over the plan's elastic GPU-hours (§ 9).
+//! The texts: `present::hidden`; this file only places them.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 
+use crate::components::card_body::CardBody;
+use crate::components::figure::Figure;
 use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, use_ctx};
+use crate::context::{bind_input, error_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::core::error::{non_negative, Field};
 use crate::core::hidden::{
     MAX_EGRESS_GB, MAX_EGRESS_PRICE, MAX_HIDDEN_MONTHLY, MAX_IDLE_TIMEOUT_HOURS, MAX_SESSIONS,
 };
-use crate::core::money::Money;
-use crate::format::{money, number_trim, plain};
-use crate::i18n::{error_message, pick, Lang};
+use crate::i18n::pick;
+use crate::present::hidden::HiddenView;
 
 #[component]
 pub fn HiddenCostsCard() -> impl IntoView {
@@ -54,14 +56,18 @@ pub fn HiddenCostsCard() -> impl IntoView {
         |i, v| i.hidden_idle_timeout_hours = v / 60.0,
     );
 
+    let view = Part::of(|p| &p.hidden);
+    let text = move |part: fn(&HiddenView) -> String| text_of(view, part);
+    let shown = move |part| shown_of(view, part);
+
     view! {
         <section class="card" aria-labelledby="hidden-heading">
             <h2 id="hidden-heading">
                 {bilingual(lang, "Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")}
             </h2>
             <p class="explainer">
-                {move || pick(
-                    lang.get(),
+                {bilingual(
+                    lang,
                     "Elastic GPUs bring monthly extras that the hourly price does not show.",
                     "弹性 GPU 每月还有一些按小时价格里看不到的额外费用。",
                 )}
@@ -172,121 +178,43 @@ pub fn HiddenCostsCard() -> impl IntoView {
                 max=240.0
                 step=5.0
             />
-            {move || {
-                let l = lang.get();
-                let cur = ctx.currency.get();
-                let inputs = state.with(|s| s.inputs.clone());
-                let elastic_hours = ctx
-                    .outputs
-                    .with(|o| o.pools.as_ref().map(|p| p.elastic_gpu_hours).ok());
-                match ctx.outputs.with(|o| o.hidden.clone()) {
-                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(h) => {
-                        let r = Money::from_f64(inputs.on_demand_price);
-                        let total = money(h.total, cur, l);
-                        let verdict = match (h.per_elastic_gpu_hour, h.effective_on_demand_price) {
-                            (Some(per), Some(real)) => match l {
-                                Lang::En => format!(
-                                    "Hidden costs add {total} a month: {} per elastic GPU-hour, so on demand really costs {} per GPU-hour, not {}.",
-                                    money(per, cur, l), money(real, cur, l), money(r, cur, l)
-                                ),
-                                Lang::Zh => format!(
-                                    "隐性成本每月 {total}，摊到每个弹性 GPU 小时 {}，按量的真实价格是每 GPU 小时 {}，而不是 {}。",
-                                    money(per, cur, l), money(real, cur, l), money(r, cur, l)
-                                ),
-                            },
-                            _ => match l {
-                                Lang::En => format!(
-                                    "Hidden costs add {total} a month. The plan uses no elastic GPU-hours, so there is nothing to spread them over."
-                                ),
-                                Lang::Zh => format!(
-                                    "隐性成本每月 {total}。当前方案没有弹性 GPU 小时，无法分摊。"
-                                ),
-                            },
-                        };
-                        let hours_str = elastic_hours
-                            .map(|e| number_trim(e, 2, l))
-                            .unwrap_or_else(|| "—".to_string());
-                        let formula = format!(
-                            "{} + {} + {} + {} × {} + {} × {} × {} h × {} = {};  {} / {} GPU·h = {};  {} + {} = {}",
-                            number_trim(inputs.hidden_storage_monthly, 2, l),
-                            number_trim(inputs.hidden_public_ip_monthly, 2, l),
-                            number_trim(inputs.hidden_snapshots_monthly, 2, l),
-                            number_trim(inputs.hidden_egress_per_gb, 4, l),
-                            number_trim(inputs.hidden_egress_gb, 2, l),
-                            pick(l, "auto-stop", "自动关机"),
-                            number_trim(inputs.hidden_sessions, 2, l),
-                            number_trim(inputs.hidden_idle_timeout_hours, 4, l),
-                            number_trim(inputs.on_demand_price, 2, l),
-                            total,
-                            total,
-                            hours_str,
-                            h.per_elastic_gpu_hour.map(|m| money(m, cur, l)).unwrap_or_else(|| "—".into()),
-                            number_trim(inputs.on_demand_price, 2, l),
-                            h.per_elastic_gpu_hour.map(|m| money(m, cur, l)).unwrap_or_else(|| "—".into()),
-                            h.effective_on_demand_price.map(|m| money(m, cur, l)).unwrap_or_else(|| "—".into()),
-                        );
-                        let row = |dt: &'static str, dt_zh: &'static str, id: &'static str, m: Money| {
-                            view! {
-                                <div>
-                                    <dt>{pick(l, dt, dt_zh)}</dt>
-                                    <dd data-testid=id data-value=m.to_plain_string()>{money(m, cur, l)}</dd>
-                                </div>
-                            }
-                        };
-                        view! {
-                            <dl class="figures">
-                                {row("Storage", "存储", "hidden-storage-cost", h.storage)}
-                                {row("Public IP", "公网 IP", "hidden-public-ip-cost", h.public_ip)}
-                                {row("Snapshots", "快照", "hidden-snapshots-cost", h.snapshots)}
-                                {row("Egress", "出网流量", "hidden-egress-cost", h.egress)}
-                                <div>
-                                    <dt>{pick(l, "Auto-stop waste", "自动关机前的闲置浪费")}</dt>
-                                    <dd data-testid="hidden-autostop-waste" data-value=h.autostop_waste.to_plain_string()>
-                                        {money(h.autostop_waste, cur, l)}
-                                        " ("
-                                        <span data-testid="hidden-autostop-gpu-hours" data-value=plain(h.autostop_gpu_hours, 2)>
-                                            {number_trim(h.autostop_gpu_hours, 2, l)}
-                                        </span>
-                                        {pick(l, " idle GPU-hours)", " 个闲置 GPU 小时）")}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Total hidden costs per month", "每月隐性成本合计")}</dt>
-                                    <dd data-testid="hidden-total" data-value=h.total.to_plain_string()>
-                                        <strong>{total.clone()}</strong>
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Elastic GPU-hours per month in the plan", "方案中每月弹性 GPU 小时")}</dt>
-                                    <dd data-testid="hidden-elastic-gpu-hours" data-value=elastic_hours.map(|e| plain(e, 2)).unwrap_or_default()>
-                                        {hours_str.clone()}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Surcharge per elastic GPU-hour", "每弹性 GPU 小时分摊")}</dt>
-                                    <dd data-testid="hidden-per-elastic-hour" data-value=h.per_elastic_gpu_hour.map(|m| m.to_plain_string()).unwrap_or_default()>
-                                        {h.per_elastic_gpu_hour.map(|m| money(m, cur, l)).unwrap_or_else(|| pick(l, "— (no elastic hours)", "—（没有弹性小时）").to_string())}
-                                    </dd>
-                                </div>
-                                <div>
-                                    <dt>{pick(l, "Real on-demand price per GPU-hour", "按量真实价格（每 GPU 小时）")}</dt>
-                                    <dd data-testid="hidden-effective-on-demand" data-value=h.effective_on_demand_price.map(|m| m.to_plain_string()).unwrap_or_default()>
-                                        {h.effective_on_demand_price.map(|m| money(m, cur, l)).unwrap_or_else(|| pick(l, "— (no elastic hours)", "—（没有弹性小时）").to_string())}
-                                    </dd>
-                                </div>
-                            </dl>
-                            <p class="explainer" data-testid="hidden-verdict">{verdict}</p>
-                            <details class="how">
-                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                <p class="formula">{formula}</p>
-                                <a href="docs/formulas.html#hidden-costs">{pick(l, "Formula", "公式")}</a>
-                            </details>
-                        }
-                            .into_any()
-                    }
-                }
-            }}
+            <CardBody ok=is_ok(view) error=error_of(view)>
+                <dl class="figures">
+                    <Figure testid="hidden-storage-cost" en="Storage" zh="存储" shown=shown(|v| &v.storage) />
+                    <Figure testid="hidden-public-ip-cost" en="Public IP" zh="公网 IP" shown=shown(|v| &v.public_ip) />
+                    <Figure testid="hidden-snapshots-cost" en="Snapshots" zh="快照" shown=shown(|v| &v.snapshots) />
+                    <Figure testid="hidden-egress-cost" en="Egress" zh="出网流量" shown=shown(|v| &v.egress) />
+                    <div>
+                        <dt>{bilingual(lang, "Auto-stop waste", "自动关机前的闲置浪费")}</dt>
+                        <dd data-testid="hidden-autostop-waste" data-value=text(|v| v.autostop_waste.value.clone())>
+                            {text(|v| v.autostop_waste.text.clone())}
+                            " ("
+                            <span data-testid="hidden-autostop-gpu-hours" data-value=text(|v| v.autostop_gpu_hours.value.clone())>
+                                {text(|v| v.autostop_gpu_hours.text.clone())}
+                            </span>
+                            {bilingual(lang, " idle GPU-hours)", " 个闲置 GPU 小时）")}
+                        </dd>
+                    </div>
+                    <div>
+                        <dt>{bilingual(lang, "Total hidden costs per month", "每月隐性成本合计")}</dt>
+                        <dd data-testid="hidden-total" data-value=text(|v| v.total.value.clone())>
+                            <strong>{text(|v| v.total.text.clone())}</strong>
+                        </dd>
+                    </div>
+                    <Figure testid="hidden-elastic-gpu-hours" en="Elastic GPU-hours per month in the plan" zh="方案中每月弹性 GPU 小时"
+                        shown=shown(|v| &v.elastic_gpu_hours) />
+                    <Figure testid="hidden-per-elastic-hour" en="Surcharge per elastic GPU-hour" zh="每弹性 GPU 小时分摊"
+                        shown=shown(|v| &v.per_elastic_hour) />
+                    <Figure testid="hidden-effective-on-demand" en="Real on-demand price per GPU-hour" zh="按量真实价格（每 GPU 小时）"
+                        shown=shown(|v| &v.effective_on_demand) />
+                </dl>
+                <p class="explainer" data-testid="hidden-verdict">{text(|v| v.verdict.clone())}</p>
+                <details class="how">
+                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                    <p class="formula">{text(|v| v.formula.clone())}</p>
+                    <a href="docs/formulas.html#hidden-costs">{bilingual(lang, "Formula", "公式")}</a>
+                </details>
+            </CardBody>
         </section>
     }
 }

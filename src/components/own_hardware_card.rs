@@ -1,20 +1,23 @@
 //! § 12 Own hardware as a monthly option (inside a disclosure): P_own per GPU per month,
 //! its parts, and its break-even against on demand in hours per day.
+//! The texts: `present::own_hardware`; this file only places them.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 
+use crate::components::card_body::CardBody;
+use crate::components::figure::Figure;
 use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, use_ctx};
+use crate::components::when::When;
+use crate::context::{bind_input, error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::core::error::{non_negative, positive, Field, InputError, Problem};
-use crate::core::money::Money;
 use crate::core::own_hw::{
     MAX_COLO_OPS, MAX_DEPRECIATION_MONTHS, MAX_ELECTRICITY_PRICE, MAX_POWER_KW, MAX_PUE,
     MAX_PURCHASE,
 };
-use crate::format::{money, number_trim, percent, plain};
-use crate::i18n::{error_message, pick, Lang};
+use crate::i18n::pick;
+use crate::present::own_hardware::OwnHardwareView;
 
 /// PUE: finite, 1 ≤ PUE ≤ 5 (the engine's rule).
 fn validate_pue(v: f64) -> Result<f64, InputError> {
@@ -52,6 +55,10 @@ pub fn OwnHardwareCard() -> impl IntoView {
         |i| i.own_colo_ops_monthly,
         |i, v| i.own_colo_ops_monthly = v,
     );
+
+    let view = Part::of(|p| &p.own_hardware);
+    let text = move |part: fn(&OwnHardwareView) -> String| text_of(view, part);
+    let shown = move |part| shown_of(view, part);
 
     view! {
         <section class="card" aria-labelledby="own-heading">
@@ -154,136 +161,62 @@ pub fn OwnHardwareCard() -> impl IntoView {
                     max=5000.0
                     step=50.0
                 />
-                {move || {
-                    let l = lang.get();
-                    let cur = ctx.currency.get();
-                    let inputs = state.with(|s| s.inputs.clone());
-                    match ctx.outputs.with(|o| o.own_hardware.clone()) {
-                        Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                        Ok(o) => {
-                            let p_own = money(o.monthly, cur, l);
-                            let per_day = number_trim(o.breakeven_hours_per_day, 2, l);
-                            let h = inputs.hours_per_month;
-                            let warning = o.never_pays.then(|| match l {
-                                Lang::En => format!(
-                                    "⚠ Owning never pays against on demand: {p_own} a month buys more than the {} hours of a month on demand ({} GPU-hours needed). Rent instead.",
-                                    number_trim(h, 0, l),
-                                    number_trim(o.breakeven_hours, 1, l)
-                                ),
-                                Lang::Zh => format!(
-                                    "⚠ 自购永远比按量贵：每月 {p_own} 足够按量用满一个月的 {} 小时（需要 {} 个 GPU 小时才回本）。请租用。",
-                                    number_trim(h, 0, l),
-                                    number_trim(o.breakeven_hours, 1, l)
-                                ),
-                            });
-                            let s = o.saving_vs_monthly_rent;
-                            let rent = money(if s.is_negative() { -s } else { s }, cur, l);
-                            let verdict = (!o.never_pays).then(|| {
-                                let vs_rent = if o.saving_vs_monthly_rent.is_negative() {
-                                    match l {
-                                        Lang::En => format!("costs {rent} a month more than renting it monthly"),
-                                        Lang::Zh => format!("比包月租用每月贵 {rent}"),
-                                    }
-                                } else {
-                                    match l {
-                                        Lang::En => format!("saves {rent} a month against renting it monthly"),
-                                        Lang::Zh => format!("比包月租用每月省 {rent}"),
-                                    }
-                                };
-                                match l {
-                                    Lang::En => format!(
-                                        "Owning one GPU costs {p_own} a month. It beats on demand if the GPU is busy more than {per_day} h a day, and {vs_rent}."
-                                    ),
-                                    Lang::Zh => format!(
-                                        "自购一张 GPU 每月 {p_own}。每天使用超过 {per_day} 小时就比按量便宜，并且{vs_rent}。"
-                                    ),
-                                }
-                            });
-                            let formula = format!(
-                                "P_own = {} / {} + {} kW × {} × {} h × {} + {} = {} + {} + {} = {};  P_own / r = {} / {} = {} h;  × 24 / {} = {} h/{}",
-                                number_trim(inputs.own_purchase, 2, l),
-                                number_trim(inputs.own_depreciation_months, 2, l),
-                                number_trim(inputs.own_power_kw, 3, l),
-                                number_trim(inputs.own_pue, 2, l),
-                                number_trim(h, 0, l),
-                                number_trim(inputs.own_electricity_price, 4, l),
-                                number_trim(inputs.own_colo_ops_monthly, 2, l),
-                                money(o.depreciation, cur, l),
-                                money(o.electricity, cur, l),
-                                money(o.colo_ops, cur, l),
-                                p_own,
-                                o.monthly.to_plain_string(),
-                                number_trim(inputs.on_demand_price, 2, l),
-                                number_trim(o.breakeven_hours, 2, l),
-                                number_trim(h, 0, l),
-                                per_day,
-                                pick(l, "day", "天"),
-                            );
-                            let figure = |dt: &'static str, dt_zh: &'static str, id: &'static str, m: Money| {
-                                view! {
-                                    <div>
-                                        <dt>{pick(l, dt, dt_zh)}</dt>
-                                        <dd data-testid=id data-value=m.to_plain_string()>{money(m, cur, l)}</dd>
-                                    </div>
-                                }
-                            };
-                            view! {
-                                {warning.map(|w| view! {
-                                    <p class="warning" role="alert" data-testid="own-never-pays">{w}</p>
-                                })}
-                                <dl class="figures">
-                                    <div>
-                                        <dt>{pick(l, "P_own: owning one GPU per month", "P_own：自购每卡每月成本")}</dt>
-                                        <dd data-testid="own-monthly" data-value=o.monthly.to_plain_string()>
-                                            <strong>{p_own.clone()}</strong>
-                                        </dd>
-                                    </div>
-                                    {figure("Depreciation", "折旧", "own-depreciation", o.depreciation)}
-                                    <div>
-                                        <dt>{pick(l, "Electricity (running all month)", "电费（整月运行）")}</dt>
-                                        <dd data-testid="own-electricity" data-value=o.electricity.to_plain_string()>
-                                            {money(o.electricity, cur, l)}
-                                            " ("
-                                            <span data-testid="own-energy-kwh" data-value=plain(o.energy_kwh, 2)>
-                                                {number_trim(o.energy_kwh, 1, l)}
-                                            </span>
-                                            " kWh)"
-                                        </dd>
-                                    </div>
-                                    {figure("Colocation and operations", "托管与运维", "own-colo-ops-cost", o.colo_ops)}
-                                    <div>
-                                        <dt>{pick(l, "Break-even against on demand, hours per day", "相比按量的盈亏平衡（每天小时数）")}</dt>
-                                        <dd data-testid="own-breakeven-hours-per-day" data-value=plain(o.breakeven_hours_per_day, 2)>
-                                            {format!("{per_day}{}", pick(l, " h a day", " 小时/天"))}
-                                            " ("
-                                            <span data-testid="own-breakeven-hours" data-value=plain(o.breakeven_hours, 2)>
-                                                {number_trim(o.breakeven_hours, 1, l)}
-                                            </span>
-                                            {pick(l, " h a month, ", " 小时/月，利用率 ")}
-                                            <span data-testid="own-breakeven-utilization" data-value=plain(o.breakeven_utilization, 4)>
-                                                {percent(o.breakeven_utilization, 1, l)}
-                                            </span>
-                                            {pick(l, " utilization)", "）")}
-                                        </dd>
-                                    </div>
-                                    <div>
-                                        <dt>{pick(l, "Saving against renting one GPU monthly", "相比包月租用每月节省")}</dt>
-                                        <dd data-testid="own-saving-vs-monthly" data-value=o.saving_vs_monthly_rent.to_plain_string()>
-                                            {money(o.saving_vs_monthly_rent, cur, l)}
-                                        </dd>
-                                    </div>
-                                </dl>
-                                {verdict.map(|v| view! { <p class="explainer" data-testid="own-verdict">{v}</p> })}
-                                <details class="how">
-                                    <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                    <p class="formula">{formula}</p>
-                                    <a href="docs/formulas.html#own-hardware">{pick(l, "Formula", "公式")}</a>
-                                </details>
-                            }
-                                .into_any()
-                        }
-                    }
-                }}
+                <CardBody ok=is_ok(view) error=error_of(view)>
+                    <When when=flag_of(view, |v| v.never_pays.is_some())>
+                        <p class="warning" role="alert" data-testid="own-never-pays">
+                            {text(|v| v.never_pays.clone().unwrap_or_default())}
+                        </p>
+                    </When>
+                    <dl class="figures">
+                        <div>
+                            <dt>{bilingual(lang, "P_own: owning one GPU per month", "P_own：自购每卡每月成本")}</dt>
+                            <dd data-testid="own-monthly" data-value=text(|v| v.monthly.value.clone())>
+                                <strong>{text(|v| v.monthly.text.clone())}</strong>
+                            </dd>
+                        </div>
+                        <Figure testid="own-depreciation" en="Depreciation" zh="折旧" shown=shown(|v| &v.depreciation) />
+                        <div>
+                            <dt>{bilingual(lang, "Electricity (running all month)", "电费（整月运行）")}</dt>
+                            <dd data-testid="own-electricity" data-value=text(|v| v.electricity.value.clone())>
+                                {text(|v| v.electricity.text.clone())}
+                                " ("
+                                <span data-testid="own-energy-kwh" data-value=text(|v| v.energy_kwh.value.clone())>
+                                    {text(|v| v.energy_kwh.text.clone())}
+                                </span>
+                                " kWh)"
+                            </dd>
+                        </div>
+                        <Figure testid="own-colo-ops-cost" en="Colocation and operations" zh="托管与运维"
+                            shown=shown(|v| &v.colo_ops) />
+                        <div>
+                            <dt>{bilingual(lang, "Break-even against on demand, hours per day", "相比按量的盈亏平衡（每天小时数）")}</dt>
+                            <dd data-testid="own-breakeven-hours-per-day" data-value=text(|v| v.breakeven_per_day.value.clone())>
+                                {text(|v| v.breakeven_per_day.text.clone())}
+                                " ("
+                                <span data-testid="own-breakeven-hours" data-value=text(|v| v.breakeven_hours.value.clone())>
+                                    {text(|v| v.breakeven_hours.text.clone())}
+                                </span>
+                                {bilingual(lang, " h a month, ", " 小时/月，利用率 ")}
+                                <span data-testid="own-breakeven-utilization" data-value=text(|v| v.breakeven_utilization.value.clone())>
+                                    {text(|v| v.breakeven_utilization.text.clone())}
+                                </span>
+                                {bilingual(lang, " utilization)", "）")}
+                            </dd>
+                        </div>
+                        <Figure testid="own-saving-vs-monthly" en="Saving against renting one GPU monthly" zh="相比包月租用每月节省"
+                            shown=shown(|v| &v.saving_vs_monthly) />
+                    </dl>
+                    <When when=flag_of(view, |v| v.verdict.is_some())>
+                        <p class="explainer" data-testid="own-verdict">
+                            {text(|v| v.verdict.clone().unwrap_or_default())}
+                        </p>
+                    </When>
+                    <details class="how">
+                        <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                        <p class="formula">{text(|v| v.formula.clone())}</p>
+                        <a href="docs/formulas.html#own-hardware">{bilingual(lang, "Formula", "公式")}</a>
+                    </details>
+                </CardBody>
             </details>
         </section>
     }

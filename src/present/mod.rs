@@ -5,8 +5,11 @@
 
 pub mod breakeven;
 pub mod budget;
+pub mod burst;
 pub mod effective;
 pub mod headline;
+pub mod hidden;
+pub mod own_hardware;
 pub mod pools;
 pub mod sizing;
 pub mod spot;
@@ -30,6 +33,9 @@ pub struct Page {
     pub pools: Presented<pools::PoolsView>,
     pub breakeven: Presented<breakeven::BreakevenView>,
     pub budget: Presented<budget::BudgetView>,
+    pub burst: Presented<burst::BurstView>,
+    pub hidden: Presented<hidden::HiddenView>,
+    pub own_hardware: Presented<own_hardware::OwnHardwareView>,
 }
 
 /// Every card's presentation for a state and its outputs. `from_history`: a usable history
@@ -55,6 +61,15 @@ pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
         pools: pools::present(l, cur, &o.pools, p, r),
         breakeven: breakeven::present(l, &o.breakeven, p, r),
         budget: budget::present(l, cur, &o.budget, &o.budget_implied, i),
+        burst: burst::present(l, cur, &o.burst, i),
+        hidden: hidden::present(
+            l,
+            cur,
+            &o.hidden,
+            o.pools.as_ref().ok().map(|p| p.elastic_gpu_hours),
+            i,
+        ),
+        own_hardware: own_hardware::present(l, cur, &o.own_hardware, i),
     }
 }
 
