@@ -8,12 +8,11 @@ use crate::components::bilingual;
 
 use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
-use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, error_of, is_ok, shown_of, text_of, use_ctx, Part};
-use crate::core::burst::{BillingIncrement, MAX_JOBS, MAX_JOB_HOURS};
-use crate::core::error::{positive, whole, Field};
-use crate::core::profile::MAX_GPUS;
+use crate::components::input_fields::InputFields;
+use crate::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
+use crate::core::burst::BillingIncrement;
 use crate::i18n::{pick, Lang};
+use crate::inputs::Group;
 use crate::present::burst::BurstView;
 
 fn increment_label(l: Lang, inc: BillingIncrement) -> &'static str {
@@ -29,32 +28,7 @@ pub fn BurstCard() -> impl IntoView {
     let ctx = use_ctx();
     let state = ctx.state;
     let lang = ctx.lang;
-    let label = move |en: &'static str, zh: &'static str| {
-        Signal::derive(move || pick(lang.get(), en, zh).to_string())
-    };
 
-    let (jobs, set_jobs) = bind_input(
-        state,
-        |i| i.burst_jobs as f64,
-        |i, v| i.burst_jobs = v as u32,
-    );
-    let (per_job, set_per_job) = bind_input(
-        state,
-        |i| i.burst_gpus_per_job as f64,
-        |i, v| i.burst_gpus_per_job = v as u32,
-    );
-    let (job_hours, set_job_hours) =
-        bind_input(state, |i| i.burst_job_hours, |i, v| i.burst_job_hours = v);
-    let (fixed, set_fixed) = bind_input(
-        state,
-        |i| i.burst_fixed_gpus as f64,
-        |i, v| i.burst_fixed_gpus = v as u32,
-    );
-    let (elastic, set_elastic) = bind_input(
-        state,
-        |i| i.burst_elastic_gpus as f64,
-        |i, v| i.burst_elastic_gpus = v as u32,
-    );
     let on_increment = move |ev| {
         let inc = match event_target_value(&ev).as_str() {
             "second" => BillingIncrement::Second,
@@ -73,77 +47,7 @@ pub fn BurstCard() -> impl IntoView {
             <h2 id="burst-heading">
                 {bilingual(lang, "Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")}
             </h2>
-            <SliderField
-                testid="burst-jobs"
-                label=label("Jobs", "任务数")
-                hint=label("How many jobs the burst has.", "这次突发一共有多少个任务。")
-                value=jobs
-                on_commit=set_jobs
-                field=Field::Jobs
-                validate=|v| whole(Field::Jobs, v, MAX_JOBS).and_then(|v| positive(Field::Jobs, v, MAX_JOBS))
-                lang
-                min=1.0
-                max=200.0
-                step=1.0
-            />
-            <SliderField
-                testid="burst-gpus-per-job"
-                label=label("GPUs per job", "每任务 GPU 数")
-                hint=label("GPUs one job needs at once.", "单个任务同时需要的 GPU 数。")
-                value=per_job
-                on_commit=set_per_job
-                field=Field::GpusPerJob
-                validate=|v| whole(Field::GpusPerJob, v, MAX_GPUS).and_then(|v| positive(Field::GpusPerJob, v, MAX_GPUS))
-                lang
-                min=1.0
-                max=16.0
-                step=1.0
-            />
-            <SliderField
-                testid="burst-job-hours"
-                label=label("Hours per job", "每任务小时数")
-                hint=label("How long one job runs.", "单个任务运行多长时间。")
-                value=job_hours
-                on_commit=set_job_hours
-                field=Field::JobHours
-                validate=|v| positive(Field::JobHours, v, MAX_JOB_HOURS)
-                lang
-                min=0.25
-                max=48.0
-                step=0.25
-            />
-            <SliderField
-                testid="burst-fixed-gpus"
-                label=label("Fixed GPUs free for the burst", "可用于突发的固定 GPU 数")
-                hint=label(
-                    "Monthly GPUs already paid for and idle during the burst.",
-                    "已包月付费、突发期间空闲的 GPU。",
-                )
-                value=fixed
-                on_commit=set_fixed
-                field=Field::FixedGpus
-                validate=|v| whole(Field::FixedGpus, v, MAX_GPUS)
-                lang
-                min=0.0
-                max=64.0
-                step=1.0
-            />
-            <SliderField
-                testid="burst-elastic-gpus"
-                label=label("Elastic GPUs at most", "弹性 GPU 上限")
-                hint=label(
-                    "The most on-demand GPUs you may rent for the burst (quota).",
-                    "这次突发最多能租的按量 GPU 数（配额）。",
-                )
-                value=elastic
-                on_commit=set_elastic
-                field=Field::ElasticGpus
-                validate=|v| whole(Field::ElasticGpus, v, MAX_GPUS)
-                lang
-                min=0.0
-                max=256.0
-                step=1.0
-            />
+            <InputFields group_of=Group::Burst />
             <div class="field">
                 <label class="field-label" for="billing-increment">
                     {bilingual(lang, "Billing increment of elastic GPUs", "弹性 GPU 计费粒度")}
