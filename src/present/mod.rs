@@ -4,6 +4,7 @@
 //! touches only the text and attributes that changed. No leptos or browser imports here.
 
 pub mod effective;
+pub mod review;
 pub mod spot;
 
 use crate::core::error::InputError;
