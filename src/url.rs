@@ -404,6 +404,27 @@ mod tests {
     }
 
     #[test]
+    fn no_input_takes_a_codec_parameter() {
+        for other in [
+            param::VERSION,
+            param::LANG,
+            param::CURRENCY,
+            param::MODE,
+            param::REVIEW_MONTHS,
+            param::COLUMN,
+            param::GAPS,
+            param::UTC_OFFSET,
+            param::BUSY_THRESHOLD,
+            param::DATA,
+        ] {
+            assert!(
+                inputs::by_param(other).is_none(),
+                "{other} is an input and a codec parameter"
+            );
+        }
+    }
+
+    #[test]
     fn round_trip_is_exact() {
         let state = LinkState {
             inputs: PlanInputs {

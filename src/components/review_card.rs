@@ -5,19 +5,28 @@
 //! The form keeps exactly what the user typed; a month is only used when every field of
 //! every typed month is valid (all or nothing), so the review keeps showing the last
 //! complete set while a field is being fixed.
+//!
+//! The review's texts: `present::review`; this file places them and holds the form.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 
-use crate::components::slider_field::SliderField;
-use crate::context::{bind_input, use_ctx};
+use crate::components::card_body::CardBody;
+use crate::components::input_fields::InputFields;
+use crate::components::rows::Rows;
+use crate::components::when::When;
+use crate::context::{count_of, error_of, is_ok, shown_at, text_at, text_of};
+use crate::context::{flag_of, use_ctx, Part};
 use crate::core::error::{non_negative, Field, Problem};
-use crate::core::review::{
-    ReviewAction, ReviewMonthInput, ReviewSource, MAX_QUEUE_HOURS, MAX_REVIEW_SPEND,
-};
-use crate::format::{money, number_trim, parse_number, percent, plain};
+use crate::core::review::{ReviewMonthInput, MAX_QUEUE_HOURS, MAX_REVIEW_SPEND};
+use crate::format::{number_trim, parse_number, plain};
 use crate::i18n::{error_message, pick, Lang};
+use crate::inputs::Group;
+use crate::present::review::ReviewView;
+use crate::present::Shown;
 
 /// One typed month as the user's text.
 #[derive(Clone, Copy)]
@@ -179,24 +188,23 @@ const COLUMNS: [Column; 5] = [
     Column::Queue,
 ];
 
+/// One figure cell of the table: `<td data-testid data-value>text</td>`.
+fn cell(testid: String, shown: Signal<Shown>) -> impl IntoView {
+    view! {
+        <td data-testid=testid data-value=move || shown.with(|s| s.value.clone())>
+            {move || shown.with(|s| s.text.clone())}
+        </td>
+    }
+}
+
 #[component]
 pub fn ReviewCard() -> impl IntoView {
     let ctx = use_ctx();
     let state = ctx.state;
     let lang = ctx.lang;
-    let label = move |en: &'static str, zh: &'static str| {
+    let _label = move |en: &'static str, zh: &'static str| {
         Signal::derive(move || pick(lang.get(), en, zh).to_string())
     };
-    let (util_threshold, set_util_threshold) = bind_input(
-        state,
-        |i| i.review_utilization_threshold_percent,
-        |i, v| i.review_utilization_threshold_percent = v,
-    );
-    let (queue_limit, set_queue_limit) = bind_input(
-        state,
-        |i| i.review_queue_limit_hours,
-        |i, v| i.review_queue_limit_hours = v,
-    );
 
     // The typed months: drafts (the user's text) and the last list written to the state.
     let next_id = StoredValue::new(0u64);
@@ -323,221 +331,101 @@ pub fn ReviewCard() -> impl IntoView {
         }
     };
 
+    // The review as shown: one memo; every text and data-value below reads its own part.
+    let review = Part::of(|p| &p.review);
+    let text = move |part: fn(&ReviewView) -> String| text_of(review, part);
+    let rows = count_of(review, |v| v.rows.len());
+    let actions = count_of(review, |v| v.actions.len());
+
     view! {
         <section class="card" aria-labelledby="review-heading">
             <h2 id="review-heading">{bilingual(lang, "Monthly review", "月度复盘")}</h2>
-            <SliderField
-                testid="review-utilization-threshold"
-                label=label("Low-utilization threshold (%)", "低利用率阈值（%）")
-                hint=label(
-                    "Fixed GPUs busier than this are well used; under it two months running, lower the baseline.",
-                    "固定配额利用率低于此值算偏低；连续两个月偏低就下调基线。",
-                )
-                value=util_threshold
-                on_commit=set_util_threshold
-                field=Field::Threshold
-                validate=|v| non_negative(Field::Threshold, v, 100.0)
-                lang
-                min=0.0
-                max=100.0
-                step=1.0
-            />
-            <SliderField
-                testid="review-queue-limit"
-                label=label("Queue-time limit (hours)", "排队时间上限（小时）")
-                hint=label(
-                    "Jobs waiting longer than this in the latest month call for earlier scale-out.",
-                    "最近一个月任务排队超过此时长，就应更早触发弹性扩容。",
-                )
-                value=queue_limit
-                on_commit=set_queue_limit
-                field=Field::Threshold
-                validate=|v| non_negative(Field::Threshold, v, MAX_QUEUE_HOURS)
-                lang
-                min=0.0
-                max=24.0
-                step=0.5
-            />
-            {move || {
-                let l = lang.get();
-                let cur = ctx.currency.get();
-                let inputs = state.with(|s| s.inputs.clone());
-                match ctx.outputs.with(|o| o.review.clone()) {
-                    Err(e) => view! { <p class="error" role="alert">{error_message(l, &e)}</p> }.into_any(),
-                    Ok(None) => view! {
-                        <p class="explainer" data-testid="review-empty">
-                            {pick(
-                                l,
-                                "No months to review yet: load a usage history, or type months below.",
-                                "还没有可复盘的月份：请导入用量历史，或在下方填写各月数据。",
-                            )}
-                        </p>
-                    }
-                        .into_any(),
-                    Ok(Some(r)) => {
-                        let n = r.baseline;
-                        let source = match r.source {
-                            ReviewSource::History => pick(l, "From your usage history.", "数据来自用量历史。"),
-                            ReviewSource::Typed => pick(l, "From the months typed below.", "数据来自下方填写的月份。"),
-                        };
-                        let baseline_text = match l {
-                            Lang::En => format!("{n} fixed GPUs"),
-                            Lang::Zh => format!("{n} 张固定 GPU"),
-                        };
-                        let threshold = number_trim(inputs.review_utilization_threshold_percent, 2, l);
-                        let limit = number_trim(inputs.review_queue_limit_hours, 2, l);
-                        let latest = r.rows.last().cloned();
-                        let actions = if r.actions.is_empty() {
-                            let s = match l {
-                                Lang::En => format!("Keep the baseline at {n} GPUs: no rule is triggered."),
-                                Lang::Zh => format!("保持基线 {n} 张 GPU：没有触发任何规则。"),
-                            };
-                            view! { <li data-testid="review-action-keep" data-value=n.to_string()>{s}</li> }.into_any()
-                        } else {
-                            r.actions
-                                .iter()
-                                .map(|a| match *a {
-                                    ReviewAction::LowerBaseline { from, to } => {
-                                        let s = match l {
-                                            Lang::En => format!("Fixed utilization was under {threshold} % two months running: lower the baseline from {from} to {to} GPUs."),
-                                            Lang::Zh => format!("固定配额利用率连续两个月低于 {threshold}%：把基线从 {from} 张降到 {to} 张。"),
-                                        };
-                                        view! { <li data-testid="review-action-lower-baseline" data-value=to.to_string()>{s}</li> }.into_any()
-                                    }
-                                    ReviewAction::RaiseBaseline { from, to } => {
-                                        let s = match l {
-                                            Lang::En => format!("Elastic spend was above fixed spend two months running: raise the baseline from {from} to {to} GPUs."),
-                                            Lang::Zh => format!("弹性支出连续两个月高于固定支出：把基线从 {from} 张升到 {to} 张。"),
-                                        };
-                                        view! { <li data-testid="review-action-raise-baseline" data-value=to.to_string()>{s}</li> }.into_any()
-                                    }
-                                    ReviewAction::TightenAutoscaling => {
-                                        let (label, q) = latest
-                                            .as_ref()
-                                            .map(|m| (m.label.clone(), m.queue_hours.unwrap_or(0.0)))
-                                            .unwrap_or_default();
-                                        let qs = number_trim(q, 2, l);
-                                        let s = match l {
-                                            Lang::En => format!("Jobs queued {qs} h in {label}, over the {limit} h limit: tighten the autoscaling triggers so elastic GPUs start sooner."),
-                                            Lang::Zh => format!("{label} 任务排队 {qs} 小时，超过 {limit} 小时上限：收紧弹性扩容的触发条件，让弹性 GPU 更早启动。"),
-                                        };
-                                        view! { <li data-testid="review-action-tighten-autoscaling" data-value=plain(q, 2)>{s}</li> }.into_any()
-                                    }
-                                })
-                                .collect_view()
-                                .into_any()
-                        };
-                        let rows = r
-                            .rows
-                            .iter()
-                            .enumerate()
-                            .map(|(i, row)| {
-                                let mut flags: Vec<(&'static str, &'static str)> = Vec::new();
-                                if row.low_utilization {
-                                    flags.push(("low-utilization", pick(l, "Low utilization", "利用率低")));
-                                }
-                                if row.elastic_above_fixed {
-                                    flags.push(("elastic-above-fixed", pick(l, "Elastic above fixed", "弹性高于固定")));
-                                }
-                                if row.queue_over_limit {
-                                    flags.push(("queue-over-limit", pick(l, "Queue over limit", "排队超限")));
-                                }
-                                let flag_keys = flags.iter().map(|f| f.0).collect::<Vec<_>>().join(",");
-                                let badges = if flags.is_empty() {
-                                    view! { <span class="badge badge-ok">{pick(l, "✓ OK", "✓ 正常")}</span> }.into_any()
-                                } else {
-                                    flags
-                                        .iter()
-                                        .map(|f| view! { <span class="badge badge-flag">"⚑ " {f.1}</span> })
-                                        .collect_view()
-                                        .into_any()
-                                };
-                                let util = row
-                                    .fixed_utilization
-                                    .map(|u| percent(u, 1, l))
-                                    .unwrap_or_else(|| pick(l, "— (no fixed GPUs)", "—（无固定 GPU）").to_string());
-                                let queue = row
-                                    .queue_hours
-                                    .map(|q| format!("{}{}", number_trim(q, 2, l), pick(l, " h", " 小时")))
-                                    .unwrap_or_else(|| pick(l, "unknown", "未知").to_string());
-                                view! {
+            <InputFields group_of=Group::Review />
+            <CardBody ok=is_ok(review) error=error_of(review)>
+                <When when=flag_of(review, |v| !v.has_months)>
+                    <p class="explainer" data-testid="review-empty">
+                        {bilingual(
+                            lang,
+                            "No months to review yet: load a usage history, or type months below.",
+                            "还没有可复盘的月份：请导入用量历史，或在下方填写各月数据。",
+                        )}
+                    </p>
+                </When>
+                <When when=flag_of(review, |v| v.has_months)>
+                    <p class="explainer" data-testid="review-source" data-value=text(|v| v.source_key.clone())>
+                        {text(|v| v.source.clone())}
+                        <strong data-testid="review-baseline" data-value=text(|v| v.baseline.value.clone())>
+                            {text(|v| v.baseline.text.clone())}
+                        </strong>
+                    </p>
+                    <div class="table-wrap" tabindex="0">
+                        <table class="review-table">
+                            <caption>{bilingual(lang, "Month by month", "逐月情况")}</caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">{bilingual(lang, "Month", "月份")}</th>
+                                    <th scope="col">{bilingual(lang, "Fixed utilization", "固定配额利用率")}</th>
+                                    <th scope="col">{bilingual(lang, "Fixed spend", "固定支出")}</th>
+                                    <th scope="col">{bilingual(lang, "Elastic spend", "弹性支出")}</th>
+                                    <th scope="col">{bilingual(lang, "Queue time", "排队时间")}</th>
+                                    <th scope="col">{bilingual(lang, "Flags", "标记")}</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                <Rows count=rows row=Arc::new(move |i| view! {
                                     <tr>
-                                        <th scope="row" data-testid=format!("review-row-{i}-label")>{row.label.clone()}</th>
+                                        <th scope="row" data-testid=format!("review-row-{i}-label")>
+                                            {text_at(review, i, |v, i| v.row(i).map(|r| r.label.clone()).unwrap_or_default())}
+                                        </th>
+                                        {cell(format!("review-row-{i}-utilization"), shown_at(review, i, |v, i| {
+                                            v.row(i).map(|r| r.utilization.clone()).unwrap_or_default()
+                                        }))}
+                                        {cell(format!("review-row-{i}-fixed-spend"), shown_at(review, i, |v, i| {
+                                            v.row(i).map(|r| r.fixed_spend.clone()).unwrap_or_default()
+                                        }))}
+                                        {cell(format!("review-row-{i}-elastic-spend"), shown_at(review, i, |v, i| {
+                                            v.row(i).map(|r| r.elastic_spend.clone()).unwrap_or_default()
+                                        }))}
+                                        {cell(format!("review-row-{i}-queue"), shown_at(review, i, |v, i| {
+                                            v.row(i).map(|r| r.queue.clone()).unwrap_or_default()
+                                        }))}
                                         <td
-                                            data-testid=format!("review-row-{i}-utilization")
-                                            data-value=row.fixed_utilization.map(|u| plain(u, 4)).unwrap_or_default()
+                                            data-testid=format!("review-row-{i}-flags")
+                                            data-value=text_at(review, i, |v, i| v.row(i).map(|r| r.flag_keys.clone()).unwrap_or_default())
                                         >
-                                            {util}
+                                            <For
+                                                each=move || review.with(|v| {
+                                                    v.as_ref().ok().and_then(|v| v.row(i)).map(|r| r.badges.clone()).unwrap_or_default()
+                                                })
+                                                key=|b| *b
+                                                let:badge
+                                            >
+                                                <span class=badge.class()>{bilingual(lang, badge.text().0, badge.text().1)}</span>
+                                            </For>
                                         </td>
-                                        <td data-testid=format!("review-row-{i}-fixed-spend") data-value=row.fixed_spend.to_plain_string()>
-                                            {money(row.fixed_spend, cur, l)}
-                                        </td>
-                                        <td data-testid=format!("review-row-{i}-elastic-spend") data-value=row.elastic_spend.to_plain_string()>
-                                            {money(row.elastic_spend, cur, l)}
-                                        </td>
-                                        <td
-                                            data-testid=format!("review-row-{i}-queue")
-                                            data-value=row.queue_hours.map(|q| plain(q, 2)).unwrap_or_default()
-                                        >
-                                            {queue}
-                                        </td>
-                                        <td data-testid=format!("review-row-{i}-flags") data-value=flag_keys>{badges}</td>
                                     </tr>
-                                }
-                            })
-                            .collect_view();
-                        view! {
-                            <p
-                                class="explainer"
-                                data-testid="review-source"
-                                data-value=match r.source {
-                                    ReviewSource::History => "history",
-                                    ReviewSource::Typed => "typed",
-                                }
+                                }.into_any()) />
+                            </tbody>
+                        </table>
+                    </div>
+                    <h3>{bilingual(lang, "Recommended actions", "建议操作")}</h3>
+                    <ul class="actions" data-testid="review-actions">
+                        <Rows count=actions row=Arc::new(move |i| view! {
+                            <li
+                                data-testid=text_at(review, i, |v, i| v.action(i).map(|a| a.testid.to_string()).unwrap_or_default())
+                                data-value=text_at(review, i, |v, i| v.action(i).map(|a| a.value.clone()).unwrap_or_default())
                             >
-                                {source}
-                                " "
-                                {pick(l, "Baseline reviewed:", "复盘基线：")}
-                                " "
-                                <strong data-testid="review-baseline" data-value=n.to_string()>{baseline_text}</strong>
-                            </p>
-                            <div class="table-wrap" tabindex="0">
-                                <table class="review-table">
-                                    <caption>{pick(l, "Month by month", "逐月情况")}</caption>
-                                    <thead>
-                                        <tr>
-                                            <th scope="col">{pick(l, "Month", "月份")}</th>
-                                            <th scope="col">{pick(l, "Fixed utilization", "固定配额利用率")}</th>
-                                            <th scope="col">{pick(l, "Fixed spend", "固定支出")}</th>
-                                            <th scope="col">{pick(l, "Elastic spend", "弹性支出")}</th>
-                                            <th scope="col">{pick(l, "Queue time", "排队时间")}</th>
-                                            <th scope="col">{pick(l, "Flags", "标记")}</th>
-                                        </tr>
-                                    </thead>
-                                    <tbody>{rows}</tbody>
-                                </table>
-                            </div>
-                            <h3>{pick(l, "Recommended actions", "建议操作")}</h3>
-                            <ul class="actions" data-testid="review-actions">{actions}</ul>
-                            <details class="how">
-                                <summary>{pick(l, "How is this computed?", "怎么算的？")}</summary>
-                                <p class="formula">
-                                    {match l {
-                                        Lang::En => format!(
-                                            "On the latest two months: utilization < {threshold} % in both → N − 1; elastic spend > fixed spend in both → N + 1; queue time > {limit} h in the latest → tighten autoscaling. For history months: utilization = covered(N) / (N·T_m), fixed spend = N·P·T_m/H, elastic spend = r·E_m(N)."
-                                        ),
-                                        Lang::Zh => format!(
-                                            "看最近两个月：利用率都 < {threshold}% → N − 1；弹性支出都 > 固定支出 → N + 1；最近一个月排队 > {limit} 小时 → 收紧弹性扩容。历史月份：利用率 = covered(N) / (N·T_m)，固定支出 = N·P·T_m/H，弹性支出 = r·E_m(N)。"
-                                        ),
-                                    }}
-                                </p>
-                                <a href="docs/formulas.html#review">{pick(l, "Formula", "公式")}</a>
-                            </details>
-                        }
-                            .into_any()
-                    }
-                }
-            }}
+                                {text_at(review, i, |v, i| v.action(i).map(|a| a.text.clone()).unwrap_or_default())}
+                            </li>
+                        }.into_any()) />
+                    </ul>
+                    <details class="how">
+                        <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
+                        <p class="formula">{text(|v| v.formula.clone())}</p>
+                        <a href="docs/formulas.html#review">{bilingual(lang, "Formula", "公式")}</a>
+                    </details>
+                </When>
+            </CardBody>
             <h3 id="review-months-heading">{bilingual(lang, "Type your months", "手动填写各月数据")}</h3>
             <p class="field-hint">
                 {move || pick(

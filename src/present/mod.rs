@@ -11,6 +11,7 @@ pub mod headline;
 pub mod hidden;
 pub mod own_hardware;
 pub mod pools;
+pub mod review;
 pub mod sizing;
 pub mod spot;
 pub mod waterline;
@@ -36,6 +37,7 @@ pub struct Page {
     pub burst: Presented<burst::BurstView>,
     pub hidden: Presented<hidden::HiddenView>,
     pub own_hardware: Presented<own_hardware::OwnHardwareView>,
+    pub review: Presented<review::ReviewView>,
 }
 
 /// Every card's presentation for a state and its outputs. `from_history`: a usable history
@@ -70,6 +72,13 @@ pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
             i,
         ),
         own_hardware: own_hardware::present(l, cur, &o.own_hardware, i),
+        review: review::present(
+            l,
+            cur,
+            &o.review,
+            i.review_utilization_threshold_percent,
+            i.review_queue_limit_hours,
+        ),
     }
 }
 
