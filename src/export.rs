@@ -10,46 +10,8 @@ use crate::core::sizing::SizingTable;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::{pick, Lang};
 use crate::inputs::{Group, INPUTS};
+use crate::present::headline::sentence;
 use crate::present::sizing::rule_name;
-
-/// The headline sentence (same wording as the page's headline).
-pub fn headline(lang: Lang, n: u32, spot: bool) -> String {
-    match lang {
-        Lang::En if n == 0 => format!(
-            "Commit no GPU monthly: run everything on demand{}.",
-            if spot {
-                " (+ spot for interruptible work)"
-            } else {
-                ""
-            }
-        ),
-        Lang::Zh if n == 0 => format!(
-            "不包月：全部按量{}。",
-            if spot {
-                "（可中断任务用竞价实例）"
-            } else {
-                ""
-            }
-        ),
-        Lang::En => format!(
-            "Commit {n} GPU{} monthly, run the rest on demand{}.",
-            if n == 1 { "" } else { "s" },
-            if spot {
-                " (+ spot for interruptible work)"
-            } else {
-                ""
-            }
-        ),
-        Lang::Zh => format!(
-            "包月固定 {n} 张 GPU，其余按量{}。",
-            if spot {
-                "（可中断任务用竞价实例）"
-            } else {
-                ""
-            }
-        ),
-    }
-}
 
 /// Markdown cells cannot hold `|` or line breaks.
 fn cell(s: &str) -> String {
@@ -82,7 +44,7 @@ pub fn markdown(
         let _ = writeln!(
             md,
             "**{}** {} {}{} {}{} ({}).\n",
-            headline(l, base.gpus, pools.spot_gpu_hours > 0.0),
+            sentence(l, base.gpus, pools.spot_gpu_hours > 0.0),
             m(pools.total),
             pick(l, "per month", "/月"),
             pick(l, ",", "，"),

@@ -40,41 +40,7 @@ pub fn present(
     let saving = sizing.all_on_demand - pools.total;
     let saving_share = saving.ratio(sizing.all_on_demand);
     let spot = pools.spot_gpu_hours > 0.0;
-    let sentence = match l {
-        Lang::En if n == 0 => format!(
-            "Commit no GPU monthly: run everything on demand{}.",
-            if spot {
-                " (+ spot for interruptible work)"
-            } else {
-                ""
-            }
-        ),
-        Lang::Zh if n == 0 => format!(
-            "不包月：全部按量{}。",
-            if spot {
-                "（可中断任务用竞价实例）"
-            } else {
-                ""
-            }
-        ),
-        Lang::En => format!(
-            "Commit {n} GPU{} monthly, run the rest on demand{}.",
-            if n == 1 { "" } else { "s" },
-            if spot {
-                " (+ spot for interruptible work)"
-            } else {
-                ""
-            }
-        ),
-        Lang::Zh => format!(
-            "包月固定 {n} 张 GPU，其余按量{}。",
-            if spot {
-                "（可中断任务用竞价实例）"
-            } else {
-                ""
-            }
-        ),
-    };
+    let sentence = sentence(l, n, spot);
     let saving_text = if saving.is_negative() {
         format!(
             "{} {} ({})",
@@ -113,6 +79,46 @@ pub fn present(
         formula,
         no_history: data_mode && !have_history,
     })
+}
+
+/// The plan in one sentence: commit N GPUs monthly, the rest on demand (the page's headline
+/// and the Markdown export's).
+pub fn sentence(lang: Lang, n: u32, spot: bool) -> String {
+    match lang {
+        Lang::En if n == 0 => format!(
+            "Commit no GPU monthly: run everything on demand{}.",
+            if spot {
+                " (+ spot for interruptible work)"
+            } else {
+                ""
+            }
+        ),
+        Lang::Zh if n == 0 => format!(
+            "不包月：全部按量{}。",
+            if spot {
+                "（可中断任务用竞价实例）"
+            } else {
+                ""
+            }
+        ),
+        Lang::En => format!(
+            "Commit {n} GPU{} monthly, run the rest on demand{}.",
+            if n == 1 { "" } else { "s" },
+            if spot {
+                " (+ spot for interruptible work)"
+            } else {
+                ""
+            }
+        ),
+        Lang::Zh => format!(
+            "包月固定 {n} 张 GPU，其余按量{}。",
+            if spot {
+                "（可中断任务用竞价实例）"
+            } else {
+                ""
+            }
+        ),
+    }
 }
 
 #[cfg(test)]
