@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::error::InputError;
-use crate::core::plan::{PlanInputs, PlanOutputs};
+use crate::core::plan::PlanOutputs;
 use crate::core::profile::HistoryProfile;
 use crate::present::{self, Page, Presented, Shown};
 use crate::state::{AppState, Lang, ParseStatus};
@@ -51,20 +51,6 @@ where
     T: PartialEq + Send + Sync + 'static,
 {
     Memo::new(move |_| state.with(part))
-}
-
-/// A `(value, setter)` pair bound to one numeric input of the plan.
-pub fn bind_input(
-    state: RwSignal<AppState>,
-    get: fn(&PlanInputs) -> f64,
-    set: fn(&mut PlanInputs, f64),
-) -> (Signal<f64>, Callback<f64>) {
-    (
-        // A memo, not a derived signal: a change to another input must not re-run
-        // everything that reads this one.
-        Memo::new(move |_| state.with(|s| get(&s.inputs))).into(),
-        Callback::new(move |v: f64| state.update(|s| set(&mut s.inputs, v))),
-    )
 }
 
 /// The page's presentation (`present::page`), provided by `Planner` beside [`Ctx`].
