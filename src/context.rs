@@ -59,12 +59,19 @@ pub struct PageCtx(pub Memo<Page>);
 
 /// The presentation memo of the page: every card's texts, recomputed when the state or the
 /// outputs change (one memo, so its reactive code is generated once for all cards).
+///
+/// It notifies on every recomputation without comparing the old page with the new one: every
+/// reader compares its own small part (and the DOM write compares the text), so a whole-page
+/// comparison would only repeat that work, and its generated code was ~4.5 KB of wasm.
 pub fn page_memo(ctx: Ctx) -> Memo<Page> {
-    Memo::new(move |_| {
-        let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
-        ctx.state
-            .with(|s| ctx.outputs.with(|o| present::page(s, o, from_history)))
-    })
+    Memo::new_with_compare(
+        move |_| {
+            let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
+            ctx.state
+                .with(|s| ctx.outputs.with(|o| present::page(s, o, from_history)))
+        },
+        |_, _| true,
+    )
 }
 
 /// The page's presentation memo (a card mounted alone, as in the component tests, makes one).

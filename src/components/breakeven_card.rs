@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
 use crate::context::{error_of, flag_of, is_ok, text_of, use_ctx, Part};
@@ -46,11 +48,7 @@ pub fn BreakevenCard() -> impl IntoView {
                     </p>
                 </When>
                 <p class="explainer">{text(|v| v.explainer.clone())}</p>
-                <details class="how">
-                    <summary>{move || texts(lang.get()).how_computed}</summary>
-                    <p class="formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#breakeven">{move || texts(lang.get()).formulas_link}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="breakeven" link=("All formulas", "全部公式") />
             </CardBody>
         </section>
     }

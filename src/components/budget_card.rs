@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use crate::components::bilingual;
 
 use crate::components::card_body::CardBody;
@@ -58,12 +60,7 @@ pub fn BudgetCard() -> impl IntoView {
                         {text(|v| v.implied.clone().unwrap_or_default())}
                     </p>
                 </When>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{"fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s"}</p>
-                    <p class="formula" data-testid="budget-formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#budget">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="budget-formula" anchor="budget" general="fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s" />
             </CardBody>
         </section>
     }

@@ -4,6 +4,10 @@
 
 use leptos::prelude::*;
 
+use crate::components::cell::Cell;
+
+use crate::components::how_computed::HowComputed;
+
 use crate::components::bilingual;
 
 use crate::components::card_body::CardBody;
@@ -78,35 +82,33 @@ pub fn BurstCard() -> impl IntoView {
                     <tbody>
                         <tr>
                             <th scope="row">{bilingual(lang, "Jobs at once", "同时运行的任务数")}</th>
-                            <td data-testid="burst-fixed-parallel" data-value=text(|v| v.fixed_parallel.value.clone())>{text(|v| v.fixed_parallel.text.clone())}</td>
-                            <td data-testid="burst-elastic-parallel" data-value=text(|v| v.elastic_parallel.value.clone())>{text(|v| v.elastic_parallel.text.clone())}</td>
+                            <Cell testid="burst-fixed-parallel" shown=shown_of(view, |v| &v.fixed_parallel) />
+                            <Cell testid="burst-elastic-parallel" shown=shown_of(view, |v| &v.elastic_parallel) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Batches", "批次")}</th>
-                            <td data-testid="burst-fixed-batches" data-value=text(|v| v.fixed_batches.value.clone())>{text(|v| v.fixed_batches.text.clone())}</td>
-                            <td data-testid="burst-elastic-batches" data-value=text(|v| v.elastic_batches.value.clone())>{text(|v| v.elastic_batches.text.clone())}</td>
+                            <Cell testid="burst-fixed-batches" shown=shown_of(view, |v| &v.fixed_batches) />
+                            <Cell testid="burst-elastic-batches" shown=shown_of(view, |v| &v.elastic_batches) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Wall time", "总耗时")}</th>
-                            <td data-testid="burst-fixed-wall-hours" data-value=text(|v| v.fixed_wall_hours.value.clone())>{text(|v| v.fixed_wall_hours.text.clone())}</td>
-                            <td data-testid="burst-elastic-wall-hours" data-value=text(|v| v.elastic_wall_hours.value.clone())>{text(|v| v.elastic_wall_hours.text.clone())}</td>
+                            <Cell testid="burst-fixed-wall-hours" shown=shown_of(view, |v| &v.fixed_wall_hours) />
+                            <Cell testid="burst-elastic-wall-hours" shown=shown_of(view, |v| &v.elastic_wall_hours) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Elastic GPUs rented", "租用的弹性 GPU")}</th>
                             <td>"0"</td>
-                            <td data-testid="burst-elastic-gpus-used" data-value=text(|v| v.elastic_gpus_used.value.clone())>{text(|v| v.elastic_gpus_used.text.clone())}</td>
+                            <Cell testid="burst-elastic-gpus-used" shown=shown_of(view, |v| &v.elastic_gpus_used) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Elastic GPU-hours billed", "计费的弹性 GPU 小时")}</th>
                             <td>"0"</td>
-                            <td data-testid="burst-elastic-gpu-hours" data-value=text(|v| v.elastic_gpu_hours.value.clone())>
-                                {text(|v| v.elastic_gpu_hours.text.clone())}
-                            </td>
+                            <Cell testid="burst-elastic-gpu-hours" shown=shown_of(view, |v| &v.elastic_gpu_hours) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Extra cost", "额外费用")}</th>
-                            <td data-testid="burst-fixed-cost" data-value=text(|v| v.fixed_cost.value.clone())>{text(|v| v.fixed_cost.text.clone())}</td>
-                            <td data-testid="burst-elastic-cost" data-value=text(|v| v.elastic_cost.value.clone())>{text(|v| v.elastic_cost.text.clone())}</td>
+                            <Cell testid="burst-fixed-cost" shown=shown_of(view, |v| &v.fixed_cost) />
+                            <Cell testid="burst-elastic-cost" shown=shown_of(view, |v| &v.elastic_cost) />
                         </tr>
                     </tbody>
                 </table></div>
@@ -117,9 +119,7 @@ pub fn BurstCard() -> impl IntoView {
                         shown=shown(|v| &v.cost_per_hour_saved) />
                 </dl>
                 <p class="explainer" data-testid="burst-verdict">{text(|v| v.verdict.clone())}</p>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{text(|v| v.formula.clone())}</p>
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="burst">
                     <p class="explainer">
                         {bilingual(
                             lang,
@@ -127,8 +127,7 @@ pub fn BurstCard() -> impl IntoView {
                             "只租用达到最少批次所需的弹性 GPU；最后一批较小时，用不到的 GPU 在上一批结束后释放。每次租用按计费粒度向上取整。",
                         )}
                     </p>
-                    <a href="docs/formulas.html#burst">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                </HowComputed>
             </CardBody>
         </section>
     }

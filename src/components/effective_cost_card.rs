@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use crate::components::card_body::CardBody;
 
 use crate::components::bilingual;
@@ -37,11 +39,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
                         shown=shown(|v| &v.fleet_idle) />
                 </dl>
                 <p class="explainer" data-testid="effective-verdict">{text(|v| v.verdict.clone())}</p>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#effective-cost">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="effective-cost" />
             </CardBody>
         </section>
     }

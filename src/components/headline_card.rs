@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
@@ -35,11 +37,7 @@ pub fn HeadlineCard() -> impl IntoView {
                         {text(|v| v.saving.text.clone())}
                     </span>
                 </p>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula" data-testid="headline-formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#pools">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="headline-formula" anchor="pools" />
                 <When when=no_history>
                     <p class="warning" role="status">
                         {bilingual(

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use crate::components::bilingual;
 
 use crate::components::card_body::CardBody;
@@ -67,11 +69,7 @@ pub fn HiddenCostsCard() -> impl IntoView {
                         shown=shown(|v| &v.effective_on_demand) />
                 </dl>
                 <p class="explainer" data-testid="hidden-verdict">{text(|v| v.verdict.clone())}</p>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#hidden-costs">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="hidden-costs" />
             </CardBody>
         </section>
     }

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use crate::components::bilingual;
 
 use crate::components::card_body::CardBody;
@@ -84,11 +86,7 @@ pub fn OwnHardwareCard() -> impl IntoView {
                             {text(|v| v.verdict.clone().unwrap_or_default())}
                         </p>
                     </When>
-                    <details class="how">
-                        <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                        <p class="formula">{text(|v| v.formula.clone())}</p>
-                        <a href="docs/formulas.html#own-hardware">{bilingual(lang, "Formula", "公式")}</a>
-                    </details>
+                    <HowComputed formula=text(|v| v.formula.clone()) anchor="own-hardware" />
                 </CardBody>
             </details>
         </section>

@@ -3,12 +3,16 @@
 
 use leptos::prelude::*;
 
+use crate::components::cell::Cell;
+
+use crate::components::how_computed::HowComputed;
+
 use crate::components::card_body::CardBody;
 
 use crate::components::bilingual;
 
 use crate::components::input_fields::InputFields;
-use crate::context::{error_of, is_ok, text_of, use_ctx, Part};
+use crate::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::inputs::Group;
 use crate::present::pools::PoolsView;
 
@@ -36,25 +40,19 @@ pub fn PoolsCard() -> impl IntoView {
                             <tr>
                                 <th scope="row">{bilingual(lang, "Monthly (fixed baseline)", "包月（固定基线）")}</th>
                                 <td>{text(|v| v.reserved.amount.clone())}</td>
-                                <td data-testid="pool-reserved" data-value=text(|v| v.reserved.cost.value.clone())>
-                                    {text(|v| v.reserved.cost.text.clone())}
-                                </td>
+                                <Cell testid="pool-reserved" shown=shown_of(view, |v| &v.reserved.cost) />
                                 <td>{text(|v| v.reserved.share.clone())}</td>
                             </tr>
                             <tr>
                                 <th scope="row">{bilingual(lang, "On-demand (elastic)", "按量（弹性）")}</th>
                                 <td>{text(|v| v.on_demand.amount.clone())}</td>
-                                <td data-testid="pool-on-demand" data-value=text(|v| v.on_demand.cost.value.clone())>
-                                    {text(|v| v.on_demand.cost.text.clone())}
-                                </td>
+                                <Cell testid="pool-on-demand" shown=shown_of(view, |v| &v.on_demand.cost) />
                                 <td>{text(|v| v.on_demand.share.clone())}</td>
                             </tr>
                             <tr>
                                 <th scope="row">{bilingual(lang, "Spot (interruptible)", "竞价（可中断）")}</th>
                                 <td>{text(|v| v.spot.amount.clone())}</td>
-                                <td data-testid="pool-spot" data-value=text(|v| v.spot.cost.value.clone())>
-                                    {text(|v| v.spot.cost.text.clone())}
-                                </td>
+                                <Cell testid="pool-spot" shown=shown_of(view, |v| &v.spot.cost) />
                                 <td>{text(|v| v.spot.share.clone())}</td>
                             </tr>
                         </tbody>
@@ -73,12 +71,7 @@ pub fn PoolsCard() -> impl IntoView {
                     {text(|v| v.spot_saving.clone())}
                     {bilingual(lang, " a month.", " /月。")}
                 </p>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{"N·P + (1 − f)·E·r + f·E·s_eff;  E = elastic GPU-hours per month beyond N"}</p>
-                    <p class="formula" data-testid="pools-formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#pools">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="pools-formula" anchor="pools" general="N·P + (1 − f)·E·r + f·E·s_eff;  E = elastic GPU-hours per month beyond N" />
             </CardBody>
         </section>
     }

@@ -12,6 +12,10 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::components::cell::Cell;
+
+use crate::components::how_computed::HowComputed;
+
 use crate::components::bilingual;
 
 use crate::components::card_body::CardBody;
@@ -26,7 +30,6 @@ use crate::format::{number_trim, parse_number, plain};
 use crate::i18n::{error_message, pick, Lang};
 use crate::inputs::Group;
 use crate::present::review::ReviewView;
-use crate::present::Shown;
 
 /// One typed month as the user's text.
 #[derive(Clone, Copy)]
@@ -187,15 +190,6 @@ const COLUMNS: [Column; 5] = [
     Column::ElasticSpend,
     Column::Queue,
 ];
-
-/// One figure cell of the table: `<td data-testid data-value>text</td>`.
-fn cell(testid: String, shown: Signal<Shown>) -> impl IntoView {
-    view! {
-        <td data-testid=testid data-value=move || shown.with(|s| s.value.clone())>
-            {move || shown.with(|s| s.text.clone())}
-        </td>
-    }
-}
 
 #[component]
 pub fn ReviewCard() -> impl IntoView {
@@ -377,18 +371,18 @@ pub fn ReviewCard() -> impl IntoView {
                                         <th scope="row" data-testid=format!("review-row-{i}-label")>
                                             {text_at(review, i, |v, i| v.row(i).map(|r| r.label.clone()).unwrap_or_default())}
                                         </th>
-                                        {cell(format!("review-row-{i}-utilization"), shown_at(review, i, |v, i| {
+                                        <Cell testid=format!("review-row-{i}-utilization") shown=shown_at(review, i, |v, i| {
                                             v.row(i).map(|r| r.utilization.clone()).unwrap_or_default()
-                                        }))}
-                                        {cell(format!("review-row-{i}-fixed-spend"), shown_at(review, i, |v, i| {
+                                        }) />
+                                        <Cell testid=format!("review-row-{i}-fixed-spend") shown=shown_at(review, i, |v, i| {
                                             v.row(i).map(|r| r.fixed_spend.clone()).unwrap_or_default()
-                                        }))}
-                                        {cell(format!("review-row-{i}-elastic-spend"), shown_at(review, i, |v, i| {
+                                        }) />
+                                        <Cell testid=format!("review-row-{i}-elastic-spend") shown=shown_at(review, i, |v, i| {
                                             v.row(i).map(|r| r.elastic_spend.clone()).unwrap_or_default()
-                                        }))}
-                                        {cell(format!("review-row-{i}-queue"), shown_at(review, i, |v, i| {
+                                        }) />
+                                        <Cell testid=format!("review-row-{i}-queue") shown=shown_at(review, i, |v, i| {
                                             v.row(i).map(|r| r.queue.clone()).unwrap_or_default()
-                                        }))}
+                                        }) />
                                         <td
                                             data-testid=format!("review-row-{i}-flags")
                                             data-value=text_at(review, i, |v, i| v.row(i).map(|r| r.flag_keys.clone()).unwrap_or_default())
@@ -419,11 +413,7 @@ pub fn ReviewCard() -> impl IntoView {
                             </li>
                         }.into_any()) />
                     </ul>
-                    <details class="how">
-                        <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                        <p class="formula">{text(|v| v.formula.clone())}</p>
-                        <a href="docs/formulas.html#review">{bilingual(lang, "Formula", "公式")}</a>
-                    </details>
+                    <HowComputed formula=text(|v| v.formula.clone()) anchor="review" />
                 </When>
             </CardBody>
             <h3 id="review-months-heading">{bilingual(lang, "Type your months", "手动填写各月数据")}</h3>

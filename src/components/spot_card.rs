@@ -5,6 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use crate::components::bilingual;
 use crate::components::figure::Figure;
 
@@ -100,11 +102,7 @@ pub fn SpotCard() -> impl IntoView {
                         {text(|v| v.verdict.clone().unwrap_or_default())}
                     </p>
                 </When>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#spot">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="spot" />
             </CardBody>
             <h3>{bilingual(lang, "Without checkpoints", "不做检查点")}</h3>
             <InputFields group_of=Group::SpotJob />
@@ -128,11 +126,7 @@ pub fn SpotCard() -> impl IntoView {
                         en="Spot price per useful GPU-hour without checkpoints" zh="不做检查点时竞价每有效 GPU 小时价格"
                         shown=shown_nc(|v| &v.price) />
                 </dl>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{text_nc(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#spot">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text_nc(|v| v.formula.clone()) anchor="spot" />
             </CardBody>
         </section>
     }

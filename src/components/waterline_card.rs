@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::how_computed::HowComputed;
+
 use std::sync::Arc;
 
 use crate::components::rows::Rows;
@@ -75,11 +77,7 @@ pub fn WaterlineCard() -> impl IntoView {
                         </table>
                     </div>
                 </When>
-                <details class="how">
-                    <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
-                    <p class="formula">{text(|v| v.formula.clone())}</p>
-                    <a href="docs/formulas.html#waterline">{bilingual(lang, "Formula", "公式")}</a>
-                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="waterline" />
             </CardBody>
         </section>
     }
