@@ -116,9 +116,14 @@ impl InputSpec {
         crate::i18n::pick(l, self.label.0, self.label.1)
     }
 
+    /// The declared hint alone.
+    pub fn hint_text(&self, l: Lang) -> &'static str {
+        crate::i18n::pick(l, self.hint.0, self.hint.1)
+    }
+
     /// The hint under the field, with its reading of the current inputs if it has one.
     pub fn hint(&self, l: Lang, i: &PlanInputs) -> String {
-        let hint = crate::i18n::pick(l, self.hint.0, self.hint.1);
+        let hint = self.hint_text(l);
         match self.hint_now {
             Some(now) => format!("{hint}{}", now(l, i)),
             None => hint.to_string(),
@@ -167,11 +172,11 @@ impl InputSpec {
     pub fn write(&self, i: &PlanInputs, default: &PlanInputs) -> Option<String> {
         match self.value {
             Value::Real { get, .. } => {
-                (get(i).to_bits() != get(default).to_bits()).then(|| format!("{}", get(i)))
+                (get(i).to_bits() != get(default).to_bits()).then(|| write_real(get(i)))
             }
             Value::Count { get, .. } => (get(i) != get(default)).then(|| get(i).to_string()),
             Value::RealOrAuto { get, .. } => (get(i) != get(default))
-                .then(|| get(i).map_or_else(|| "auto".to_string(), |v| format!("{v}"))),
+                .then(|| get(i).map_or_else(|| "auto".to_string(), write_real)),
             Value::Choice { keys, get, .. } => {
                 (get(i) != get(default)).then(|| keys[get(i)].to_string())
             }
@@ -181,7 +186,7 @@ impl InputSpec {
     /// Read a link's text for this input; `false` when it cannot be read (nothing is set).
     pub fn read(&self, i: &mut PlanInputs, text: &str) -> bool {
         let text = text.trim();
-        let real = || crate::core::decimal::parse_f64(text).filter(|v| v.is_finite());
+        let real = || read_real(text);
         match self.value {
             Value::Real { set, .. } => real().map(|v| set(i, v)).is_some(),
             Value::Count { set, .. } => text.parse::<u32>().map(|v| set(i, v)).is_ok(),
@@ -207,6 +212,16 @@ impl InputSpec {
             _ => crate::format::plain(self.shown(i), 6),
         }
     }
+}
+
+/// A number as a link writes it: the shortest text that reads back as exactly the same f64.
+pub fn write_real(v: f64) -> String {
+    format!("{v}")
+}
+
+/// A number as a link reads it (finite only).
+pub fn read_real(text: &str) -> Option<f64> {
+    crate::core::decimal::parse_f64(text.trim()).filter(|v| v.is_finite())
 }
 
 /// The input a link parameter sets.

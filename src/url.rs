@@ -7,7 +7,7 @@ use crate::core::ingest::{ColumnChoice, GapPolicy, ParseOptions};
 use crate::core::plan::PlanInputs;
 use crate::core::review::ReviewMonthInput;
 use crate::core::zone::ZoneChoice;
-use crate::inputs;
+use crate::inputs::{self, read_real, write_real};
 use crate::state::{AppState, Currency, Lang, UsageMode};
 
 mod history;
@@ -144,15 +144,6 @@ fn percent_encode_keeping(s: &str, keep: &[u8]) -> String {
     out
 }
 
-/// Shortest text that reads back as exactly the same f64.
-fn num(v: f64) -> String {
-    format!("{v}")
-}
-
-fn read_num(value: &str) -> Option<f64> {
-    crate::core::decimal::parse_f64(value.trim()).filter(|v| v.is_finite())
-}
-
 fn mode_key(m: UsageMode) -> &'static str {
     match m {
         UsageMode::Sliders => "sliders",
@@ -178,10 +169,10 @@ fn months_value(months: &[ReviewMonthInput]) -> String {
             format!(
                 "{}~{}~{}~{}~{}",
                 percent_encode_keeping(&m.label, b"-."),
-                num(m.fixed_utilization_percent),
-                num(m.fixed_spend),
-                num(m.elastic_spend),
-                m.queue_hours.map(num).unwrap_or_default()
+                write_real(m.fixed_utilization_percent),
+                write_real(m.fixed_spend),
+                write_real(m.elastic_spend),
+                m.queue_hours.map(write_real).unwrap_or_default()
             )
         })
         .collect::<Vec<_>>()
@@ -206,13 +197,13 @@ fn read_months(value: &str) -> Option<Vec<ReviewMonthInput>> {
         };
         out.push(ReviewMonthInput {
             label: percent_decode(label).chars().take(40).collect(),
-            fixed_utilization_percent: read_num(util)?,
-            fixed_spend: read_num(fixed)?,
-            elastic_spend: read_num(elastic)?,
+            fixed_utilization_percent: read_real(util)?,
+            fixed_spend: read_real(fixed)?,
+            elastic_spend: read_real(elastic)?,
             queue_hours: if queue.is_empty() {
                 None
             } else {
-                Some(read_num(queue)?)
+                Some(read_real(queue)?)
             },
         });
     }
@@ -289,7 +280,7 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 Some(z) => state.tz = Some(z),
                 None => bad(param::UTC_OFFSET),
             },
-            param::BUSY_THRESHOLD => match read_num(&value) {
+            param::BUSY_THRESHOLD => match read_real(&value) {
                 Some(v) => state.busy_threshold_percent = v,
                 None => bad(param::BUSY_THRESHOLD),
             },
@@ -365,7 +356,10 @@ pub fn encode(state: &LinkState, data: Option<&str>) -> String {
         put(param::GAPS, "zero".into());
     }
     if state.busy_threshold_percent.to_bits() != d.busy_threshold_percent.to_bits() {
-        put(param::BUSY_THRESHOLD, num(state.busy_threshold_percent));
+        put(
+            param::BUSY_THRESHOLD,
+            write_real(state.busy_threshold_percent),
+        );
     }
     if let Some(data) = data {
         if let Some(tz) = &state.tz {

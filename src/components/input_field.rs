@@ -17,8 +17,11 @@ pub fn InputField(spec: &'static InputSpec) -> impl IntoView {
     let value = Memo::new(move |_| state.with(|s| spec.shown(&s.inputs)));
     let on_commit = Callback::new(move |v: f64| state.update(|s| spec.commit(&mut s.inputs, v)));
     let label = Signal::derive(move || spec.label(lang.get()).to_string());
-    // A memo: most hints never change, and one that reads the inputs back changes only with them.
-    let hint = Memo::new(move |_| state.with(|s| spec.hint(lang.get(), &s.inputs)));
+    // Only a hint that reads the inputs back subscribes to them; the others follow the language.
+    let hint = Memo::new(move |_| match spec.hint_now {
+        Some(_) => state.with(|s| spec.hint(lang.get(), &s.inputs)),
+        None => spec.hint_text(lang.get()).to_string(),
+    });
     view! {
         <SliderField
             testid=spec.testid
