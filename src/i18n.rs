@@ -132,6 +132,9 @@ pub fn field_name(lang: Lang, field: Field) -> &'static str {
         Field::ColoOps => ("Colocation and operations per month", "托管与运维（每月）"),
         Field::HiddenCost => ("Hidden cost", "隐性成本"),
         Field::Threshold => ("Threshold", "阈值"),
+        Field::TermPrice => ("Term price per GPU", "期限价格（每卡）"),
+        Field::Horizon => ("Horizon (months)", "规划期（月）"),
+        Field::MonthsLeft => ("Months left on the current commitment", "现有承诺剩余月数"),
         Field::UsageHistory => ("Usage history", "用量历史"),
     };
     pick(lang, en, zh)

@@ -23,6 +23,7 @@ use crate::core::plan::{BaselineRule, PlanInputs};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES, MAX_GPUS};
 use crate::core::review::MAX_QUEUE_HOURS;
 use crate::core::spot::{MAX_INTERRUPTION_RATE, MAX_JOB_HOURS, MAX_SPOT_DURATION_HOURS};
+use crate::core::terms::{self, MAX_HORIZON_MONTHS};
 use crate::core::waterline::MAX_QUANTILE_PERCENT;
 use crate::state::Lang;
 
@@ -44,6 +45,7 @@ pub enum Group {
     OwnHardware,
     Hidden,
     Review,
+    Terms,
     /// No generic field: a select or a control of its own.
     Own,
 }
@@ -96,6 +98,9 @@ pub type Texts = (&'static str, &'static str);
 pub struct InputSpec {
     /// The link parameter (stable forever: links in planning docs depend on it).
     pub param: &'static str,
+    /// The link version that introduced it: an older link never sets it (a link of version 1
+    /// opens exactly as before, whatever text it carries under this name).
+    pub since: u32,
     /// `data-testid` and element id of its field.
     pub testid: &'static str,
     /// The engine field that names it in error messages.
@@ -200,6 +205,16 @@ impl InputSpec {
                 .position(|k| *k == text)
                 .map(|k| set(i, k))
                 .is_some(),
+        }
+    }
+
+    /// Set back to the value in `default`.
+    pub fn reset(&self, i: &mut PlanInputs, default: &PlanInputs) {
+        match self.value {
+            Value::Real { get, set } => set(i, get(default)),
+            Value::Count { get, set } => set(i, get(default)),
+            Value::RealOrAuto { get, set, .. } => set(i, get(default)),
+            Value::Choice { get, set, .. } => set(i, get(default)),
         }
     }
 
@@ -360,10 +375,53 @@ fn reclaims_now(l: Lang, i: &PlanInputs) -> String {
     }
 }
 
+fn term_price(v: f64) -> Result<f64, InputError> {
+    terms::term_price(v)
+}
+
+fn horizon_months(v: f64) -> Result<f64, InputError> {
+    let v = whole(Field::Horizon, v, f64::from(MAX_HORIZON_MONTHS))?;
+    if v < 1.0 {
+        return Err(InputError::new(
+            Field::Horizon,
+            Problem::TooSmall { min: 1.0 },
+        ));
+    }
+    Ok(v)
+}
+
+/// What a term's offer comes to a month, and in months of the monthly price.
+fn term_now(l: Lang, i: &PlanInputs, upfront: f64, monthly: f64, months: f64) -> String {
+    if upfront == 0.0 && monthly == 0.0 {
+        return String::new();
+    }
+    let e = upfront / months + monthly;
+    let per = crate::format::number_trim(e, 2, l);
+    let of_p = if i.monthly_price > 0.0 {
+        crate::format::number_trim(e * months / i.monthly_price, 1, l)
+    } else {
+        "—".into()
+    };
+    let total = crate::format::number_trim(months, 0, l);
+    match l {
+        Lang::En => format!(" Now: {per} a month per GPU; the {total} months cost {of_p} months of the monthly price."),
+        Lang::Zh => format!(" 当前：每卡每月 {per}；{total} 个月合计相当于 {of_p} 个月的包月价。"),
+    }
+}
+
+fn one_year_now(l: Lang, i: &PlanInputs) -> String {
+    term_now(l, i, i.term_1y_upfront, i.term_1y_monthly, 12.0)
+}
+
+fn three_years_now(l: Lang, i: &PlanInputs) -> String {
+    term_now(l, i, i.term_3y_upfront, i.term_3y_monthly, 36.0)
+}
+
 /// Every input, in the order a link writes them (links stay byte-identical).
 pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "monthly",
+        since: 1,
         testid: "monthly-price",
         field: Field::MonthlyPrice,
         label: ("Monthly price per GPU", "每卡包月价格"),
@@ -375,6 +433,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "ondemand",
+        since: 1,
         testid: "on-demand-price",
         field: Field::OnDemandPrice,
         label: ("On-demand price per GPU-hour", "每卡按量价格（每小时）"),
@@ -386,6 +445,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "hours",
+        since: 1,
         testid: "hours-per-month",
         field: Field::HoursPerMonth,
         label: ("Hours in a month", "每月小时数"),
@@ -397,6 +457,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "spot",
+        since: 1,
         testid: "spot-price",
         field: Field::SpotPrice,
         label: ("Spot price per GPU-hour", "每卡竞价价格（每小时）"),
@@ -408,6 +469,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "gpus",
+        since: 1,
         testid: "gpus",
         field: Field::Gpus,
         label: ("GPUs", "GPU 数量"),
@@ -419,6 +481,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "used",
+        since: 1,
         testid: "used-hours",
         field: Field::UsedHours,
         label: ("Hours used per GPU per month", "每卡每月使用小时数"),
@@ -430,6 +493,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "lookback",
+        since: 1,
         testid: "lookback",
         field: Field::UsageHistory,
         label: ("Lookback", "回看窗口"),
@@ -441,6 +505,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "daystart",
+        since: 1,
         testid: "day-start",
         field: Field::BandHours,
         label: ("Daytime from", "白天从"),
@@ -452,6 +517,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "dayend",
+        since: 1,
         testid: "day-end",
         field: Field::BandHours,
         label: ("Daytime to", "白天到"),
@@ -463,6 +529,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "q",
+        since: 1,
         testid: "quantile",
         field: Field::Quantile,
         label: ("Waterline quantile (%)", "水位分位数（%）"),
@@ -474,6 +541,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "rule",
+        since: 1,
         testid: "baseline-rule",
         field: Field::Gpus,
         label: ("Commit by", "承诺依据"),
@@ -485,6 +553,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "custom",
+        since: 1,
         testid: "custom-gpus",
         field: Field::Gpus,
         label: ("Custom N", "自定义 N"),
@@ -496,6 +565,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "lambda",
+        since: 1,
         testid: "interruption-rate",
         field: Field::InterruptionRate,
         label: ("Interruption rate (reclaims per hour)", "中断率（每小时回收次数）"),
@@ -507,6 +577,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "ckpt",
+        since: 1,
         testid: "checkpoint-save",
         field: Field::CheckpointSave,
         label: ("Checkpoint save time (minutes)", "检查点保存时间（分钟）"),
@@ -518,6 +589,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "restart",
+        since: 1,
         testid: "restart-time",
         field: Field::RestartTime,
         label: ("Restart time after a reclaim (minutes)", "被回收后的重启时间（分钟）"),
@@ -529,6 +601,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "tau",
+        since: 1,
         testid: "checkpoint-interval",
         field: Field::CheckpointInterval,
         label: ("Checkpoint interval (hours)", "检查点间隔（小时）"),
@@ -540,6 +613,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "job",
+        since: 1,
         testid: "job-length",
         field: Field::JobLength,
         label: ("Job length (hours of work)", "任务时长（工作小时）"),
@@ -551,6 +625,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "interruptible",
+        since: 1,
         testid: "interruptible-share",
         field: Field::InterruptibleShare,
         label: ("Interruptible share of elastic work (%)", "弹性任务中可中断的比例（%）"),
@@ -562,6 +637,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "budget",
+        since: 1,
         testid: "budget",
         field: Field::Budget,
         label: ("Monthly GPU budget", "每月 GPU 预算"),
@@ -573,6 +649,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "bfixed",
+        since: 1,
         testid: "budget-fixed-share",
         field: Field::BudgetShare,
         label: ("Fixed baseline (%)", "固定基线（%）"),
@@ -584,6 +661,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "belastic",
+        since: 1,
         testid: "budget-elastic-share",
         field: Field::BudgetShare,
         label: ("Elastic on-demand (%)", "弹性按量（%）"),
@@ -595,6 +673,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "bspot",
+        since: 1,
         testid: "budget-spot-share",
         field: Field::BudgetShare,
         label: ("Spot and emergency (%)", "竞价与应急（%）"),
@@ -606,6 +685,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "jobs",
+        since: 1,
         testid: "burst-jobs",
         field: Field::Jobs,
         label: ("Jobs", "任务数"),
@@ -617,6 +697,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "jobgpus",
+        since: 1,
         testid: "burst-gpus-per-job",
         field: Field::GpusPerJob,
         label: ("GPUs per job", "每任务 GPU 数"),
@@ -628,6 +709,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "jobhours",
+        since: 1,
         testid: "burst-job-hours",
         field: Field::JobHours,
         label: ("Hours per job", "每任务小时数"),
@@ -639,6 +721,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "freegpus",
+        since: 1,
         testid: "burst-fixed-gpus",
         field: Field::FixedGpus,
         label: ("Fixed GPUs free for the burst", "可用于突发的固定 GPU 数"),
@@ -650,6 +733,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "maxelastic",
+        since: 1,
         testid: "burst-elastic-gpus",
         field: Field::ElasticGpus,
         label: ("Elastic GPUs at most", "弹性 GPU 上限"),
@@ -661,6 +745,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "billing",
+        since: 1,
         testid: "billing-increment",
         field: Field::JobHours,
         label: ("Billing increment", "计费粒度"),
@@ -672,6 +757,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "buy",
+        since: 1,
         testid: "own-purchase",
         field: Field::Purchase,
         label: ("Purchase price per GPU", "每卡采购价"),
@@ -683,6 +769,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "depmonths",
+        since: 1,
         testid: "own-depreciation-months",
         field: Field::DepreciationMonths,
         label: ("Depreciation months", "折旧月数"),
@@ -694,6 +781,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "kw",
+        since: 1,
         testid: "own-power-kw",
         field: Field::PowerKw,
         label: ("Power per GPU (kW)", "每卡功率（kW）"),
@@ -705,6 +793,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "pue",
+        since: 1,
         testid: "own-pue",
         field: Field::Pue,
         label: ("PUE", "PUE"),
@@ -716,6 +805,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "kwh",
+        since: 1,
         testid: "own-electricity-price",
         field: Field::ElectricityPrice,
         label: ("Electricity price per kWh", "电价（每千瓦时）"),
@@ -727,6 +817,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "colo",
+        since: 1,
         testid: "own-colo-ops",
         field: Field::ColoOps,
         label: ("Colocation and operations per GPU per month", "托管与运维（每卡每月）"),
@@ -738,6 +829,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "storage",
+        since: 1,
         testid: "hidden-storage",
         field: Field::HiddenCost,
         label: ("Cloud disks and storage per month", "云盘与存储（每月）"),
@@ -749,6 +841,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "ip",
+        since: 1,
         testid: "hidden-public-ip",
         field: Field::HiddenCost,
         label: ("Public IP per month", "公网 IP（每月）"),
@@ -760,6 +853,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "snapshots",
+        since: 1,
         testid: "hidden-snapshots",
         field: Field::HiddenCost,
         label: ("Snapshots and images per month", "快照与镜像（每月）"),
@@ -771,6 +865,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "egress",
+        since: 1,
         testid: "hidden-egress-price",
         field: Field::HiddenCost,
         label: ("Egress price per GB", "出网流量单价（每 GB）"),
@@ -782,6 +877,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "egressgb",
+        since: 1,
         testid: "hidden-egress-gb",
         field: Field::HiddenCost,
         label: ("Egress per month (GB)", "每月出网流量（GB）"),
@@ -793,6 +889,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "sessions",
+        since: 1,
         testid: "hidden-sessions",
         field: Field::HiddenCost,
         label: ("Elastic sessions per month", "每月弹性会话数"),
@@ -804,6 +901,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "idle",
+        since: 1,
         testid: "hidden-idle-timeout",
         field: Field::HiddenCost,
         label: ("Idle time before auto-stop (minutes)", "自动关机前的闲置时间（分钟）"),
@@ -815,6 +913,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "lowutil",
+        since: 1,
         testid: "review-utilization-threshold",
         field: Field::Threshold,
         label: ("Low-utilization threshold (%)", "低利用率阈值（%）"),
@@ -826,6 +925,7 @@ pub static INPUTS: &[InputSpec] = &[
     },
     InputSpec {
         param: "queue",
+        since: 1,
         testid: "review-queue-limit",
         field: Field::Threshold,
         label: ("Queue-time limit (hours)", "排队时间上限（小时）"),
@@ -833,6 +933,78 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Review,
         value: Value::Real { get: |i| i.review_queue_limit_hours, set: |i, v| i.review_queue_limit_hours = v },
         range: range(0.0, 24.0, 0.5, |v| non_negative(Field::Threshold, v, MAX_QUEUE_HOURS)),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "y1up",
+        since: 2,
+        testid: "term-1y-upfront",
+        field: Field::TermPrice,
+        label: ("1 year: upfront per GPU", "包年：每卡预付"),
+        hint: ("Paid once when the year starts (all upfront: the whole price here, 0 per month). 0 and 0: no yearly offer.", "在一年开始时一次付清（全预付：全部填在这里，每月填 0）。两项都为 0：没有包年报价。"),
+        group: Group::Terms,
+        value: Value::Real { get: |i| i.term_1y_upfront, set: |i, v| i.term_1y_upfront = v },
+        range: range(0.0, 500_000.0, 100.0, term_price),
+        hint_now: Some(one_year_now),
+    },
+    InputSpec {
+        param: "y1mo",
+        since: 2,
+        testid: "term-1y-monthly",
+        field: Field::TermPrice,
+        label: ("1 year: per GPU per month", "包年：每卡每月"),
+        hint: ("Billed every month of the year (no upfront: the whole price here).", "一年内每月支付的部分（无预付：全部填在这里）。"),
+        group: Group::Terms,
+        value: Value::Real { get: |i| i.term_1y_monthly, set: |i, v| i.term_1y_monthly = v },
+        range: range(0.0, 50_000.0, 10.0, term_price),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "y3up",
+        since: 2,
+        testid: "term-3y-upfront",
+        field: Field::TermPrice,
+        label: ("3 years: upfront per GPU", "三年：每卡预付"),
+        hint: ("Paid once when the three years start. 0 and 0: no three-year offer.", "在三年开始时一次付清。两项都为 0：没有三年报价。"),
+        group: Group::Terms,
+        value: Value::Real { get: |i| i.term_3y_upfront, set: |i, v| i.term_3y_upfront = v },
+        range: range(0.0, 1_000_000.0, 100.0, term_price),
+        hint_now: Some(three_years_now),
+    },
+    InputSpec {
+        param: "y3mo",
+        since: 2,
+        testid: "term-3y-monthly",
+        field: Field::TermPrice,
+        label: ("3 years: per GPU per month", "三年：每卡每月"),
+        hint: ("Billed every month of the three years.", "三年内每月支付的部分。"),
+        group: Group::Terms,
+        value: Value::Real { get: |i| i.term_3y_monthly, set: |i, v| i.term_3y_monthly = v },
+        range: range(0.0, 50_000.0, 10.0, term_price),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "horizon",
+        since: 2,
+        testid: "horizon-months",
+        field: Field::Horizon,
+        label: ("Horizon (months)", "规划期（月）"),
+        hint: ("How many months you are confident this workload lasts. A term that pays back only later is never recommended.", "有把握这项工作会持续多少个月。回本晚于规划期的期限不会被推荐。"),
+        group: Group::Terms,
+        value: Value::Count { get: |i| i.horizon_months, set: |i, v| i.horizon_months = v },
+        range: range(1.0, 60.0, 1.0, horizon_months),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "left",
+        since: 2,
+        testid: "months-left",
+        field: Field::MonthsLeft,
+        label: ("Months left on the current commitment", "现有承诺剩余月数"),
+        hint: ("New terms start when it ends; the options are compared over the months of the horizon after it.", "新的期限在它结束后开始；各方案只比较规划期中其后的月份。"),
+        group: Group::Terms,
+        value: Value::Count { get: |i| i.months_left, set: |i, v| i.months_left = v },
+        range: range(0.0, 36.0, 1.0, |v| whole(Field::MonthsLeft, v, f64::from(MAX_HORIZON_MONTHS))),
         hint_now: None,
     },
 ];

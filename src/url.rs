@@ -18,8 +18,10 @@ pub use history::{
 };
 
 /// The link format version this build writes. Links with the three original parameters
-/// (`v`, `lang`, `monthly`, `ondemand`, `hours`) are version 1 too.
-pub const VERSION: u32 = 1;
+/// (`v`, `lang`, `monthly`, `ondemand`, `hours`) are version 1 too, and so is a link without
+/// `v`. Version 2 added the commitment terms (`y1up` … `left`, see `inputs::INPUTS`, each
+/// input names the version that introduced it): a version-1 link never sets them.
+pub const VERSION: u32 = 2;
 
 /// A link longer than this (whole URL, characters) is too long to share comfortably
 /// (chat apps, mail clients and docs start cutting or refusing around 8 000).
@@ -217,6 +219,8 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
     let mut state = LinkState::default();
     let mut problems = Vec::new();
     let mut mode_given = false;
+    let mut version = 1;
+    let mut introduced_later: Vec<&'static inputs::InputSpec> = Vec::new();
     let query = query.strip_prefix('?').unwrap_or(query);
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
@@ -234,8 +238,11 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
         };
         match key.as_str() {
             param::VERSION => match value.trim().parse::<u32>() {
-                Ok(v) if v > VERSION => problems.push(LinkProblem::NewerVersion(v)),
-                Ok(_) => {}
+                Ok(v) if v > VERSION => {
+                    version = v;
+                    problems.push(LinkProblem::NewerVersion(v))
+                }
+                Ok(v) => version = v,
                 Err(_) => bad(param::VERSION),
             },
             param::LANG => match Lang::from_code(value.trim()) {
@@ -292,10 +299,17 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 if let Some(spec) = inputs::by_param(key) {
                     if !spec.read(&mut state.inputs, &value) {
                         bad(spec.param);
+                    } else if spec.since > 1 {
+                        introduced_later.push(spec);
                     }
                 }
             }
         }
+    }
+    // `v` may come anywhere in the query: inputs newer than the link are set back afterwards.
+    let defaults = PlanInputs::default();
+    for spec in introduced_later.into_iter().filter(|s| s.since > version) {
+        spec.reset(&mut state.inputs, &defaults);
     }
     if let Some(h) = &state.history {
         // The history is already the chosen column: the restored text has one.
@@ -431,7 +445,7 @@ mod tests {
             ..LinkState::default()
         };
         let q = encode(&state, None);
-        assert_eq!(q, "?v=1&lang=zh&monthly=5999.99&ondemand=12.34&hours=744");
+        assert_eq!(q, "?v=2&lang=zh&monthly=5999.99&ondemand=12.34&hours=744");
         let (back, problems) = decode(&q);
         assert_eq!(back, state);
         assert!(problems.is_empty());
@@ -439,9 +453,32 @@ mod tests {
 
     #[test]
     fn defaults_write_only_the_version() {
-        assert_eq!(encode(&LinkState::default(), None), "?v=1");
+        assert_eq!(encode(&LinkState::default(), None), "?v=2");
         assert_eq!(decode("?v=1"), (LinkState::default(), vec![]));
         assert_eq!(decode(""), (LinkState::default(), vec![]));
+    }
+
+    #[test]
+    fn terms_are_read_from_version_2_links_only() {
+        let (s, p) = decode("?v=1&y1up=90000&horizon=6&monthly=8000");
+        assert_eq!(p, vec![]);
+        assert_eq!(s.inputs.monthly_price, 8000.0);
+        assert_eq!(
+            (s.inputs.term_1y_upfront, s.inputs.horizon_months),
+            (0.0, 12)
+        );
+        // Without `v`: version 1.
+        let (s, _) = decode("?y1up=90000");
+        assert_eq!(s.inputs.term_1y_upfront, 0.0);
+        // `v` after the parameter it governs.
+        let (s, _) = decode("?y1up=90000&horizon=6&v=2");
+        assert_eq!(
+            (s.inputs.term_1y_upfront, s.inputs.horizon_months),
+            (90_000.0, 6)
+        );
+        let mut st = LinkState::default();
+        st.inputs.term_1y_upfront = 90_000.0;
+        assert_eq!(encode(&st, None), "?v=2&y1up=90000");
     }
 
     /// Every field changed from its default: written, read back identically.
@@ -491,6 +528,12 @@ mod tests {
                 hidden_idle_timeout_hours: 0.25,
                 review_utilization_threshold_percent: 70.0,
                 review_queue_limit_hours: 3.0,
+                term_1y_upfront: 81_000.0,
+                term_1y_monthly: 250.5,
+                term_3y_upfront: 150_000.0,
+                term_3y_monthly: 1_200.0,
+                horizon_months: 30,
+                months_left: 4,
                 review_months: vec![
                     ReviewMonthInput {
                         label: "2026-09 a_b~c%d 九月".into(),
@@ -526,8 +569,8 @@ mod tests {
         let (back, problems) = decode(&q);
         assert_eq!(problems, vec![]);
         assert_eq!(back, state);
-        // Each field has its own parameter: 44 inputs + lang, cur, mode, col, gaps, smi, v.
-        assert_eq!(q.matches('&').count() + 1, 51, "{q}");
+        // Each field has its own parameter: 50 inputs + lang, cur, mode, col, gaps, smi, v.
+        assert_eq!(q.matches('&').count() + 1, 57, "{q}");
         assert!(q.contains("&rule=custom&custom=7&"), "{q}");
         assert!(q.contains("&lookback=all&"), "{q}");
         assert!(q.contains("&billing=hour&"), "{q}");
@@ -612,7 +655,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for c in cases {
             let q = encode(&c, None);
-            assert_ne!(q, "?v=1");
+            assert_ne!(q, "?v=2");
             assert!(seen.insert(q.split('=').nth(1).map(str::to_string)), "{q}");
             assert_eq!(decode(&q), (c, vec![]), "{q}");
         }
@@ -669,7 +712,7 @@ mod tests {
             ..LinkState::default()
         };
         let q = encode_with_history(&state);
-        assert!(q.starts_with("?v=1&tz=480&data="), "{q}");
+        assert!(q.starts_with("?v=2&tz=480&data="), "{q}");
         let (back, p) = decode(&q);
         assert_eq!(p, vec![]);
         state.column = ColumnChoice::Auto; // the restored history has one column
@@ -677,7 +720,7 @@ mod tests {
         // Sliders chosen while a history is kept: `mode=sliders` is written.
         state.mode = UsageMode::Sliders;
         let q = encode_with_history(&state);
-        assert!(q.starts_with("?v=1&mode=sliders&tz=480&data="), "{q}");
+        assert!(q.starts_with("?v=2&mode=sliders&tz=480&data="), "{q}");
         assert_eq!(decode(&q).0.mode, UsageMode::Sliders);
         // No tz: the series' own offset.
         let no_tz = q.replace("&tz=480", "");

@@ -36,6 +36,9 @@ pub enum Field {
     ColoOps,
     HiddenCost,
     Threshold,
+    TermPrice,
+    Horizon,
+    MonthsLeft,
     UsageHistory,
 }
 
@@ -72,6 +75,9 @@ impl Field {
             Field::ColoOps => "colo-ops",
             Field::HiddenCost => "hidden-cost",
             Field::Threshold => "threshold",
+            Field::TermPrice => "term-price",
+            Field::Horizon => "horizon-months",
+            Field::MonthsLeft => "months-left",
             Field::UsageHistory => "usage-data",
         }
     }

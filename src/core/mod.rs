@@ -22,5 +22,6 @@ pub mod review;
 pub mod series;
 pub mod sizing;
 pub mod spot;
+pub mod terms;
 pub mod waterline;
 pub mod zone;

@@ -27,7 +27,8 @@ use super::sizing::{
     level_rule_n, recent_drop_guard, sizing_table, RecentDropGuard, SizingRule, SizingTable,
 };
 use super::spot::{no_checkpoint_run, spot_effective, NoCheckpointRun, SpotEffective, SpotInputs};
-use super::waterline::{waterline, Waterline, DEFAULT_QUANTILE_PERCENT};
+use super::terms::{drop_level, terms, TermInputs, TermOffer, Terms, DEFAULT_HORIZON_MONTHS};
+use super::waterline::{quantile_fraction, waterline, Waterline, DEFAULT_QUANTILE_PERCENT};
 
 /// Which N the plan commits to (pools, implied budget split, review).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -133,6 +134,16 @@ pub struct PlanInputs {
     pub review_queue_limit_hours: f64,
     /// Months typed in; when non-empty they replace the history's calendar months. Default empty.
     pub review_months: Vec<ReviewMonthInput>,
+    /// § 15 terms per GPU: one year and three years, the upfront and the monthly recurring
+    /// amount (both 0: not offered; default: not offered).
+    pub term_1y_upfront: f64,
+    pub term_1y_monthly: f64,
+    pub term_3y_upfront: f64,
+    pub term_3y_monthly: f64,
+    /// Months the team is confident the workload lasts. Default 12.
+    pub horizon_months: u32,
+    /// Months left on a current commitment (new terms start after them). Default 0.
+    pub months_left: u32,
 }
 
 impl Default for PlanInputs {
@@ -182,6 +193,12 @@ impl Default for PlanInputs {
             review_utilization_threshold_percent: 60.0,
             review_queue_limit_hours: 2.0,
             review_months: Vec::new(),
+            term_1y_upfront: 0.0,
+            term_1y_monthly: 0.0,
+            term_3y_upfront: 0.0,
+            term_3y_monthly: 0.0,
+            horizon_months: DEFAULT_HORIZON_MONTHS,
+            months_left: 0,
         }
     }
 }
@@ -193,6 +210,22 @@ impl PlanInputs {
             lookback: self.lookback,
             day_start_hour: self.day_start_hour,
             day_end_hour: self.day_end_hour,
+        }
+    }
+
+    /// The § 15 offers and horizon.
+    pub fn term_inputs(&self) -> TermInputs {
+        TermInputs {
+            one_year: TermOffer {
+                upfront: self.term_1y_upfront,
+                monthly: self.term_1y_monthly,
+            },
+            three_year: TermOffer {
+                upfront: self.term_3y_upfront,
+                monthly: self.term_3y_monthly,
+            },
+            horizon_months: self.horizon_months,
+            months_left: self.months_left,
         }
     }
 
@@ -269,6 +302,8 @@ pub struct PlanOutputs {
     pub hidden: Result<HiddenCosts, InputError>,
     /// § 14 monthly review (`Ok(None)` without a history and without typed months).
     pub review: Result<Option<Review>, InputError>,
+    /// § 15 commitment terms: which to buy, when it pays back, what it risks.
+    pub terms: Result<Terms, InputError>,
 }
 
 /// Plan without a history (the sliders stand in for it).
@@ -481,7 +516,22 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         }
     });
 
+    // § 15: the plan's rule at each term's effective price; the drop level is the 3-day
+    // waterline at the waterline quantile.
+    let term_table = both.clone().and_then(|(p, h)| {
+        let recent = match &h.guard {
+            Some((recent, _)) => Some(drop_level(
+                recent,
+                quantile_fraction(inputs.quantile_percent)?,
+            )),
+            None => None,
+        };
+        let rule = |at: &Prices| baseline_n(inputs, h, at, &wl);
+        terms(&h.window, p, &inputs.term_inputs(), &rule, recent)
+    });
+
     PlanOutputs {
+        terms: term_table,
         breakeven,
         history: history_info,
         effective_cost: effective,
