@@ -23,6 +23,7 @@ use crate::components::review_card::ReviewCard;
 use crate::components::share_panel::SharePanel;
 use crate::components::sizing_card::SizingCard;
 use crate::components::spot_card::SpotCard;
+use crate::components::terms_card::TermsCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
 use crate::context::{memo_of, page_memo, Ctx, PageCtx, ShareCtx, AUTOSAVE_KEY};
@@ -395,6 +396,7 @@ pub fn Planner(
                     <SizingCard />
                 })}
                 {move || step4.get().then(|| view! {
+                    <TermsCard />
                     <WaterlineCard />
                     <PoolsCard />
                     <BudgetCard />

@@ -7,11 +7,13 @@ use std::fmt::Write as _;
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::review::Review;
 use crate::core::sizing::SizingTable;
+use crate::core::terms::Terms;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::{pick, Lang};
 use crate::inputs::{Group, INPUTS};
 use crate::present::headline::sentence;
 use crate::present::sizing::rule_name;
+use crate::present::terms::option_name;
 
 /// Markdown cells cannot hold `|` or line breaks.
 fn cell(s: &str) -> String {
@@ -44,7 +46,7 @@ pub fn markdown(
         let _ = writeln!(
             md,
             "**{}** {} {}{} {}{} ({}).\n",
-            sentence(l, base.gpus, pools.spot_gpu_hours > 0.0),
+            sentence(l, base, pools.spot_gpu_hours > 0.0),
             m(pools.total),
             pick(l, "per month", "/月"),
             pick(l, ",", "，"),
@@ -135,6 +137,41 @@ pub fn markdown(
             );
         }
     }
+    if let Ok(t) = &out.terms {
+        let _ = writeln!(
+            md,
+            "\n| {} | {} | N | {} | {} | {} | {} |\n|---|---:|---:|---:|---:|---:|---:|",
+            pick(l, "Term", "期限"),
+            pick(l, "Effective per GPU-month", "每卡每月等效价"),
+            pick(l, "Monthly total", "月度总额"),
+            pick(l, "Saving vs all on-demand", "比全部按量节省"),
+            pick(l, "Pays back (month)", "回本（月）"),
+            match l {
+                Lang::En => format!("Cost over {} months", t.compared_months),
+                Lang::Zh => format!("{} 个月总成本", t.compared_months),
+            }
+        );
+        for (i, r) in t.rows.iter().enumerate() {
+            let mark = if i == t.recommended {
+                pick(l, " (recommended)", "（推荐）")
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                md,
+                "| {}{} | {} | {} | {} | {} | {} | {} |",
+                cell(&option_name(l, r.term, r.payment)),
+                mark,
+                cell(&m(r.effective_monthly)),
+                r.gpus,
+                cell(&m(r.monthly_total)),
+                cell(&m(r.saving)),
+                r.breakeven_month
+                    .map_or_else(|| "—".to_string(), |b| b.to_string()),
+                cell(&m(r.horizon_cost))
+            );
+        }
+    }
     let _ = writeln!(md, "\n### {}\n", pick(l, "Inputs", "输入"));
     let defaults = PlanInputs::default();
     let mut unchanged = 0;
@@ -210,6 +247,35 @@ pub fn sizing_csv(table: &SizingTable) -> String {
     s
 }
 
+/// The term table as CSV (plain numbers; break-even hours and month empty where none).
+pub fn terms_csv(terms: &Terms) -> String {
+    let mut s = String::from(
+        "term,payment,upfront_per_gpu,monthly_per_gpu,effective_monthly_per_gpu,breakeven_hours,gpus,monthly_total,saving_vs_on_demand,breakeven_month,months_compared,cost_over_horizon,stop_risk,drop_risk,recommended\n",
+    );
+    for (i, r) in terms.rows.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.key(),
+            r.payment.key(),
+            r.upfront.to_plain_string(),
+            r.recurring.to_plain_string(),
+            r.effective_monthly.to_plain_string(),
+            opt(r.breakeven_hours, 6),
+            r.gpus,
+            r.monthly_total.to_plain_string(),
+            r.saving.to_plain_string(),
+            r.breakeven_month.map(|b| b.to_string()).unwrap_or_default(),
+            terms.compared_months,
+            r.horizon_cost.to_plain_string(),
+            r.stop_risk.to_plain_string(),
+            r.drop_risk.map(|d| d.to_plain_string()).unwrap_or_default(),
+            i == terms.recommended
+        );
+    }
+    s
+}
+
 /// The monthly review as CSV (one row per month; flags as true/false).
 pub fn review_csv(review: &Review) -> String {
     let mut s = String::from(
@@ -240,6 +306,44 @@ mod tests {
     use crate::core::plan::plan;
     use crate::core::review::ReviewMonthInput;
 
+    /// The worked example of § 15 in both exports.
+    #[test]
+    fn exports_carry_the_term_table() {
+        let inputs = PlanInputs {
+            gpus: 1,
+            used_hours: 500.0,
+            term_1y_upfront: 90_000.0,
+            ..PlanInputs::default()
+        };
+        let out = plan(&inputs);
+        let md = markdown(Lang::En, &inputs, &out, "¥", "https://x.test/?v=2");
+        assert!(
+            md.contains("**Commit 1 GPU for 1 year, all upfront, run the rest on demand"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| 1 year, all upfront (recommended) | ¥7,500.00 | 1 | ¥7,500.00 | ¥5,000.00 | 8 | ¥90,000.00 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| Monthly | ¥9,000.00 | 1 | ¥9,000.00 | ¥3,500.00 | 1 | ¥108,000.00 |"),
+            "{md}"
+        );
+        let zh = markdown(Lang::Zh, &inputs, &out, "¥", "https://x.test/?v=2");
+        assert!(zh.contains("| 包年（全预付）（推荐） |"), "{zh}");
+        let csv = terms_csv(out.terms.as_ref().unwrap());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            lines[1],
+            "on-demand,none,0.00,0.00,18250.00,,0,12500.00,0.00,,12,150000.00,0.00,,false"
+        );
+        assert_eq!(
+            lines[3],
+            "1y,upfront,90000.00,0.00,7500.00,300,1,7500.00,5000.00,8,12,90000.00,0.00,,true"
+        );
+    }
+
     #[test]
     fn markdown_has_headline_table_breakeven_budget_and_link() {
         let out = plan(&PlanInputs::default());
@@ -259,7 +363,8 @@ mod tests {
             md.ends_with("Open the plan: <https://x.test/?v=1>\n"),
             "{md}"
         );
-        assert_eq!(md.matches("\n| ").count(), 5, "{md}"); // header + 4 rules
+        // header + 4 rules; header + on demand + monthly
+        assert_eq!(md.matches("\n| ").count(), 8, "{md}");
         let zh = markdown(
             Lang::Zh,
             &PlanInputs::default(),

@@ -1,4 +1,4 @@
-//! The five charts of the page, drawn with plotters.
+//! The six charts of the page, drawn with plotters.
 //!
 //! Every chart is a plain data struct built from engine outputs by a pure constructor,
 //! a `draw` function generic over the plotters backend (canvas in the browser, SVG in
@@ -11,6 +11,7 @@
 //! | 3 cost vs committed GPUs | [`cost::CostData`] | [`cost`] |
 //! | 4 budget split | [`budget::BudgetData`] | [`budget`] |
 //! | 5 break-even without data | [`breakeven::BreakevenData`] | [`breakeven`] |
+//! | 6 cumulative cost by term | [`terms::TermsData`] | [`terms`] |
 //!
 //! Sizes (fonts, strokes, margins) are given in CSS pixels and multiplied by
 //! [`ChartStyle::pixel_ratio`], so a canvas sized to its CSS box × devicePixelRatio stays
@@ -22,6 +23,7 @@ pub mod cost;
 pub mod downsample;
 mod legend;
 pub mod load_duration;
+pub mod terms;
 pub mod text;
 pub mod theme;
 pub mod usage;

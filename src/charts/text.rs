@@ -50,6 +50,15 @@ pub struct Words {
     pub be_monthly: &'static str,
     pub be_on_demand: &'static str,
     pub be_used: &'static str,
+    // 6 cumulative cost by term
+    pub terms_x: &'static str,
+    pub terms_y: &'static str,
+    pub terms_on_demand: &'static str,
+    pub terms_monthly: &'static str,
+    pub terms_one_year: &'static str,
+    pub terms_three_years: &'static str,
+    pub terms_breakeven: &'static str,
+    pub terms_horizon: &'static str,
 }
 
 pub const EN: Words = Words {
@@ -94,6 +103,14 @@ pub const EN: Words = Words {
     be_monthly: "Monthly price P",
     be_on_demand: "On demand r × h",
     be_used: "Your usage",
+    terms_x: "Months from the start",
+    terms_y: "Cumulative cost",
+    terms_on_demand: "On demand",
+    terms_monthly: "Monthly",
+    terms_one_year: "1 year",
+    terms_three_years: "3 years",
+    terms_breakeven: "pays back",
+    terms_horizon: "horizon",
 };
 
 pub const ZH: Words = Words {
@@ -138,6 +155,14 @@ pub const ZH: Words = Words {
     be_monthly: "包月价 P",
     be_on_demand: "按量 r × h",
     be_used: "你的用量",
+    terms_x: "自开始起的月数",
+    terms_y: "累计成本",
+    terms_on_demand: "按量",
+    terms_monthly: "包月",
+    terms_one_year: "包年",
+    terms_three_years: "三年",
+    terms_breakeven: "回本",
+    terms_horizon: "规划期",
 };
 
 /// The chart strings of `lang`.

@@ -25,6 +25,7 @@ pub mod share_panel;
 pub mod sizing_card;
 pub mod slider_field;
 pub mod spot_card;
+pub mod terms_card;
 pub mod usage_panel;
 pub mod waterline_card;
 pub mod when;

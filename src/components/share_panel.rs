@@ -144,6 +144,14 @@ pub fn SharePanel() -> impl IntoView {
             browser::download_text("gpu-plan-sizing.csv", &csv);
         }
     };
+    let download_terms = move |_| {
+        if let Some(csv) = ctx
+            .outputs
+            .with_untracked(|o| o.terms.as_ref().ok().map(export::terms_csv))
+        {
+            browser::download_text("gpu-plan-terms.csv", &csv);
+        }
+    };
     let no_review = Memo::new(move |_| ctx.outputs.with(|o| !matches!(o.review, Ok(Some(_)))));
     let download_review = move |_| {
         if let Some(csv) = ctx.outputs.with_untracked(|o| match &o.review {
@@ -255,6 +263,9 @@ pub fn SharePanel() -> impl IntoView {
                 </button>
                 <button type="button" data-testid="download-sizing-csv" on:click=download_sizing>
                     {bilingual(lang, "Download sizing table (CSV)", "下载配额规则表（CSV）")}
+                </button>
+                <button type="button" data-testid="download-terms-csv" on:click=download_terms>
+                    {bilingual(lang, "Download term table (CSV)", "下载期限对比表（CSV）")}
                 </button>
                 <button type="button" data-testid="download-review-csv" on:click=download_review
                     prop:disabled=move || no_review.get()

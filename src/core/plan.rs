@@ -27,7 +27,9 @@ use super::sizing::{
     level_rule_n, recent_drop_guard, sizing_table, RecentDropGuard, SizingRule, SizingTable,
 };
 use super::spot::{no_checkpoint_run, spot_effective, NoCheckpointRun, SpotEffective, SpotInputs};
-use super::terms::{drop_level, terms, TermInputs, TermOffer, Terms, DEFAULT_HORIZON_MONTHS};
+use super::terms::{
+    drop_level, terms, Payment, Term, TermInputs, TermOffer, Terms, DEFAULT_HORIZON_MONTHS,
+};
 use super::waterline::{quantile_fraction, waterline, Waterline, DEFAULT_QUANTILE_PERCENT};
 
 /// Which N the plan commits to (pools, implied budget split, review).
@@ -258,8 +260,12 @@ pub struct HistoryInfo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Baseline {
     pub rule: BaselineRule,
-    /// N: GPUs committed monthly.
+    /// N: GPUs committed (for `term`).
     pub gpus: u32,
+    /// The term they are bought on: monthly, or the 1- or 3-year term § 15 recommends.
+    pub term: Term,
+    /// The payment of that term.
+    pub payment: Payment,
 }
 
 /// Every result the page shows. Each part fails on its own, naming the field at fault.
@@ -396,10 +402,45 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         .clone()
         .and_then(|(p, h)| Ok(sizing_table(h, p, wl.as_ref().map_err(Clone::clone)?)));
     let guard = both.clone().map(|(p, h)| recent_drop_guard(h, p));
+    // § 15: the plan's rule at each term's effective price; the drop level is the 3-day
+    // waterline at the waterline quantile.
+    let term_table = both.clone().and_then(|(p, h)| {
+        let recent = match &h.guard {
+            Some((recent, _)) => Some(drop_level(
+                recent,
+                quantile_fraction(inputs.quantile_percent)?,
+            )),
+            None => None,
+        };
+        let rule = |at: &Prices| baseline_n(inputs, h, at, &wl);
+        terms(&h.window, p, &inputs.term_inputs(), &rule, recent)
+    });
+
+    // The plan buys the recommended term when it is a 1- or 3-year one (else monthly, as
+    // the rule says): N and the fixed price of §§ 9, 10 (reverse) and 14 are that term's.
+    let plan_term = term_table
+        .as_ref()
+        .ok()
+        .map(Terms::recommended)
+        .filter(|r| matches!(r.term, Term::OneYear | Term::ThreeYear));
+    let plan_prices = match (plan_term, &prices) {
+        (Some(r), Ok(p)) => Prices::new(r.effective_price, p.on_demand, p.hours_per_month),
+        _ => prices.clone(),
+    };
     let baseline = both.clone().and_then(|(p, h)| {
-        Ok(Baseline {
-            rule: inputs.baseline_rule,
-            gpus: baseline_n(inputs, h, p, &wl)?,
+        Ok(match plan_term {
+            Some(r) => Baseline {
+                rule: inputs.baseline_rule,
+                gpus: r.gpus,
+                term: r.term,
+                payment: r.payment,
+            },
+            None => Baseline {
+                rule: inputs.baseline_rule,
+                gpus: baseline_n(inputs, h, p, &wl)?,
+                term: Term::Monthly,
+                payment: Payment::NoUpfront,
+            },
         })
     });
 
@@ -430,7 +471,8 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
     let no_ckpt = prices
         .clone()
         .and_then(|p| no_checkpoint_run(&spot_in, p.on_demand, inputs.job_hours));
-    let pools = both.clone().and_then(|(p, h)| {
+    let pools = both.clone().and_then(|(_, h)| {
+        let p = plan_prices.as_ref().map_err(Clone::clone)?;
         let n = baseline.clone()?.gpus;
         let s = spot.clone()?;
         three_pools(
@@ -505,7 +547,8 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         utilization_percent: inputs.review_utilization_threshold_percent,
         queue_limit_hours: inputs.review_queue_limit_hours,
     };
-    let review = both.clone().and_then(|(p, h)| {
+    let review = both.clone().and_then(|(_, h)| {
+        let p = plan_prices.as_ref().map_err(Clone::clone)?;
         let n = baseline.clone()?.gpus;
         if !inputs.review_months.is_empty() {
             review_typed(&inputs.review_months, n, &thresholds).map(Some)
@@ -514,20 +557,6 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         } else {
             review_history(&h.months, p, n, &thresholds).map(Some)
         }
-    });
-
-    // § 15: the plan's rule at each term's effective price; the drop level is the 3-day
-    // waterline at the waterline quantile.
-    let term_table = both.clone().and_then(|(p, h)| {
-        let recent = match &h.guard {
-            Some((recent, _)) => Some(drop_level(
-                recent,
-                quantile_fraction(inputs.quantile_percent)?,
-            )),
-            None => None,
-        };
-        let rule = |at: &Prices| baseline_n(inputs, h, at, &wl);
-        terms(&h.window, p, &inputs.term_inputs(), &rule, recent)
     });
 
     PlanOutputs {

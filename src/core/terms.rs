@@ -152,6 +152,8 @@ pub struct TermRow {
     pub recurring: Money,
     /// E = U/m + R per GPU per month (on demand: r·H, a GPU held all month).
     pub effective_monthly: Money,
+    /// E unrounded (the price the rule and N are computed at).
+    pub effective_price: f64,
     /// E / r, hours per month a GPU must be busy for the term to pay (on demand: none).
     pub breakeven_hours: Option<f64>,
     /// breakeven_hours / H.
@@ -332,6 +334,7 @@ pub fn terms(
         upfront: Money::ZERO,
         recurring: Money::ZERO,
         effective_monthly: Money::from_f64(r * prices.hours_per_month),
+        effective_price: r * prices.hours_per_month,
         breakeven_hours: None,
         breakeven_utilization: None,
         gpus: 0,
@@ -401,6 +404,7 @@ pub fn terms(
             upfront,
             recurring,
             effective_monthly: Money::from_f64(effective),
+            effective_price: effective,
             breakeven_hours: Some(at.breakeven_hours()),
             breakeven_utilization: Some(at.breakeven_hours() / prices.hours_per_month),
             gpus,

@@ -5,6 +5,7 @@ use crate::core::error::InputError;
 use crate::core::plan::Baseline;
 use crate::core::pools::ThreePools;
 use crate::core::sizing::SizingTable;
+use crate::core::terms::{Payment, Term};
 use crate::format::{money, percent};
 use crate::i18n::pick;
 use crate::state::Lang;
@@ -40,7 +41,7 @@ pub fn present(
     let saving = sizing.all_on_demand - pools.total;
     let saving_share = saving.ratio(sizing.all_on_demand);
     let spot = pools.spot_gpu_hours > 0.0;
-    let sentence = sentence(l, n, spot);
+    let sentence = sentence(l, base, spot);
     let saving_text = if saving.is_negative() {
         format!(
             "{} {} ({})",
@@ -81,43 +82,54 @@ pub fn present(
     })
 }
 
-/// The plan in one sentence: commit N GPUs monthly, the rest on demand (the page's headline
-/// and the Markdown export's).
-pub fn sentence(lang: Lang, n: u32, spot: bool) -> String {
+/// How a term is said after "Commit N GPUs": "monthly", "for 1 year, all upfront", …
+pub fn term_words(lang: Lang, term: Term, payment: Payment) -> &'static str {
+    match (lang, term, payment) {
+        (Lang::En, Term::OneYear, Payment::AllUpfront) => "for 1 year, all upfront",
+        (Lang::En, Term::OneYear, Payment::Partial) => "for 1 year, partial upfront",
+        (Lang::En, Term::OneYear, Payment::NoUpfront) => "for 1 year, no upfront",
+        (Lang::En, Term::ThreeYear, Payment::AllUpfront) => "for 3 years, all upfront",
+        (Lang::En, Term::ThreeYear, Payment::Partial) => "for 3 years, partial upfront",
+        (Lang::En, Term::ThreeYear, Payment::NoUpfront) => "for 3 years, no upfront",
+        (Lang::En, Term::OnDemand, _) => "on demand",
+        (Lang::En, Term::Monthly, _) => "monthly",
+        (Lang::Zh, Term::OneYear, Payment::AllUpfront) => "包年（全预付）",
+        (Lang::Zh, Term::OneYear, Payment::Partial) => "包年（部分预付）",
+        (Lang::Zh, Term::OneYear, Payment::NoUpfront) => "包年（无预付）",
+        (Lang::Zh, Term::ThreeYear, Payment::AllUpfront) => "签三年（全预付）",
+        (Lang::Zh, Term::ThreeYear, Payment::Partial) => "签三年（部分预付）",
+        (Lang::Zh, Term::ThreeYear, Payment::NoUpfront) => "签三年（无预付）",
+        (Lang::Zh, Term::OnDemand, _) => "按量",
+        (Lang::Zh, Term::Monthly, _) => "包月",
+    }
+}
+
+/// The plan in one sentence: commit N GPUs on the plan's term, the rest on demand (the
+/// page's headline and the Markdown export's).
+pub fn sentence(lang: Lang, base: &Baseline, spot: bool) -> String {
+    let n = base.gpus;
+    let spot_en = if spot {
+        " (+ spot for interruptible work)"
+    } else {
+        ""
+    };
+    let spot_zh = if spot {
+        "（可中断任务用竞价实例）"
+    } else {
+        ""
+    };
+    let term = term_words(lang, base.term, base.payment);
     match lang {
-        Lang::En if n == 0 => format!(
-            "Commit no GPU monthly: run everything on demand{}.",
-            if spot {
-                " (+ spot for interruptible work)"
-            } else {
-                ""
-            }
-        ),
-        Lang::Zh if n == 0 => format!(
-            "不包月：全部按量{}。",
-            if spot {
-                "（可中断任务用竞价实例）"
-            } else {
-                ""
-            }
-        ),
+        Lang::En if n == 0 => format!("Commit no GPU monthly: run everything on demand{spot_en}."),
+        Lang::Zh if n == 0 => format!("不包月：全部按量{spot_zh}。"),
         Lang::En => format!(
-            "Commit {n} GPU{} monthly, run the rest on demand{}.",
+            "Commit {n} GPU{} {term}, run the rest on demand{spot_en}.",
             if n == 1 { "" } else { "s" },
-            if spot {
-                " (+ spot for interruptible work)"
-            } else {
-                ""
-            }
         ),
-        Lang::Zh => format!(
-            "包月固定 {n} 张 GPU，其余按量{}。",
-            if spot {
-                "（可中断任务用竞价实例）"
-            } else {
-                ""
-            }
-        ),
+        Lang::Zh if base.term == Term::Monthly => {
+            format!("包月固定 {n} 张 GPU，其余按量{spot_zh}。")
+        }
+        Lang::Zh => format!("固定 {n} 张 GPU {term}，其余按量{spot_zh}。"),
     }
 }
 
@@ -162,6 +174,8 @@ mod tests {
         let base = Ok(Baseline {
             rule: BaselineRule::Custom,
             gpus: 2,
+            term: Term::Monthly,
+            payment: Payment::NoUpfront,
         });
         let p = Ok(pools(2, 1_800_000, 250_000, 150_000, 187.5));
         let s = Ok(sizing(4_000_000));
@@ -194,6 +208,34 @@ mod tests {
         assert!(zh.no_history);
     }
 
+    #[test]
+    fn the_sentence_names_the_term() {
+        let b = Baseline {
+            rule: BaselineRule::Guarded,
+            gpus: 4,
+            term: Term::OneYear,
+            payment: Payment::NoUpfront,
+        };
+        assert_eq!(
+            sentence(Lang::En, &b, false),
+            "Commit 4 GPUs for 1 year, no upfront, run the rest on demand."
+        );
+        assert_eq!(
+            sentence(Lang::Zh, &b, true),
+            "固定 4 张 GPU 包年（无预付），其余按量（可中断任务用竞价实例）。"
+        );
+        let b3 = Baseline {
+            gpus: 1,
+            term: Term::ThreeYear,
+            payment: Payment::AllUpfront,
+            ..b
+        };
+        assert_eq!(
+            sentence(Lang::En, &b3, false),
+            "Commit 1 GPU for 3 years, all upfront, run the rest on demand."
+        );
+    }
+
     /// N = 0, no spot, the plan dearer than all on demand: 1 000 against 800 costs 200 more
     /// (25 % of 800).
     #[test]
@@ -201,6 +243,8 @@ mod tests {
         let base = Ok(Baseline {
             rule: BaselineRule::Custom,
             gpus: 0,
+            term: Term::Monthly,
+            payment: Payment::NoUpfront,
         });
         let p = Ok(pools(0, 0, 100_000, 0, 0.0));
         let s = Ok(sizing(80_000));

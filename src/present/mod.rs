@@ -14,6 +14,7 @@ pub mod pools;
 pub mod review;
 pub mod sizing;
 pub mod spot;
+pub mod terms;
 pub mod waterline;
 
 use crate::core::error::InputError;
@@ -38,6 +39,7 @@ pub struct Page {
     pub hidden: Presented<hidden::HiddenView>,
     pub own_hardware: Presented<own_hardware::OwnHardwareView>,
     pub review: Presented<review::ReviewView>,
+    pub terms: Presented<terms::TermsView>,
 }
 
 /// Every card's presentation for a state and its outputs. `from_history`: a usable history
@@ -79,6 +81,7 @@ pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
             i.review_utilization_threshold_percent,
             i.review_queue_limit_hours,
         ),
+        terms: terms::present(l, cur, &o.terms, i.hours_per_month),
     }
 }
 
