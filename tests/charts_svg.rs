@@ -853,3 +853,43 @@ fn usage_empty_flat_and_untimed() {
         assert_eq!(svg.stroked("polyline", light().palette.series).len(), 1);
     }
 }
+
+// ---------- chart 6: cumulative cost by term ----------
+
+#[test]
+fn terms_chart_marks_the_break_even_month_and_the_upfront_steps() {
+    use charts::terms::{draw, summary, TermsData};
+    use gpu_rent_planner::core::terms::Term;
+    // The worked example of § 15 with a 24-month horizon: the year's upfront is paid again
+    // after month 12.
+    let inputs = PlanInputs {
+        gpus: 1,
+        used_hours: 500.0,
+        term_1y_upfront: 90_000.0,
+        horizon_months: 24,
+        ..PlanInputs::default()
+    };
+    let out = plan(&inputs);
+    let data = TermsData::from_outputs(&out).unwrap();
+    assert_eq!((data.months, data.horizon, data.lines.len()), (24, 24, 3));
+    let y1 = data.lines.iter().find(|l| l.term == Term::OneYear).unwrap();
+    assert_eq!(y1.breakeven, Some((8.0, 90_000.0)));
+    assert!(y1.points.contains(&(12.0, 90_000.0)) && y1.points.contains(&(12.0, 180_000.0)));
+    assert_eq!(y1.points.last(), Some(&(24.0, 180_000.0)));
+    let style = light();
+    let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
+    dump("terms", &svg);
+    let x = svg.axis("middle", "x");
+    let c = svg.stroked("circle", style.palette.waterline);
+    assert_eq!(c.len(), 1);
+    assert!((x.value(c[0].num("cx")) - 8.0).abs() <= x.tol(1.5));
+    assert!(svg.has_text("pays back 8"));
+    assert!(svg.has_text("Cumulative cost (¥)"));
+    assert!(svg.has_text("horizon"));
+    assert_eq!(
+        summary(&data, Lang::En, "¥"),
+        "Cumulative cost over 24 months: On demand ¥300,000; Monthly ¥216,000; 1 year ¥180,000, pays back in month 8"
+    );
+    let zh = summary(&data, Lang::Zh, "¥");
+    assert!(zh.starts_with("24 个月的累计成本：按量 ¥300,000；"), "{zh}");
+}

@@ -244,3 +244,54 @@ fn unknown_parameters_and_newer_versions() {
     let (_, p) = url::decode("v=3&monthly=8000");
     assert_eq!(p, vec![url::LinkProblem::NewerVersion(3)]);
 }
+
+/// Version 2 links (the commitment terms): saved links with the term figures they must open
+/// to. Never edit a case; add new ones.
+#[test]
+fn version_2_term_links_open_identically() {
+    // The worked example of docs/formulas.md § 15.
+    let o = open("https://plan.example/?v=2&lang=en&gpus=1&used=500&y1up=90000");
+    let t = ok(&o.terms);
+    let y1 = t.rows.iter().find(|r| r.key() == "1y").unwrap();
+    assert_eq!(
+        (
+            y1.effective_monthly.to_plain_string(),
+            y1.saving.to_plain_string(),
+            y1.breakeven_month,
+            t.recommended().key(),
+        ),
+        ("7500.00".into(), "5000.00".into(), Some(8), "1y")
+    );
+    assert_eq!(ok(&o.baseline).gpus, 1);
+    assert_eq!(ok(&o.pools).reserved.to_plain_string(), "7500.00");
+    // Partial upfront on 3 years, a 30-month horizon with 6 months left: A = 4·600·25 =
+    // 60 000; break-even ⌈432 000 / (60 000 − 12 000)⌉ = 9; over 24 months the 3 years cost
+    // 4·216 000 = 864 000, exactly monthly's 24·36 000: the tie goes to the shorter term.
+    let o = open(
+        "https://plan.example/?v=2&lang=en&gpus=4&used=600&y3up=108000&y3mo=3000&horizon=30&left=6",
+    );
+    let t = ok(&o.terms);
+    let y3 = t.rows.iter().find(|r| r.key() == "3y-partial").unwrap();
+    assert_eq!(
+        (
+            y3.effective_monthly.to_plain_string(),
+            y3.gpus,
+            y3.breakeven_month,
+            y3.horizon_cost.to_plain_string(),
+            t.compared_months,
+            t.recommended().key(),
+        ),
+        (
+            "6000.00".into(),
+            4,
+            Some(9),
+            "864000.00".into(),
+            24,
+            "monthly"
+        )
+    );
+    // The same terms in a version-1 link are not read: the plan it always had.
+    let o = open("https://plan.example/?v=1&lang=en&gpus=1&used=500&y1up=90000");
+    assert_eq!(ok(&o.terms).rows.len(), 2);
+    assert_eq!(ok(&o.pools).reserved.to_plain_string(), "9000.00");
+}

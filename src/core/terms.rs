@@ -185,9 +185,14 @@ pub struct TermRow {
 }
 
 impl TermRow {
-    /// `data-term`: the term's key.
+    /// `data-term`: the term's key, with the payment where it differs from the term's plain
+    /// form (one amount: all upfront or all monthly): `1y`, `3y`, `1y-partial`, `3y-partial`.
     pub fn key(&self) -> &'static str {
-        self.term.key()
+        match (self.term, self.payment) {
+            (Term::OneYear, Payment::Partial) => "1y-partial",
+            (Term::ThreeYear, Payment::Partial) => "3y-partial",
+            (t, _) => t.key(),
+        }
     }
 
     /// Per GPU over one whole term: U + m·R.
@@ -549,7 +554,7 @@ mod tests {
         assert_eq!(t.compared_months, 18);
         assert_eq!(cents(t.all_on_demand), 5_150_000);
         let y3 = t.row(Term::ThreeYear).unwrap();
-        assert_eq!(y3.payment, Payment::Partial);
+        assert_eq!((y3.payment, y3.key()), (Payment::Partial, "3y-partial"));
         assert_eq!(cents(y3.effective_monthly), 600_000);
         assert_eq!(y3.gpus, 4);
         assert_eq!(cents(y3.monthly_total), 2_400_000);
