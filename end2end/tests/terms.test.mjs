@@ -64,6 +64,17 @@ test('partial upfront is its own data-term; a bad amount is named and its text k
   await context.close();
 });
 
+test('an example preset fills typical terms, marked as illustrations', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + '?lang=en');
+  await page.selectOption('[data-testid=preset]', 'a100-80g');
+  await waitAttr(page, `${row('3y-partial')} [data-testid=term-effective-monthly]`, 'data-value', '11250.00'); // 9 × 15 000 / 36 + 7 500
+  assert.equal(await cell(page, '1y', 'term-effective-monthly'), '12500.00'); // 10 × 15 000 / 12
+  assert.equal(await page.inputValue('[data-testid=term-1y-upfront]'), '150000');
+  assert.match(await page.textContent('[data-testid=preset-note]'), /illustrations, not quotes.*1 year all upfront at 10 months/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a version-1 link with term parameters opens exactly as before', async () => {
   const { page, context } = await openPage(browser, server.url + '?v=1&lang=en&gpus=1&used=500&y1up=90000&horizon=6');
   assert.equal(await page.locator(`${row('1y')}`).count(), 0);

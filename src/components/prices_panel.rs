@@ -23,6 +23,13 @@ pub struct Preset {
 /// The date the example prices were written down.
 pub const PRESETS_DATE: &str = "2026-11";
 
+/// The example terms, typical discounts in months of the monthly price P (illustrations):
+/// 1 year all upfront at 10 × P (包年 ≈ ten months); 3 years partial upfront, 9 × P upfront and
+/// P / 2 each month (27 months of P for 36).
+pub const PRESET_1Y_UPFRONT_MONTHS: f64 = 10.0;
+pub const PRESET_3Y_UPFRONT_MONTHS: f64 = 9.0;
+pub const PRESET_3Y_MONTHLY_SHARE: f64 = 0.5;
+
 pub const PRESETS: [Preset; 3] = [
     Preset {
         key: "a100-80g",
@@ -62,6 +69,10 @@ pub fn PricesPanel() -> impl IntoView {
                 s.inputs.monthly_price = m;
                 s.inputs.on_demand_price = r;
                 s.inputs.spot_price = sp;
+                s.inputs.term_1y_upfront = PRESET_1Y_UPFRONT_MONTHS * m;
+                s.inputs.term_1y_monthly = 0.0;
+                s.inputs.term_3y_upfront = PRESET_3Y_UPFRONT_MONTHS * m;
+                s.inputs.term_3y_monthly = PRESET_3Y_MONTHLY_SHARE * m;
             });
         }
     };
@@ -122,8 +133,8 @@ pub fn PricesPanel() -> impl IntoView {
             </div>
             <p class="field-hint" data-testid="preset-note">
                 {move || match lang.get() {
-                    Lang::En => format!("Example prices noted {PRESETS_DATE}: illustrations, not quotes. Type your own."),
-                    Lang::Zh => format!("示例价格记录于 {PRESETS_DATE}，仅作示意，不是报价。请填写你自己的价格。"),
+                    Lang::En => format!("Example prices noted {PRESETS_DATE}: illustrations, not quotes. Type your own. They also fill typical terms: 1 year all upfront at 10 months of the monthly price; 3 years at 9 months upfront plus half the monthly price each month."),
+                    Lang::Zh => format!("示例价格记录于 {PRESETS_DATE}，仅作示意，不是报价。请填写你自己的价格。同时填入常见期限：包年全预付 = 10 个月包月价；三年 = 预付 9 个月包月价 + 每月半价。"),
                 }}
             </p>
             <InputFields group_of=Group::Prices />

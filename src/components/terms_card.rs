@@ -44,7 +44,7 @@ pub fn TermsCard() -> impl IntoView {
             )}</p>
             <InputFields group_of=Group::Terms />
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="terms-error">
-                <p class="headline-sentence">
+                <p class="term-recommendation">
                     {bilingual(lang, "Recommended: ", "推荐：")}
                     <strong data-testid="recommended-term" data-value=text(|v| v.recommended.value.clone())>
                         {text(|v| v.recommended.text.clone())}
@@ -58,7 +58,7 @@ pub fn TermsCard() -> impl IntoView {
                     }.into_any()) />
                 </ul>
                 <div class="table-wrap" tabindex="0">
-                    <table data-testid="term-table">
+                    <table class="term-table" data-testid="term-table">
                         <caption>{bilingual(lang, "Each option for the GPUs the plan commits (per month unless said)", "各期限方案（承诺的 GPU；未注明的为每月）")}</caption>
                         <thead><tr>
                             <th scope="col">{bilingual(lang, "Option", "方案")}</th>
