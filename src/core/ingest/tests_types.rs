@@ -261,6 +261,31 @@ fn long_table_timestamp_type_gpus() {
 }
 
 #[test]
+fn short_type_names_are_not_read_as_times_or_numbers() {
+    let mut text = String::from("time,gpu_type,gpus\n");
+    let names = [
+        "T4", "L4", "H20", "910B", "A10G", "V100S", "MI300X", "4090D",
+    ];
+    for h in 0..3 {
+        for (k, n) in names.iter().enumerate() {
+            text.push_str(&format!("2026-11-01 {:02}:00,{n},{}\n", 13 + h, k + 1));
+        }
+    }
+    let p = same_in_slices(&text, &opts());
+    check_typed(&p);
+    assert_eq!(
+        keys(&p),
+        ["t4", "l4", "h20", "910b", "a10g", "v100s", "mi300x", "4090d"]
+    );
+    assert_eq!(p.series.values, vec![36.0; 3]);
+    let wide = "time,T4,L4,H20,910B\n2026-11-01 13:00,1,2,3,4\n2026-11-01 14:00,1,2,3,4\n";
+    let p = same_in_slices(wide, &opts());
+    check_typed(&p);
+    assert_eq!(keys(&p), ["t4", "l4", "h20", "910b"]);
+    assert_eq!(values(&p, "910b"), [4.0, 4.0]);
+}
+
+#[test]
 fn numeric_type_names_are_types_not_gpu_counts() {
     let text = "time,model,gpus\n2026-11-01 13:00,4090,7\n2026-11-01 13:00,3090,2\n2026-11-01 14:00,4090,5\n";
     let p = same_in_slices(text, &opts());
