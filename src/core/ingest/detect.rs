@@ -6,6 +6,7 @@ use super::timestamp::{
     day_month_fields, is_excel_serial, mentions_month, order_of, parse_datetime, parse_epoch,
     parse_time_of_day, OrderEvidence,
 };
+use super::types::{looks_like_gpu_type, type_header};
 use super::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource, ParseOptions,
     TimeForm, TimestampStyle,
@@ -34,6 +35,17 @@ pub(crate) enum Mode {
     Job { end: TsCol, gpus: Option<usize> },
 }
 
+/// What carries the GPU types of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Typing {
+    /// Untyped.
+    None,
+    /// A column of type names.
+    Column(usize),
+    /// Wide table: each value column's header names a type.
+    Headers,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Layout {
     pub format: Format,
@@ -52,6 +64,7 @@ pub(crate) struct Layout {
     pub date_order: Option<(DateOrder, OrderSource)>,
     /// A column that looks like time but is not read as time: (column, example cell).
     pub unread_time: Option<(usize, String)>,
+    pub typing: Typing,
 }
 
 impl Layout {
@@ -443,10 +456,32 @@ pub(crate) fn detect(
             used[j] = true;
         }
     }
+    // A column of GPU type names (`gpu_type`, `型号`; `type` / `model` when its cells look
+    // like GPU types): never GPUs busy, even when the types are numbers (`4090`).
+    let type_col = (0..ncols).find(|&j| {
+        let Some(always) = header.get(j).and_then(|h| type_header(h)) else {
+            return false;
+        };
+        if used[j] || stats[j].nonempty == 0 {
+            return false;
+        }
+        always || {
+            let mut v: Vec<&str> = data_rows
+                .iter()
+                .filter_map(|r| r.get(j).copied())
+                .filter(|c| !c.trim().is_empty())
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            !v.is_empty() && v.iter().filter(|c| looks_like_gpu_type(c)).count() * 2 >= v.len()
+        }
+    });
     // Free-text columns (notes) never give GPUs, nor does a time-named column that was not
     // read as time, unless it is the only number there is.
     let candidates: Vec<usize> = (0..ncols)
-        .filter(|&j| !used[j] && stats[j].numeric() && !has_any(&names[j], NOTE_WORDS))
+        .filter(|&j| {
+            !used[j] && Some(j) != type_col && stats[j].numeric() && !has_any(&names[j], NOTE_WORDS)
+        })
         .collect();
     let numeric: Vec<usize> = {
         let untimed: Vec<usize> = candidates
@@ -462,7 +497,7 @@ pub(crate) fn detect(
     };
     // A column that looks like time but is not read as time: say so, never silently.
     let unread_time = (0..ncols)
-        .filter(|&j| !used[j] && !numeric.contains(&j))
+        .filter(|&j| !used[j] && !numeric.contains(&j) && Some(j) != type_col)
         .find(|&j| {
             let s = &stats[j];
             s.nonempty > 0 && (s.most(s.timeish) || time_named(j))
@@ -504,6 +539,7 @@ pub(crate) fn detect(
         used: None,
         date_order: day_month_dates.then_some((order, order_source)),
         unread_time: None,
+        typing: Typing::None,
     };
     layout.unread_time = unread_time;
     layout.naive = !matches!(
@@ -532,9 +568,10 @@ pub(crate) fn detect(
                 return Err(IngestError::NoNumericColumn);
             }
             // A series-name column of a long table: text, few distinct values; never a notes
-            // column (free text repeats too: "ok", "retry").
+            // column (free text repeats too: "ok", "retry"), nor the type column.
             let key = (0..ncols).find(|&j| {
                 !used[j]
+                    && Some(j) != type_col
                     && !has_any(&names[j], NOTE_WORDS)
                     && stats[j].text * 2 >= stats[j].nonempty
                     && stats[j].nonempty > 0
@@ -546,8 +583,18 @@ pub(crate) fn detect(
                         v.len() * 2 <= data_rows.len().max(2)
                     }
             });
-            match key {
-                Some(key) if numeric.len() == 1 && layout.ts.is_some() => {
+            let typed_col = type_col.filter(|_| layout.ts.is_some());
+            match (key, typed_col) {
+                // Types in a column: one series per type (per series-name and type when the
+                // table also has a series-name column).
+                (key, Some(tc)) if numeric.len() == 1 => {
+                    layout.typing = Typing::Column(tc);
+                    layout.mode = Mode::Pivot {
+                        key: key.unwrap_or(tc),
+                        value: numeric[0],
+                    };
+                }
+                (Some(key), None) if numeric.len() == 1 && layout.ts.is_some() => {
                     layout.mode = Mode::Pivot {
                         key,
                         value: numeric[0],
@@ -564,6 +611,23 @@ pub(crate) fn detect(
                         }
                         ColumnChoice::Sum => ColumnUse::Sum,
                         ColumnChoice::Auto => auto_column(&numeric, &names),
+                    };
+                    layout.typing = match typed_col {
+                        Some(tc) => Typing::Column(tc),
+                        // Every value column named like a GPU type: one series per type.
+                        None if has_header
+                            && numeric.iter().all(|&j| {
+                                looks_like_gpu_type(layout.header.get(j).map_or("", |h| h))
+                            }) =>
+                        {
+                            Typing::Headers
+                        }
+                        None => Typing::None,
+                    };
+                    // A typed wide table reads every type unless one column is chosen.
+                    let used = match (layout.typing, opts.column) {
+                        (Typing::Headers, ColumnChoice::Auto) => ColumnUse::Sum,
+                        _ => used,
                     };
                     layout.mode = Mode::Wide { cols: numeric };
                     layout.used = Some(used);
@@ -587,6 +651,10 @@ pub(crate) fn detect(
                 .or_else(|| numeric.iter().copied().find(|&j| j != util));
             layout.ts = Some(ts);
             layout.ts_style = style;
+            layout.typing = match type_col {
+                Some(c) if c != util && Some(c) != id && c != ts.col => Typing::Column(c),
+                _ => Typing::None,
+            };
             layout.mode = Mode::Nvidia { id, util };
         }
         Format::JobLog => {
@@ -607,6 +675,7 @@ pub(crate) fn detect(
             let gpus = find(GPU_WORDS, &numeric).or(numeric.first().copied());
             layout.ts = Some(s.0);
             layout.ts_style = s.1;
+            layout.typing = type_col.map_or(Typing::None, Typing::Column);
             layout.mode = Mode::Job { end: e.0, gpus };
             layout.used = Some(ColumnUse::One(0));
         }

@@ -1,4 +1,5 @@
-//! Usage-history ingestion: monitoring exports → hourly [`UsageSeries`].
+//! Usage-history ingestion: monitoring exports → hourly [`UsageSeries`] (and one per GPU
+//! type for mixed fleets, see below).
 //!
 //! Pure and natively tested. Reads (auto-detected, overridable):
 //! one number per line; CSV / TSV / semicolon / whitespace / full-width-comma tables
@@ -6,13 +7,55 @@
 //! thousands separators; several numeric columns (pick one or sum); long "series,time,
 //! value" tables (Grafana CSV export); Prometheus `query_range` JSON; `nvidia-smi
 //! --query-gpu=timestamp,index,utilization.gpu --format=csv` logs; job logs
-//! `start,end,gpus`. Tables may quote fields as RFC 4180 does (spreadsheets, Python's
+//! `start,end,gpus`; each of these with GPU types. Tables may quote fields as RFC 4180 does (spreadsheets, Python's
 //! csv module): a quoted field holds delimiters, `""` and line breaks.
 //!
 //! Everything is resampled to hourly GPUs busy (= GPU-hours per hour): sub-hourly
 //! samples averaged, coarser samples held, jobs split across hours. Hours are aligned
 //! to the planning time zone (`utc_offset_minutes`), which also interprets naive
 //! local timestamps.
+//!
+//! ## GPU types (mixed fleets)
+//!
+//! Typed input gives one hourly series per GPU type in [`Parsed::types`] (at most
+//! [`MAX_TYPES`], in order of first appearance), all on the hours of [`Parsed::series`],
+//! which is then their sum hour by hour (so a page that plans one pool still works);
+//! [`ParseReport::type_source`] says what carried the types. Untyped input: `types` empty,
+//! results as before. Typed shapes:
+//!
+//! - long tables `timestamp,type,gpus`, columns in any order, the type column headed `type`,
+//!   `model`, `name` or `类型` (when its cells look like GPU types: a job's `type` may be
+//!   `training`), or `gpu_type`, `gpu_model`, `gpu_name`, `modelName`, `卡型`, `型号`,
+//!   `GPU型号`, … (always). Each type name as written is one series (rows of it at one time
+//!   averaged as duplicates, sub-hourly rows averaged); the series of one type are summed.
+//!   With a series-name column too (`time,node,gpu_type,gpus`), one series per name and
+//!   type, summed per type. An empty type cell rejects its row;
+//! - wide tables `timestamp,A100,H100,4090` whose value columns ALL have a header that
+//!   [`looks_like_gpu_type`] (any other column, `total`, `team_b`: today's column picker);
+//!   columns of one type are summed; an empty cell is no data of that type (not 0); a bad
+//!   cell rejects the row. Without a time column each row is an hour, as untyped;
+//! - Prometheus JSON whose every series carries a type label (`modelName` of the DCGM
+//!   exporter, `gpu_model`, `gpu_type`, `label_nvidia_com_gpu_product`, …, by preference);
+//! - job logs with a type column (`start,end,gpus,type`), and nvidia-smi logs with `name`.
+//!
+//! The column picker ([`ColumnChoice::One`]) still picks one column / series: only its type
+//! is read. Resampling is [`GapPolicy`]'s, per type, on one timeline: spacing is the median
+//! between distinct sample times of all types; an hour is in the timeline when some type has
+//! data there (every hour with [`GapPolicy::Zero`]); a type without data in such an hour reads
+//! 0 there, listed in [`TypedSeries::no_data`] and counted in [`TypedSeries::gap_hours`]
+//! (which also counts the hours no type has). Job logs: idle hours are 0, not gaps.
+//!
+//! Type names match by [`normalize_type`]: case, spaces, `_` and `-` folded; vendor and line
+//! words (`NVIDIA`, `GeForce`, `RTX`, `Tesla`, `AMD Instinct`, `Ascend`/`昇腾`), form factors
+//! (`SXM4`, `PCIe`, `NVL`), memory kinds (`HBM3`) and words like `GPUs` dropped:
+//! `NVIDIA A100-SXM4-80GB` = `a100` = `A100 80GB` → `a100`; `NVIDIA GeForce RTX 4090` =
+//! `RTX4090` = `4090` → `4090`. **A memory size** is dropped when it is the model's usual
+//! size (A100/H100/H800/A800 80 GB, H20 96 GB, L40S 48 GB, 4090 24 GB, …), otherwise kept in
+//! the key: `A100-40G` → `a100-40g`, distinct from `A100` (the two rent at different prices;
+//! the page lets the user merge them, [`merge_types`]). A model not in that table keeps any
+//! size written. The label shown is the first form met (at most 40 characters). More than
+//! [`MAX_TYPES`] keys: the input is read as one series (all types summed) and
+//! [`ParseReport::too_many_types`] names how many and the first labels.
 //!
 //! Entry points: [`parse`] (all at once) and [`Parser`] / [`Stepper`] (in slices, so
 //! a browser page can yield between slices and show progress). Never panics; every
@@ -35,15 +78,22 @@ mod prometheus;
 mod resample;
 mod split;
 pub(crate) mod timestamp;
+mod types;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_forms;
+#[cfg(test)]
+mod tests_types;
 
 use std::fmt;
 
 pub use parser::{Parser, Stepper};
+pub use types::{
+    looks_like_gpu_type, merge_types, normalize_type, rename_type, TooManyTypes, TypeEditError,
+    TypeSource, TypedSeries, MAX_LISTED_TYPES, MAX_TYPES,
+};
 
 use crate::core::series::UsageSeries;
 
@@ -393,6 +443,12 @@ pub struct ParseReport {
     /// nvidia-smi: the busy threshold used.
     pub busy_threshold_percent: Option<f64>,
     pub utc_offset_minutes: i32,
+    /// What carried the GPU types (typed input; [`Parsed::types`] holds them unless
+    /// `too_many_types`).
+    pub type_source: Option<TypeSource>,
+    /// More than [`MAX_TYPES`] GPU types: the input was read as one series (all types
+    /// summed) and [`Parsed::types`] is empty.
+    pub too_many_types: Option<TooManyTypes>,
 }
 
 impl ParseReport {
@@ -430,6 +486,8 @@ impl ParseReport {
             unsorted: false,
             busy_threshold_percent: None,
             utc_offset_minutes: opts.utc_offset_minutes,
+            type_source: None,
+            too_many_types: None,
         }
     }
 
@@ -451,8 +509,12 @@ impl ParseReport {
 /// Series plus what was read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
+    /// GPUs busy per hour; for typed input, the sum of `types` hour by hour.
     pub series: UsageSeries,
     pub report: ParseReport,
+    /// One series per GPU type (at most [`MAX_TYPES`], in order of first appearance, all on
+    /// the hours of `series`); empty for untyped input.
+    pub types: Vec<TypedSeries>,
 }
 
 /// Why nothing usable came out.

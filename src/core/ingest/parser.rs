@@ -3,11 +3,15 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::detect::{detect, Layout, Mode, TsCol};
+use super::detect::{detect, Layout, Mode, TsCol, Typing};
 use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
-use super::resample::{hourly, jobs, Sample};
+use super::resample::{
+    hourly, hourly_typed, jobs, jobs_typed, rows_typed, sort_and_collapse, RowTable, Sample,
+    TypedHourly,
+};
 use super::split::{split_fields, split_fields_with};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
+use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
     prometheus, ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource,
     ParseOptions, ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn,
@@ -191,6 +195,23 @@ struct Rows {
     offsets: Vec<(i32, usize)>,
     time_example: Option<String>,
     twelve_hour: bool,
+    /// GPU types, when the layout has them.
+    typed: Option<Box<Typed>>,
+}
+
+/// What typed rows need besides the untyped state.
+struct Typed {
+    /// The column of type names (`None`: a wide table, one column per type).
+    col: Option<usize>,
+    table: TypeTable,
+    /// The type (table index) of each series (`Rows::names`), or of each value column of
+    /// a wide table.
+    sub_type: Vec<u16>,
+    /// A long table with a series-name column besides the type column: per type, the
+    /// series of each name.
+    sub_keys: Vec<HashMap<String, u32>>,
+    /// Job logs: the type of each job kept.
+    job_types: Vec<u16>,
 }
 
 /// Why a row was rejected, and the byte range of the offending cell.
@@ -200,6 +221,12 @@ enum Acc {
     Plain(Vec<f64>),
     Samples(Vec<Sample>),
     Jobs(Vec<(i64, i64, f64)>),
+    /// A wide typed table: each row's time (none without a time column) and its value
+    /// columns (NaN: empty), row after row.
+    Rows {
+        ms: Vec<i64>,
+        vals: Vec<f64>,
+    },
 }
 
 impl Parser {
@@ -660,15 +687,56 @@ fn value(cell: &str) -> Result<f64, RejectReason> {
 }
 
 impl Rows {
-    fn new(layout: Layout, opts: &ParseOptions) -> Self {
-        let acc = match (&layout.mode, layout.ts) {
-            (Mode::Job { .. }, _) => Acc::Jobs(Vec::new()),
-            (_, Some(_)) => Acc::Samples(Vec::new()),
-            (_, None) => Acc::Plain(Vec::new()),
-        };
+    fn new(mut layout: Layout, opts: &ParseOptions) -> Self {
         let mut report = ParseReport::new(layout.format, opts);
         report.delimiter = layout.delimiter;
         report.has_header = layout.has_header;
+        let typed = match (layout.typing, &layout.mode) {
+            (Typing::Column(c), _) => Some(Box::new(Typed {
+                col: Some(c),
+                table: TypeTable::default(),
+                sub_type: Vec::new(),
+                sub_keys: Vec::new(),
+                job_types: Vec::new(),
+            })),
+            (Typing::Headers, Mode::Wide { cols }) => {
+                let mut table = TypeTable::default();
+                let sub_type: Vec<u16> = cols
+                    .iter()
+                    .filter_map(|&c| table.intern(&layout.name(c)))
+                    .collect();
+                let all: Vec<bool> = vec![true; table.len()];
+                match table.select(&all) {
+                    Ok(_) if sub_type.len() == cols.len() => Some(Box::new(Typed {
+                        col: None,
+                        table,
+                        sub_type,
+                        sub_keys: Vec::new(),
+                        job_types: Vec::new(),
+                    })),
+                    Ok(_) => None,
+                    Err(too_many) => {
+                        // Read as today's several columns, and say why.
+                        report.type_source = Some(TypeSource::Headers);
+                        report.too_many_types = Some(too_many);
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        if typed.is_none() {
+            layout.typing = Typing::None;
+        }
+        let acc = match (&layout.mode, layout.ts) {
+            (Mode::Job { .. }, _) => Acc::Jobs(Vec::new()),
+            (Mode::Wide { .. }, _) if layout.typing == Typing::Headers => Acc::Rows {
+                ms: Vec::new(),
+                vals: Vec::new(),
+            },
+            (_, Some(_)) => Acc::Samples(Vec::new()),
+            (_, None) => Acc::Plain(Vec::new()),
+        };
         Self {
             layout,
             report,
@@ -688,6 +756,7 @@ impl Rows {
             offsets: Vec::new(),
             time_example: None,
             twelve_hour: false,
+            typed,
         }
     }
 
@@ -812,6 +881,128 @@ impl Rows {
         Ok(i)
     }
 
+    /// The type column, when types come in a column.
+    fn type_col(&self) -> Option<usize> {
+        self.typed.as_ref().and_then(|ty| ty.col)
+    }
+
+    /// The type of the row's type cell (column `tc`).
+    fn row_type(&mut self, t: &str, tc: usize) -> Result<u16, RowError> {
+        let (_, r) = self.cell(t, tc)?;
+        let name = name_text(t, r);
+        if fast_trim(&name).is_empty() {
+            return Err((RejectReason::MissingValue, Some(r)));
+        }
+        let Some(ty) = self.typed.as_mut() else {
+            return Err((RejectReason::MissingValue, Some(r)));
+        };
+        ty.table
+            .intern(&name)
+            .ok_or((RejectReason::TooManySeries, Some(r)))
+    }
+
+    /// The series `name` of a typed table: its type is read from column `tc` the first time
+    /// the name is met (a series has one type).
+    fn typed_series(&mut self, t: &str, name: &str, tc: usize) -> Result<u32, RowError> {
+        if let Some(&i) = self.keys.get(name) {
+            return Ok(i);
+        }
+        let ty = self.row_type(t, tc)?;
+        let i = self.series_index(name).map_err(|e| (e, None))?;
+        if let Some(typed) = self.typed.as_mut() {
+            typed.sub_type.push(ty);
+        }
+        Ok(i)
+    }
+
+    /// The series of a long table with both a series-name column (`key` cell at `r`) and a
+    /// type column `tc`: one series per name and type.
+    fn keyed_typed_series(
+        &mut self,
+        t: &str,
+        r: (usize, usize),
+        tc: usize,
+    ) -> Result<u32, RowError> {
+        let ty = self.row_type(t, tc)?;
+        let name = name_text(t, r);
+        let n = self.names.len();
+        let Some(typed) = self.typed.as_mut() else {
+            return Err((RejectReason::MissingValue, None));
+        };
+        let slot = usize::from(ty);
+        if typed.sub_keys.len() <= slot {
+            typed.sub_keys.resize_with(slot + 1, HashMap::new);
+        }
+        if let Some(&i) = typed.sub_keys[slot].get(&*name) {
+            return Ok(i);
+        }
+        if n >= MAX_SERIES {
+            return Err((RejectReason::TooManySeries, Some(r)));
+        }
+        let i = n as u32;
+        typed.sub_keys[slot].insert(name.to_string(), i);
+        typed.sub_type.push(ty);
+        let label = &typed.table.labels[slot];
+        self.names.push(format!("{name} · {label}"));
+        Ok(i)
+    }
+
+    /// A row of a wide typed table: every type column's value (or none).
+    fn read_typed_row(&mut self, t: &str, ts: Option<i64>, cols: &[usize]) -> Result<(), RowError> {
+        let only = match self.layout.used {
+            Some(ColumnUse::One(k)) => Some(k),
+            _ => None,
+        };
+        if let Some(k) = only {
+            if self
+                .fields
+                .get(cols.get(k).copied().unwrap_or(usize::MAX))
+                .is_none()
+            {
+                return Err((RejectReason::TooFewColumns, None));
+            }
+        }
+        let Acc::Rows { ms, vals } = &mut self.acc else {
+            return Ok(());
+        };
+        let base = vals.len();
+        let mut any = false;
+        for (k, &j) in cols.iter().enumerate() {
+            let cell = match self.fields.get(j) {
+                Some(&(a, b)) if only.is_none_or(|o| o == k) => Some((a, b)),
+                _ => None,
+            };
+            let v = match cell {
+                None => f64::NAN,
+                Some((a, b)) => match value(t.get(a..b).unwrap_or("")) {
+                    Ok(v) => {
+                        any = true;
+                        v
+                    }
+                    Err(RejectReason::MissingValue) => f64::NAN,
+                    Err(e) => {
+                        vals.truncate(base);
+                        return Err((e, Some((a, b))));
+                    }
+                },
+            };
+            vals.push(v);
+        }
+        if !any {
+            vals.truncate(base);
+            let r = only.and_then(|k| self.fields.get(cols[k]).copied());
+            return Err((RejectReason::MissingValue, r));
+        }
+        if let Some(t) = ts {
+            if ms.last().is_some_and(|&l| t < l) {
+                self.sorted = false;
+                self.report.unsorted = true;
+            }
+            ms.push(t);
+        }
+        Ok(())
+    }
+
     fn read_row(&mut self, t: &str, opts: &ParseOptions) -> Result<(), RowError> {
         let ts = match self.layout.ts {
             Some(tc) => Some(self.timestamp(t, tc, opts)?),
@@ -831,6 +1022,9 @@ impl Rows {
         opts: &ParseOptions,
     ) -> Result<(), RowError> {
         match mode {
+            Mode::Wide { cols } if matches!(self.acc, Acc::Rows { .. }) => {
+                self.read_typed_row(t, ts, cols)?;
+            }
             Mode::Wide { cols } => {
                 let v = match self.layout.used.unwrap_or(ColumnUse::Sum) {
                     ColumnUse::One(k) => {
@@ -860,15 +1054,26 @@ impl Rows {
                         sum
                     }
                 };
-                self.push(ts, 0, v);
+                let col = match self.type_col() {
+                    Some(tc) => {
+                        let (_, r) = self.cell(t, tc)?;
+                        self.typed_series(t, &name_text(t, r), tc)?
+                    }
+                    None => 0,
+                };
+                self.push(ts, col, v);
             }
             Mode::Pivot { key, value: vc } => {
                 let (_, r) = self.cell(t, *key)?;
                 let (c, rv) = self.cell(t, *vc)?;
                 let v = value(c).map_err(|e| (e, Some(rv)))?;
-                let i = self
-                    .series_index(&name_text(t, r))
-                    .map_err(|e| (e, Some(r)))?;
+                let i = match self.type_col() {
+                    Some(tc) if tc == *key => self.typed_series(t, &name_text(t, r), tc)?,
+                    Some(tc) => self.keyed_typed_series(t, r, tc)?,
+                    None => self
+                        .series_index(&name_text(t, r))
+                        .map_err(|e| (e, Some(r)))?,
+                };
                 if let ColumnChoice::One(k) = opts.column {
                     if k != i as usize {
                         return Ok(());
@@ -883,10 +1088,17 @@ impl Rows {
                         if name.is_empty() {
                             return Err((RejectReason::MissingValue, Some(r)));
                         }
-                        self.series_index(&name_text(t, r))
-                            .map_err(|e| (e, Some(r)))?
+                        match self.type_col() {
+                            Some(tc) => self.typed_series(t, &name_text(t, r), tc)?,
+                            None => self
+                                .series_index(&name_text(t, r))
+                                .map_err(|e| (e, Some(r)))?,
+                        }
                     }
-                    None => self.series_index("").map_err(|e| (e, None))?,
+                    None => match self.type_col() {
+                        Some(tc) => self.typed_series(t, "", tc)?,
+                        None => self.series_index("").map_err(|e| (e, None))?,
+                    },
                 };
                 let (c, r) = self.cell(t, *util)?;
                 let u = value(c).map_err(|e| (e, Some(r)))?;
@@ -912,11 +1124,18 @@ impl Rows {
                     }
                     None => 1.0,
                 };
+                let ty = match self.type_col() {
+                    Some(tc) => Some(self.row_type(t, tc)?),
+                    None => None,
+                };
                 if end_ms < start {
                     return Err((RejectReason::EndBeforeStart, None));
                 }
                 if (end_ms - start) / 3_600_000 > MAX_HOURS as i64 {
                     return Err((RejectReason::JobTooLong, None));
+                }
+                if let (Some(ty), Some(typed)) = (ty, self.typed.as_mut()) {
+                    typed.job_types.push(ty);
                 }
                 if start < self.last_key.0 {
                     self.sorted = false;
@@ -1053,8 +1272,116 @@ impl Rows {
         };
         r.utc_offset_minutes = zone.base_minutes;
         let off = zone.base_minutes;
-        let (values, timestamps) = match self.acc {
-            Acc::Plain(v) => {
+        let typed = self.typed.take();
+        if let Some(ty) = &typed {
+            r.type_source = Some(match ty.col {
+                Some(c) => TypeSource::Column(ValueColumn {
+                    field: c,
+                    name: lay.name(c),
+                }),
+                None => TypeSource::Headers,
+            });
+        }
+        let mut types: Vec<TypedSeries> = Vec::new();
+        // The types with data (at most MAX_TYPES, else the report says why and the input
+        // is read untyped), and each table type's place among them.
+        let mut pick = |ty: &Typed, present: &[bool]| match ty.table.select(present) {
+            Ok(order) => {
+                let pos = positions(&order, ty.table.len());
+                Some((order, pos))
+            }
+            Err(too_many) => {
+                r.too_many_types = Some(too_many);
+                None
+            }
+        };
+        let mut emit = |ty: &Typed, order: &[u16], h: TypedHourly, timed: bool| {
+            let starts = timed.then_some(h.total.starts.as_slice());
+            types = typed_series(&ty.table, order, h.types, starts, &zone);
+            h.total
+        };
+        let (values, timestamps) = match (self.acc, typed.as_deref()) {
+            (Acc::Samples(mut s), Some(ty)) => {
+                let mut present = vec![false; ty.table.len()];
+                for x in &s {
+                    if let Some(&t) = ty.sub_type.get(x.col as usize) {
+                        present[usize::from(t)] = true;
+                    }
+                }
+                match pick(ty, &present) {
+                    Some((order, pos)) => {
+                        let col_type: Vec<u8> =
+                            ty.sub_type.iter().map(|&t| pos[usize::from(t)]).collect();
+                        let dups = sort_and_collapse(&mut s, self.sorted);
+                        let h = hourly_typed(&s[..], dups, &col_type, order.len(), off, opts.gaps)?;
+                        let total = emit(ty, &order, h, true);
+                        total.fill_report(r);
+                        (total.values, Some(total.starts))
+                    }
+                    None => {
+                        let ncols = self.names.len().max(1);
+                        let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
+                        h.fill_report(r);
+                        (h.values, Some(h.starts))
+                    }
+                }
+            }
+            (Acc::Jobs(j), Some(ty)) => {
+                r.unsorted = !self.sorted;
+                let mut present = vec![false; ty.table.len()];
+                for &t in &ty.job_types {
+                    present[usize::from(t)] = true;
+                }
+                let h = match pick(ty, &present) {
+                    Some((order, pos)) => {
+                        let jt: Vec<u8> =
+                            ty.job_types.iter().map(|&t| pos[usize::from(t)]).collect();
+                        let h = jobs_typed(&j, &jt, order.len(), off)?;
+                        emit(ty, &order, h, true)
+                    }
+                    None => jobs(&j, off)?,
+                };
+                h.fill_report(r);
+                (h.values, Some(h.starts))
+            }
+            (Acc::Rows { ms, vals }, Some(ty)) => {
+                let width = ty.sub_type.len().max(1);
+                let mut present = vec![false; ty.table.len()];
+                for row in vals.chunks_exact(width) {
+                    for (c, v) in row.iter().enumerate() {
+                        if !v.is_nan() {
+                            present[usize::from(ty.sub_type[c])] = true;
+                        }
+                    }
+                }
+                // At most MAX_TYPES columns' types (checked when the header was read).
+                let (order, pos) = pick(ty, &present).unwrap_or_default();
+                let col_type: Vec<u8> = ty.sub_type.iter().map(|&t| pos[usize::from(t)]).collect();
+                if lay.ts.is_some() {
+                    let perm: Option<Vec<u32>> = (!self.sorted).then(|| {
+                        let mut p: Vec<u32> = (0..ms.len() as u32).collect();
+                        p.sort_by_key(|&i| ms[i as usize]);
+                        p
+                    });
+                    let table = RowTable {
+                        ms: &ms,
+                        vals: &vals,
+                        width,
+                        order: perm.as_deref(),
+                    };
+                    let dups = table.duplicates();
+                    let h = hourly_typed(&table, dups, &col_type, order.len(), off, opts.gaps)?;
+                    let total = emit(ty, &order, h, true);
+                    total.fill_report(r);
+                    (total.values, Some(total.starts))
+                } else {
+                    let h = rows_typed(&vals, width, &col_type, order.len())?;
+                    let total = emit(ty, &order, h, false);
+                    (total.values, None)
+                }
+            }
+            (Acc::Rows { .. }, None) => (Vec::new(), None),
+            (Acc::Plain(v), _) => {
                 if v.len() > MAX_HOURS {
                     return Err(IngestError::TooManyHours {
                         hours: v.len() as u64,
@@ -1063,13 +1390,13 @@ impl Rows {
                 }
                 (v, None)
             }
-            Acc::Samples(mut s) => {
+            (Acc::Samples(mut s), None) => {
                 let ncols = self.names.len().max(1);
                 let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
                 h.fill_report(r);
                 (h.values, Some(h.starts))
             }
-            Acc::Jobs(j) => {
+            (Acc::Jobs(j), None) => {
                 r.unsorted = !self.sorted;
                 let h = jobs(&j, off)?;
                 h.fill_report(r);
@@ -1088,6 +1415,7 @@ impl Rows {
                 offset_changes: zone.changes,
             },
             report: self.report,
+            types,
         })
     }
 }

@@ -2,8 +2,9 @@
 
 use super::json::{self, JsonValue};
 use super::number::{parse_number, MAX_VALUE};
-use super::resample::{hourly, Sample};
+use super::resample::{hourly, hourly_typed, sort_and_collapse, Sample};
 use super::timestamp::{MAX_MS, MIN_MS};
+use super::types::{positions, typed_series, TypeSource, TypeTable, TYPE_LABELS};
 use super::{
     ColumnUse, Delimiter, Format, IngestError, ParseOptions, ParseReport, ParseResult, Parsed,
     RejectReason, TimestampStyle, ValueColumn, MAX_SERIES,
@@ -167,6 +168,51 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
     if samples.is_empty() {
         return Err(IngestError::NoUsableRows(Box::new(report)));
     }
+    // GPU types: a label every series carries (`modelName` of the DCGM exporter, …).
+    let type_label = TYPE_LABELS.iter().copied().find(|&l| {
+        series
+            .iter()
+            .all(|s| metric_label(s, l).is_some_and(|v| !v.trim().is_empty()))
+    });
+    if let Some(label) = type_label {
+        report.type_source = Some(TypeSource::Label(label.to_string()));
+        let mut table = TypeTable::default();
+        let sub_type: Vec<u16> = series
+            .iter()
+            .map(|s| {
+                table
+                    .intern(metric_label(s, label).unwrap_or(""))
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut present = vec![false; table.len()];
+        for x in &samples {
+            present[usize::from(sub_type[x.col as usize])] = true;
+        }
+        match table.select(&present) {
+            Ok(order) => {
+                let pos = positions(&order, table.len());
+                let col_type: Vec<u8> = sub_type.iter().map(|&t| pos[usize::from(t)]).collect();
+                let dups = sort_and_collapse(&mut samples, sorted);
+                let off = opts.utc_offset_minutes;
+                let h = hourly_typed(&samples[..], dups, &col_type, order.len(), off, opts.gaps)?;
+                h.total.fill_report(&mut report);
+                let zone = opts.zone();
+                let types = typed_series(&table, &order, h.types, Some(&h.total.starts), &zone);
+                return Ok(Parsed {
+                    series: UsageSeries {
+                        values: h.total.values,
+                        timestamps: Some(h.total.starts),
+                        utc_offset_minutes: off,
+                        offset_changes: zone.changes,
+                    },
+                    report,
+                    types,
+                });
+            }
+            Err(too_many) => report.too_many_types = Some(too_many),
+        }
+    }
     let h = hourly(
         &mut samples,
         sorted,
@@ -183,7 +229,16 @@ pub(crate) fn parse_json(text: &str, opts: &ParseOptions) -> ParseResult {
             offset_changes: opts.zone().changes,
         },
         report,
+        types: Vec::new(),
     })
+}
+
+/// The value of label `name` of a result's `metric`.
+fn metric_label<'a>(s: &'a JsonValue, name: &str) -> Option<&'a str> {
+    match s.get("metric") {
+        Some(JsonValue::Obj(kv)) => kv.iter().find(|(k, _)| k == name)?.1.as_str(),
+        _ => None,
+    }
 }
 
 /// The JSON text at a byte offset (up to the end of its array element), char-safe.

@@ -78,6 +78,37 @@ pub(crate) fn lower_median(v: &mut [i64]) -> Option<i64> {
     None
 }
 
+/// Sort samples by (ms, col) unless `sorted`, and collapse duplicates (same time, same
+/// series) into their mean. Returns the number of duplicates.
+pub(crate) fn sort_and_collapse(s: &mut Vec<Sample>, sorted: bool) -> usize {
+    if !sorted {
+        s.sort_unstable_by_key(|a| (a.ms, a.col));
+    }
+    let mut duplicates = 0;
+    let n = s.len();
+    let mut w = 0;
+    let mut i = 0;
+    while i < n {
+        let key = (s[i].ms, s[i].col);
+        let mut sum = s[i].v;
+        let mut j = i + 1;
+        while j < n && (s[j].ms, s[j].col) == key {
+            sum += s[j].v;
+            j += 1;
+        }
+        duplicates += j - i - 1;
+        s[w] = Sample {
+            ms: key.0,
+            col: key.1,
+            v: sum / (j - i) as f64,
+        };
+        w += 1;
+        i = j;
+    }
+    s.truncate(w);
+    duplicates
+}
+
 /// Resample timestamped samples. `sorted`: already in (ms, col) order.
 pub(crate) fn hourly(
     s: &mut Vec<Sample>,
@@ -90,31 +121,7 @@ pub(crate) fn hourly(
     if s.is_empty() {
         return Ok(out);
     }
-    if !sorted {
-        s.sort_unstable_by_key(|a| (a.ms, a.col));
-    }
-    // Collapse duplicates (same time, same series) into their mean.
-    let n = s.len();
-    let mut w = 0;
-    let mut i = 0;
-    while i < n {
-        let key = (s[i].ms, s[i].col);
-        let mut sum = s[i].v;
-        let mut j = i + 1;
-        while j < n && (s[j].ms, s[j].col) == key {
-            sum += s[j].v;
-            j += 1;
-        }
-        out.duplicates += j - i - 1;
-        s[w] = Sample {
-            ms: key.0,
-            col: key.1,
-            v: sum / (j - i) as f64,
-        };
-        w += 1;
-        i = j;
-    }
-    s.truncate(w);
+    out.duplicates = sort_and_collapse(s, sorted);
     let first = s[0].ms;
     let last = s[s.len() - 1].ms;
     out.span = Some((first.div_euclid(1000), last.div_euclid(1000)));
@@ -290,6 +297,441 @@ pub(crate) fn jobs(jobs: &[(i64, i64, f64)], off: i32) -> Result<Hourly, IngestE
         run += diff[i];
         out.values.push(clean(run + part[i]));
         out.starts.push(hour_start_s(k0 + i as i64, off));
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Typed resampling: one hourly series per GPU type, all on the same hours.
+
+/// Timestamped samples in (ms, series) order, each (ms, series) once (duplicates already
+/// averaged). Visited twice: spacing, then hours.
+pub(crate) trait Ordered {
+    fn each(&self, f: impl FnMut(i64, u32, f64));
+}
+
+impl Ordered for [Sample] {
+    fn each(&self, mut f: impl FnMut(i64, u32, f64)) {
+        for x in self {
+            f(x.ms, x.col, x.v);
+        }
+    }
+}
+
+/// Rows of a wide typed table: `vals[r * width + c]` is column `c` of row `r` (NaN: empty);
+/// `order` lists the rows by time (rows with equal times in file order).
+pub(crate) struct RowTable<'a> {
+    pub ms: &'a [i64],
+    pub vals: &'a [f64],
+    pub width: usize,
+    pub order: Option<&'a [u32]>,
+}
+
+impl RowTable<'_> {
+    fn row(&self, i: usize) -> usize {
+        self.order.map_or(i, |o| o[i] as usize)
+    }
+
+    /// Rows with the same time as an earlier row.
+    pub fn duplicates(&self) -> usize {
+        let mut d = 0;
+        for i in 1..self.ms.len() {
+            d += usize::from(self.ms[self.row(i)] == self.ms[self.row(i - 1)]);
+        }
+        d
+    }
+}
+
+impl Ordered for RowTable<'_> {
+    fn each(&self, mut f: impl FnMut(i64, u32, f64)) {
+        let n = self.ms.len();
+        let w = self.width;
+        let mut acc: Vec<(f64, u32)> = Vec::new();
+        let mut i = 0;
+        while i < n {
+            let r0 = self.row(i);
+            let t = self.ms[r0];
+            let mut j = i + 1;
+            while j < n && self.ms[self.row(j)] == t {
+                j += 1;
+            }
+            if j == i + 1 {
+                for (c, &v) in self.vals[r0 * w..(r0 + 1) * w].iter().enumerate() {
+                    if !v.is_nan() {
+                        f(t, c as u32, v);
+                    }
+                }
+            } else {
+                // Rows with the same time: each column's mean over the rows that have it.
+                acc.clear();
+                acc.resize(w, (0.0, 0));
+                for k in i..j {
+                    let r = self.row(k);
+                    for (a, &v) in acc.iter_mut().zip(&self.vals[r * w..(r + 1) * w]) {
+                        if !v.is_nan() {
+                            a.0 += v;
+                            a.1 += 1;
+                        }
+                    }
+                }
+                for (c, &(sum, cnt)) in acc.iter().enumerate() {
+                    if cnt > 0 {
+                        f(t, c as u32, sum / f64::from(cnt));
+                    }
+                }
+            }
+            i = j;
+        }
+    }
+}
+
+/// One type's hours on the shared timeline.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct TypeHours {
+    pub values: Vec<f64>,
+    /// Index ranges of `values` without data of this type (0 there).
+    pub no_data: Vec<std::ops::Range<usize>>,
+    /// `no_data` hours plus the hours left out of the timeline (no type has them).
+    pub gap_hours: usize,
+}
+
+impl TypeHours {
+    fn push(&mut self, v: f64, has_data: bool) {
+        let i = self.values.len();
+        self.values.push(v);
+        if !has_data {
+            match self.no_data.last_mut() {
+                Some(r) if r.end == i => r.end = i + 1,
+                _ => self.no_data.push(i..i + 1),
+            }
+        }
+    }
+}
+
+/// Per-type hours plus the summed series (with what resampling found, for the report).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct TypedHourly {
+    pub total: Hourly,
+    pub types: Vec<TypeHours>,
+}
+
+/// Hour-by-hour means per series, summed per type.
+struct TypedAgg<'a> {
+    col_type: &'a [u8],
+    ntypes: usize,
+    off: i32,
+    shift: i64,
+    acc: Vec<(f64, u32)>,
+    touched: Vec<u32>,
+    cur: Option<i64>,
+    keys: Vec<i64>,
+    /// `ntypes` values per hour.
+    vals: Vec<f64>,
+    /// Bit `t`: type `t` has data in the hour.
+    masks: Vec<u16>,
+}
+
+impl TypedAgg<'_> {
+    fn add(&mut self, ms: i64, col: u32, v: f64) {
+        let k = hour_key(ms + self.shift, self.off);
+        match self.cur {
+            Some(c) if c != k => {
+                self.flush(c);
+                self.cur = Some(k);
+            }
+            None => self.cur = Some(k),
+            _ => {}
+        }
+        let Some(a) = self.acc.get_mut(col as usize) else {
+            return;
+        };
+        if a.1 == 0 {
+            self.touched.push(col);
+        }
+        a.0 += v;
+        a.1 += 1;
+    }
+
+    fn flush(&mut self, key: i64) {
+        let base = self.vals.len();
+        self.vals.resize(base + self.ntypes, 0.0);
+        let mut mask = 0u16;
+        for &c in &self.touched {
+            let (sum, cnt) = self.acc[c as usize];
+            self.acc[c as usize] = (0.0, 0);
+            let t = usize::from(self.col_type[c as usize]);
+            if t < self.ntypes {
+                self.vals[base + t] += sum / f64::from(cnt.max(1));
+                mask |= 1 << t;
+            }
+        }
+        self.touched.clear();
+        self.keys.push(key);
+        self.masks.push(mask);
+    }
+}
+
+/// Resample typed samples (`col_type[series]` = its type, `< ntypes` ≤ 16): the same rules
+/// as [`hourly`] per type, on one timeline for all. Spacing is the median between distinct
+/// sample times of all types. An hour with data of some type is in the timeline (every
+/// hour, with [`GapPolicy::Zero`]); a type without data there reads 0 and counts a gap.
+pub(crate) fn hourly_typed<O: Ordered + ?Sized>(
+    o: &O,
+    duplicates: usize,
+    col_type: &[u8],
+    ntypes: usize,
+    off: i32,
+    policy: GapPolicy,
+) -> Result<TypedHourly, IngestError> {
+    let mut out = TypedHourly {
+        total: Hourly {
+            duplicates,
+            ..Hourly::default()
+        },
+        types: vec![TypeHours::default(); ntypes],
+    };
+    let mut first: Option<i64> = None;
+    let mut last = i64::MIN;
+    let mut deltas: Vec<i64> = Vec::new();
+    o.each(|ms, _, _| {
+        match first {
+            None => first = Some(ms),
+            Some(_) if ms != last => deltas.push(ms - last),
+            _ => {}
+        }
+        last = ms;
+    });
+    let Some(first) = first else {
+        return Ok(out);
+    };
+    out.total.span = Some((first.div_euclid(1000), last.div_euclid(1000)));
+    let resolution_ms = lower_median(&mut deltas);
+    drop(deltas);
+    out.total.resolution_s = resolution_ms.map(|m| (m + 500) / 1000);
+    let shift = if resolution_ms.is_some_and(|r| (3_240_000..=3_960_000).contains(&r)) {
+        300_000
+    } else {
+        0
+    };
+    let mut agg = TypedAgg {
+        col_type,
+        ntypes,
+        off,
+        shift,
+        acc: vec![(0.0, 0); col_type.len()],
+        touched: Vec::new(),
+        cur: None,
+        keys: Vec::new(),
+        vals: Vec::new(),
+        masks: Vec::new(),
+    };
+    o.each(|ms, col, v| agg.add(ms, col, v));
+    if let Some(c) = agg.cur {
+        agg.flush(c);
+    }
+    let TypedAgg {
+        mut keys,
+        mut vals,
+        mut masks,
+        ..
+    } = agg;
+
+    // Coarser than hourly: hold each hour (all types) for one sample period.
+    if let Some(res) = resolution_ms.filter(|&r| r > HOUR_MS) {
+        let hold = ((res + HOUR_MS / 2) / HOUR_MS).clamp(1, 24 * 31);
+        let end_of = |i: usize| {
+            let k = keys[i];
+            let next = keys.get(i + 1).map_or(k + hold, |&n| n);
+            next.min(k + hold).max(k + 1)
+        };
+        let total: u64 = (0..keys.len()).map(|i| (end_of(i) - keys[i]) as u64).sum();
+        if total > MAX_HOURS as u64 {
+            return Err(too_many(total));
+        }
+        let mut k2 = Vec::with_capacity(total as usize);
+        let mut v2 = Vec::with_capacity(total as usize * ntypes);
+        let mut m2 = Vec::with_capacity(total as usize);
+        for i in 0..keys.len() {
+            for kk in keys[i]..end_of(i) {
+                k2.push(kk);
+                v2.extend_from_slice(&vals[i * ntypes..(i + 1) * ntypes]);
+                m2.push(masks[i]);
+            }
+        }
+        (keys, vals, masks) = (k2, v2, m2);
+    }
+
+    let (missing, gaps) = list_gaps(&keys, off);
+    out.total.missing_hours = usize::try_from(missing).unwrap_or(usize::MAX);
+    out.total.gaps = gaps;
+    let produced = match policy {
+        GapPolicy::Exclude => keys.len() as u64,
+        GapPolicy::Zero => keys.len() as u64 + missing,
+    };
+    if produced > MAX_HOURS as u64 {
+        return Err(too_many(produced));
+    }
+    let produced = produced as usize;
+    let h = &mut out.total;
+    h.values.reserve(produced);
+    h.starts.reserve(produced);
+    for t in &mut out.types {
+        t.values.reserve(produced);
+    }
+    let mut prev_k: Option<i64> = None;
+    for (i, &k) in keys.iter().enumerate() {
+        if policy == GapPolicy::Zero {
+            if let Some(p) = prev_k {
+                for kk in p + 1..k {
+                    h.values.push(0.0);
+                    h.starts.push(hour_start_s(kk, off));
+                    for t in &mut out.types {
+                        t.push(0.0, false);
+                    }
+                }
+            }
+        }
+        let mut total = 0.0;
+        for (t, th) in out.types.iter_mut().enumerate() {
+            let v = clean(vals[i * ntypes + t]);
+            total += v;
+            th.push(v, masks[i] & (1 << t) != 0);
+        }
+        h.values.push(clean(total));
+        h.starts.push(hour_start_s(k, off));
+        prev_k = Some(k);
+    }
+    let outside = match policy {
+        GapPolicy::Exclude => out.total.missing_hours,
+        GapPolicy::Zero => 0,
+    };
+    for t in &mut out.types {
+        t.gap_hours = outside + t.no_data.iter().map(|r| r.len()).sum::<usize>();
+    }
+    Ok(out)
+}
+
+/// Missing hours between consecutive hour keys, and the first [`MAX_LISTED_GAPS`] runs.
+fn list_gaps(keys: &[i64], off: i32) -> (u64, Vec<Gap>) {
+    let mut missing: u64 = 0;
+    let mut gaps = Vec::new();
+    for w in keys.windows(2) {
+        let d = (w[1] - w[0] - 1) as u64;
+        if d > 0 {
+            missing += d;
+            if gaps.len() < MAX_LISTED_GAPS {
+                gaps.push(Gap {
+                    start: hour_start_s(w[0] + 1, off),
+                    hours: d as usize,
+                });
+            }
+        }
+    }
+    (missing, gaps)
+}
+
+/// Typed jobs (`types[i]` = the type of `jobs[i]`, `< ntypes`): [`jobs`] per type, on the
+/// hours from the first start to the last end of all (idle hours are 0, not gaps).
+pub(crate) fn jobs_typed(
+    jobs: &[(i64, i64, f64)],
+    types: &[u8],
+    ntypes: usize,
+    off: i32,
+) -> Result<TypedHourly, IngestError> {
+    let mut out = TypedHourly {
+        total: Hourly::default(),
+        types: vec![TypeHours::default(); ntypes],
+    };
+    let Some(min_s) = jobs.iter().map(|j| j.0).min() else {
+        return Ok(out);
+    };
+    let max_e = jobs.iter().map(|j| j.1).max().unwrap_or(min_s);
+    out.total.span = Some((min_s.div_euclid(1000), max_e.div_euclid(1000)));
+    let k0 = hour_key(min_s, off);
+    let k1 = hour_key((max_e - 1).max(min_s), off);
+    let n = (k1 - k0 + 1) as u64;
+    if n > MAX_HOURS as u64 {
+        return Err(too_many(n));
+    }
+    let n = n as usize;
+    let off_ms = i64::from(off) * 60_000;
+    let start_ms = |k: i64| k * HOUR_MS - off_ms;
+    // Row-major per hour: `ntypes` values.
+    let mut part = vec![0.0f64; n * ntypes];
+    let mut diff = vec![0.0f64; (n + 1) * ntypes];
+    for (&(s, e, g), &t) in jobs.iter().zip(types) {
+        let t = usize::from(t);
+        if e <= s || t >= ntypes {
+            continue;
+        }
+        let ks = hour_key(s, off);
+        let ke = hour_key(e - 1, off);
+        let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
+        if ks == ke {
+            part[is * ntypes + t] += g * (e - s) as f64 / HOUR_MS as f64;
+        } else {
+            part[is * ntypes + t] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
+            part[ie * ntypes + t] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
+            if ie > is + 1 {
+                diff[(is + 1) * ntypes + t] += g;
+                diff[ie * ntypes + t] -= g;
+            }
+        }
+    }
+    let mut run = vec![0.0f64; ntypes];
+    out.total.values.reserve(n);
+    out.total.starts.reserve(n);
+    for i in 0..n {
+        let mut total = 0.0;
+        for (t, th) in out.types.iter_mut().enumerate() {
+            run[t] += diff[i * ntypes + t];
+            let v = clean(run[t] + part[i * ntypes + t]);
+            total += v;
+            th.push(v, true);
+        }
+        out.total.values.push(clean(total));
+        out.total.starts.push(hour_start_s(k0 + i as i64, off));
+    }
+    Ok(out)
+}
+
+/// A wide typed table without timestamps: row `r` is hour `r`; `col_type[c]` the type of
+/// column `c`. An empty cell is no data of its type in that hour (0 there).
+pub(crate) fn rows_typed(
+    vals: &[f64],
+    width: usize,
+    col_type: &[u8],
+    ntypes: usize,
+) -> Result<TypedHourly, IngestError> {
+    let rows = vals.len().checked_div(width).unwrap_or(0);
+    if rows > MAX_HOURS {
+        return Err(too_many(rows as u64));
+    }
+    let mut out = TypedHourly {
+        total: Hourly::default(),
+        types: vec![TypeHours::default(); ntypes],
+    };
+    let mut sums = vec![0.0f64; ntypes];
+    for r in 0..rows {
+        sums.iter_mut().for_each(|s| *s = 0.0);
+        let mut mask = 0u16;
+        for (c, &v) in vals[r * width..(r + 1) * width].iter().enumerate() {
+            let t = usize::from(col_type[c]);
+            if !v.is_nan() && t < ntypes {
+                sums[t] += v;
+                mask |= 1 << t;
+            }
+        }
+        let mut total = 0.0;
+        for (t, th) in out.types.iter_mut().enumerate() {
+            let v = clean(sums[t]);
+            total += v;
+            th.push(v, mask & (1 << t) != 0);
+        }
+        out.total.values.push(clean(total));
+    }
+    for t in &mut out.types {
+        t.gap_hours = t.no_data.iter().map(|r| r.len()).sum();
     }
     Ok(out)
 }
