@@ -10,7 +10,7 @@ use crate::core::calendar::civil_from_days;
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError, OrderSource,
-    ParseReport, RejectReason, TimeForm, TimestampStyle,
+    ParseReport, RejectReason, TimeForm, TimestampStyle, TypeSource, TypedSeries, MAX_TYPES,
 };
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::percent;
@@ -218,9 +218,40 @@ fn local_text(unix: i64, zone: &Zone) -> String {
 fn report_view(
     l: Lang,
     r: &ParseReport,
+    types: &[TypedSeries],
     planning: &Zone,
     zone: Option<(String, String)>,
 ) -> impl IntoView {
+    let type_source = r.type_source.as_ref().map(|s| match s {
+        TypeSource::Column(c) if c.name.is_empty() => {
+            format!("{} {}", pick(l, "column", "列"), c.field + 1)
+        }
+        TypeSource::Column(c) => format!("{} “{}”", pick(l, "column", "列"), c.name),
+        TypeSource::Headers => pick(l, "the column headers", "各列表头").to_string(),
+        TypeSource::Label(label) => format!("{} {label}", pick(l, "label", "标签")),
+    });
+    let type_rows: Vec<(String, String, String)> = types
+        .iter()
+        .map(|t| {
+            let peak = crate::format::number_trim(t.peak, 2, l);
+            let text = match l {
+                Lang::En => format!("{} h, peak {peak} GPUs, {} h without data", t.hours, t.gap_hours),
+                Lang::Zh => format!("{} 小时，峰值 {peak} 张，{} 小时无数据", t.hours, t.gap_hours),
+            };
+            (t.label.clone(), t.key.clone(), text)
+        })
+        .collect();
+    let type_count = type_rows.len();
+    let too_many = r.too_many_types.as_ref().map(|m| match l {
+        Lang::En => format!(
+            "{} GPU types found ({}{}): at most {} are planned per type, so the history was read as one series (all types summed).",
+            m.found, m.labels.join(", "), if m.found > m.labels.len() { ", …" } else { "" }, MAX_TYPES
+        ),
+        Lang::Zh => format!(
+            "发现 {} 种 GPU 型号（{}{}）：按型号规划最多 {} 种，因此历史按一条序列读取（各型号相加）。",
+            m.found, m.labels.join("、"), if m.found > m.labels.len() { "……" } else { "" }, MAX_TYPES
+        ),
+    });
     let mut read_as = format_name(l, r.format).to_string();
     if r.format == Format::Table || r.format == Format::GrafanaCsv {
         read_as.push_str(&format!(
@@ -373,7 +404,22 @@ fn report_view(
                 <dt>{pick(l, "Rejected lines", "被拒绝的行")}</dt>
                 <dd data-testid="rows-rejected" data-value=r.rows_rejected.to_string()>{r.rows_rejected}</dd>
             </div>
+            {type_source.map(|src| view! {
+                <div><dt>{pick(l, "GPU types from", "GPU 型号取自")}</dt><dd data-testid="types-from">{src}</dd></div>
+            })}
         </dl>
+        {too_many.map(|t| view! { <p class="warning" role="status" data-testid="too-many-types">{t}</p> })}
+        {(!type_rows.is_empty()).then(|| view! {
+            <ul class="types" data-testid="types-found" data-value=type_count.to_string()>
+                {type_rows.into_iter().map(|(label, key, text)| {
+                    let shown = label.clone();
+                    view! { <li data-type=label data-key=key><strong>{shown}</strong>": "{text}</li> }
+                }).collect_view()}
+            </ul>
+            <p class="field-hint">{pick(l,
+                "The plan below is for the fleet's total; planning each type with its own prices comes with the fleet planner.",
+                "下方方案按全部型号的合计计算；按型号分别定价规划将随机队规划功能提供。")}</p>
+        })}
         {(!rejected.is_empty()).then(|| view! {
             <ul class="rejected" data-testid="rejected-lines">
                 {rejected.into_iter().map(|x| {
@@ -421,13 +467,13 @@ pub fn ParseReportView() -> impl IntoView {
                         let zone = parsed.series.timestamps.is_some().then(|| {
                             state.with_untracked(|s| zone_text(l, &parsed.report, &s.tz, !parsed.series.offset_changes.is_empty()))
                         });
-                        report_view(l, &parsed.report, &parsed.series.zone(), zone).into_any()
+                        report_view(l, &parsed.report, &parsed.types, &parsed.series.zone(), zone).into_any()
                     }
                     ParseStatus::Done(Err(e)) => {
                         let report = match &e { IngestError::NoUsableRows(r) => Some(r.clone()), _ => None };
                         view! {
                             <p class="error" role="alert" data-testid="usage-error">{ingest_error_text(l, &e)}</p>
-                            {report.map(|r| report_view(l, &r, &Zone::fixed(r.utc_offset_minutes), None))}
+                            {report.map(|r| report_view(l, &r, &[], &Zone::fixed(r.utc_offset_minutes), None))}
                         }.into_any()
                     }
                 }
