@@ -235,8 +235,14 @@ fn report_view(
         .map(|t| {
             let peak = crate::format::number_trim(t.peak, 2, l);
             let text = match l {
-                Lang::En => format!("{} h, peak {peak} GPUs, {} h without data", t.hours, t.gap_hours),
-                Lang::Zh => format!("{} 小时，峰值 {peak} 张，{} 小时无数据", t.hours, t.gap_hours),
+                Lang::En => format!(
+                    "{} h, peak {peak} GPUs, {} h without data",
+                    t.hours, t.gap_hours
+                ),
+                Lang::Zh => format!(
+                    "{} 小时，峰值 {peak} 张，{} 小时无数据",
+                    t.hours, t.gap_hours
+                ),
             };
             (t.label.clone(), t.key.clone(), text)
         })

@@ -72,6 +72,16 @@ pub fn option_name(l: Lang, term: Term, payment: Payment) -> String {
     }
 }
 
+/// The name inside an English sentence: "on demand", "monthly", "1 year, all upfront" (no
+/// `to_lowercase`: it brings the Unicode case tables into the page).
+fn option_phrase(l: Lang, term: Term, payment: Payment) -> String {
+    match (l, term) {
+        (Lang::En, Term::OnDemand) => "on demand".into(),
+        (Lang::En, Term::Monthly) => "monthly".into(),
+        _ => option_name(l, term, payment),
+    }
+}
+
 fn month_text(l: Lang, m: u32) -> String {
     match l {
         Lang::En => format!("month {m}"),
@@ -223,10 +233,10 @@ pub fn present(
         ),
         (Lang::En, Some(r), _) => format!(
             "Over the {h} months compared, {} costs {}: {} less than the runner-up, {} ({}).",
-            best_name.to_lowercase(),
+            option_phrase(l, best.term, best.payment),
             m(best.horizon_cost),
             m(t.difference),
-            option_name(l, t.rows[r].term, t.rows[r].payment).to_lowercase(),
+            option_phrase(l, t.rows[r].term, t.rows[r].payment),
             m(t.rows[r].horizon_cost),
         ),
         (Lang::Zh, Some(r), _) => format!(
@@ -239,7 +249,7 @@ pub fn present(
         ),
         (Lang::En, None, _) => format!(
             "Over the {h} months compared, {} costs {}; no other option pays back in time.",
-            best_name.to_lowercase(),
+            option_phrase(l, best.term, best.payment),
             m(best.horizon_cost)
         ),
         (Lang::Zh, None, _) => format!(

@@ -356,7 +356,7 @@ fn tokens(label: &str) -> Vec<String> {
     let mut cur = String::new();
     let mut cur_ascii = true;
     for c in label.chars().take(MAX_LABEL_SCAN).map(fold_width) {
-        if !c.is_alphanumeric() {
+        if !is_word_char(c) {
             if !cur.is_empty() {
                 out.push(std::mem::take(&mut cur));
             }
@@ -366,7 +366,7 @@ fn tokens(label: &str) -> Vec<String> {
             out.push(std::mem::take(&mut cur));
         }
         cur_ascii = c.is_ascii();
-        cur.extend(c.to_lowercase());
+        cur.push(c.to_ascii_lowercase());
     }
     if !cur.is_empty() {
         out.push(cur);
@@ -612,8 +612,17 @@ pub fn looks_like_gpu_type(header: &str) -> bool {
 fn fold_header(h: &str) -> String {
     h.chars()
         .filter(|c| !matches!(c, ' ' | '_' | '-' | '.' | '\t'))
-        .flat_map(char::to_lowercase)
+        .map(|c| c.to_ascii_lowercase())
         .collect()
+}
+
+/// A letter or digit of a type name: ASCII letters and digits, and any other character but
+/// CJK punctuation (`、`, `。`, `（` …; full-width ASCII was folded before). Not
+/// `char::is_alphanumeric` / `to_lowercase`: their Unicode tables cost the page ~12 KB, and
+/// type names are Latin letters, digits and Chinese words (`昇腾910B`).
+fn is_word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || (!c.is_ascii() && !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}'))
 }
 
 /// Headers that always name a GPU-type column.
