@@ -236,8 +236,10 @@ fn report_view(
             let peak = crate::format::number_trim(t.peak, 2, l);
             let text = match l {
                 Lang::En => format!(
-                    "{} h, peak {peak} GPUs, {} h without data",
-                    t.hours, t.gap_hours
+                    "{} h, peak {peak} GPU{}, {} h without data",
+                    t.hours,
+                    if t.peak == 1.0 { "" } else { "s" },
+                    t.gap_hours
                 ),
                 Lang::Zh => format!(
                     "{} 小时，峰值 {peak} 张，{} 小时无数据",
@@ -285,6 +287,11 @@ fn report_view(
     };
     let used = match r.used {
         ColumnUse::One(i) => column(i),
+        ColumnUse::Sum if r.type_source.is_some() => format!(
+            "{} ({})",
+            pick(l, "sum over the GPU types", "各 GPU 型号之和"),
+            types.len()
+        ),
         ColumnUse::Sum => format!(
             "{} ({})",
             pick(l, "sum of all numeric columns", "所有数字列之和"),
