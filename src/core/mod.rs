@@ -10,6 +10,7 @@ pub mod decimal;
 pub mod effective;
 pub mod error;
 pub mod examples;
+pub mod fleet;
 pub mod hidden;
 pub mod ingest;
 pub mod money;

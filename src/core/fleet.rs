@@ -1,0 +1,1267 @@
+//! § 16 Fleet: the fixed budget across GPU types.
+//!
+//! A team runs several GPU types (A100, H100, 4090 …). Types are not interchangeable: a job
+//! on an H100 cannot move to a 4090, so each type t has its own usage profile, its own
+//! prices (P_t, r_t, H) and its own commitment curve M_t(N) = N·P_t + r_t·E_t(N)·H/T (§ 4).
+//! The saving against all on demand is S_t(N) = M_t(0) − M_t(N) (exact `Money`).
+//!
+//! One fixed budget F buys the monthly GPUs of every type: choose N_t ∈ 0..=⌈peak_t⌉
+//! maximising Σ S_t(N_t) subject to Σ N_t·P_t ≤ F. Ties go to the smaller total fixed spend,
+//! then to the lexicographically smaller vector (N_1, N_2, …) in the order the types are
+//! given. Everything is computed in cents, so the comparisons are exact.
+//!
+//! The search is a depth-first branch and bound over the types (`search` below). Its bound
+//! is the fractional fill of the remaining types' concave hulls: the upper concave hull of
+//! each type's points (N·P_t, S_t(N)) lies on or above every S_t(N), so filling the budget
+//! left with the steepest hull pieces first, the last one in part, saves at least as much as
+//! any choice of whole GPUs. S_t is concave up to the rounding of M_t(N) to the cent; the
+//! hull makes the bound valid either way.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::BTreeMap;
+
+use super::budget::MAX_BUDGET;
+use super::commitment::{monthly_cost, n_star, CommitRow};
+use super::error::{non_negative, Field, InputError, Problem};
+use super::money::Money;
+use super::prices::Prices;
+use super::profile::LevelProfile;
+
+/// Most GPU types one allocation accepts.
+pub const MAX_FLEET_TYPES: usize = 8;
+
+/// One GPU type of the fleet: its own usage profile and its own prices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FleetType<'a> {
+    /// Label shown with the type ("A100", "H100" …).
+    pub name: &'a str,
+    /// Usage of this type only.
+    pub levels: &'a LevelProfile,
+    /// P_t, r_t and H of this type.
+    pub prices: Prices,
+}
+
+/// What the fixed budget buys of one type (all money per month).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeAllocation {
+    pub name: String,
+    /// N*_t of § 4: the type's own optimum without a budget.
+    pub n_star: u32,
+    /// S_t(N*_t).
+    pub unconstrained_saving: Money,
+    /// N_t: monthly GPUs of this type the budget buys.
+    pub committed: u32,
+    /// N_t·P_t (exact).
+    pub fixed: Money,
+    /// r_t·E_t(N_t)·H/T.
+    pub elastic: Money,
+    /// fixed + elastic = M_t(N_t).
+    pub total: Money,
+    /// S_t(N_t) = M_t(0) − M_t(N_t).
+    pub saving: Money,
+    /// covered(N)/(N·T), 0..=1; 0 when N = 0.
+    pub fixed_utilization: f64,
+}
+
+/// The fleet's allocation of the fixed budget.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FleetAllocation {
+    /// One entry per type, in the order given.
+    pub types: Vec<TypeAllocation>,
+    /// F.
+    pub fixed_budget: Money,
+    /// Σ N_t·P_t (≤ F).
+    pub fixed_spent: Money,
+    /// F − fixed_spent.
+    pub left: Money,
+    /// Σ S_t(N_t).
+    pub saving: Money,
+    /// Σ N*_t·P_t: what the types' own optima would cost.
+    pub unconstrained_fixed: Money,
+    /// Σ S_t(N*_t).
+    pub unconstrained_saving: Money,
+    /// F < Σ N*_t·P_t: the budget keeps at least one type below its N*.
+    pub budget_binds: bool,
+    /// Σ M_t(0): everything on demand.
+    pub all_on_demand: Money,
+    /// Σ M_t(N_t) (= all_on_demand − saving, exactly).
+    pub total: Money,
+    /// The search proved this allocation optimal (under the tie rule). False only when it
+    /// stopped at its step limit (120 000 candidate N in all, a few milliseconds; met only
+    /// when a great many choices save within cents of each other, e.g. every type with the
+    /// same break-even H*): the allocation is then the best found.
+    pub exact: bool,
+    /// No allocation within the budget saves more than this (= `saving` when `exact`).
+    pub saving_bound: Money,
+}
+
+/// One piece of the upper concave hull of a type's (N·P, S(N)) points: `cost` more fixed
+/// spend buys at most `saving` more (both in cents; `saving` > 0).
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    cost: i64,
+    saving: i64,
+    ty: usize,
+    from: u32,
+    to: u32,
+}
+
+impl Segment {
+    /// Steeper first; a zero-cost segment (P rounded to 0 cents) is the steepest.
+    fn steeper(&self, other: &Segment) -> Ordering {
+        // self.saving/self.cost vs other.saving/other.cost, cross-multiplied (costs ≥ 0).
+        let a = self.saving as i128 * other.cost as i128;
+        let b = other.saving as i128 * self.cost as i128;
+        b.cmp(&a)
+            .then(self.ty.cmp(&other.ty))
+            .then(self.from.cmp(&other.from))
+    }
+}
+
+/// A type's table: every row N = 0..=⌈peak⌉ of § 4 and what the search needs of it.
+struct Table {
+    /// The type's index in the order given.
+    ty: usize,
+    rows: Vec<CommitRow>,
+    /// P in cents.
+    price: i64,
+    /// S(N) in cents.
+    saving: Vec<i64>,
+    /// The smallest m ≤ N with the largest S(m).
+    best_arg_upto: Vec<u32>,
+    /// The positive-slope pieces of the upper concave hull, in order of N.
+    hull: Vec<Segment>,
+    /// The N of the hull's corners: 0, then each piece's end.
+    corners: Vec<u32>,
+}
+
+impl Table {
+    fn new(ty: usize, t: &FleetType) -> Self {
+        let rows: Vec<CommitRow> = (0..=t.levels.levels())
+            .map(|n| monthly_cost(t.levels, &t.prices, n))
+            .collect();
+        let price = t.prices.monthly_money.cents();
+        let saving: Vec<i64> = rows
+            .iter()
+            .map(|r| (rows[0].total - r.total).cents())
+            .collect();
+        let mut best_arg_upto = vec![0u32; saving.len()];
+        for n in 1..saving.len() {
+            let b = best_arg_upto[n - 1];
+            best_arg_upto[n] = if saving[n] > saving[b as usize] {
+                n as u32
+            } else {
+                b
+            };
+        }
+        let hull = hull(ty, price, &saving);
+        let corners = std::iter::once(0)
+            .chain(hull.iter().map(|s| s.to))
+            .collect();
+        Self {
+            ty,
+            rows,
+            price,
+            saving,
+            best_arg_upto,
+            hull,
+            corners,
+        }
+    }
+
+    /// The hull at N, flat after its last corner, as a fraction (numerator, denominator > 0):
+    /// concave in N and never below S(N).
+    fn hull_at(&self, n: u32) -> (i128, i128) {
+        let p = self.corners.partition_point(|&c| c <= n);
+        let a = self.corners[p - 1];
+        match self.corners.get(p) {
+            Some(&b) => {
+                let (sa, sb) = (
+                    self.saving[a as usize] as i128,
+                    self.saving[b as usize] as i128,
+                );
+                let d = (b - a) as i128;
+                (sa * d + (n - a) as i128 * (sb - sa), d)
+            }
+            None => (self.saving[a as usize] as i128, 1),
+        }
+    }
+
+    /// Largest N ≤ ⌈peak⌉ whose fixed spend fits in `left` cents.
+    fn max_n(&self, left: i64) -> u32 {
+        let cap = self.rows.len() as i64 - 1;
+        if self.price == 0 {
+            cap as u32
+        } else {
+            (left / self.price).min(cap) as u32
+        }
+    }
+}
+
+/// Positive-slope pieces of the upper concave hull of the points (N·P, S(N)), N = 0..=K.
+/// Every S(N) lies on or below the hull, and the hull is 0 at N = 0.
+fn hull(ty: usize, price: i64, saving: &[i64]) -> Vec<Segment> {
+    if price == 0 {
+        // Every N costs nothing: one vertical piece up to the best saving.
+        let (best_n, &best) = saving
+            .iter()
+            .enumerate()
+            .rev()
+            .max_by_key(|&(_, s)| *s)
+            .unwrap_or((0, &0));
+        return if best > 0 {
+            vec![Segment {
+                cost: 0,
+                saving: best,
+                ty,
+                from: 0,
+                to: best_n as u32,
+            }]
+        } else {
+            Vec::new()
+        };
+    }
+    let point = |n: usize| (n as i128 * price as i128, saving[n] as i128);
+    let mut stack: Vec<usize> = Vec::with_capacity(saving.len());
+    for n in 0..saving.len() {
+        let (bx, by) = point(n);
+        while stack.len() >= 2 {
+            let (ox, oy) = point(stack[stack.len() - 2]);
+            let (ax, ay) = point(stack[stack.len() - 1]);
+            // Drop a when it lies on or below the line o → b.
+            if (ax - ox) * (by - oy) - (ay - oy) * (bx - ox) >= 0 {
+                stack.pop();
+            } else {
+                break;
+            }
+        }
+        stack.push(n);
+    }
+    stack
+        .windows(2)
+        .map(|w| Segment {
+            cost: (w[1] - w[0]) as i64 * price,
+            saving: saving[w[1]] - saving[w[0]],
+            ty,
+            from: w[0] as u32,
+            to: w[1] as u32,
+        })
+        .take_while(|s| s.saving > 0)
+        .collect()
+}
+
+/// Upper bound on the saving a set of types can add with a given fixed spend: the
+/// fractional (LP) fill of their hull pieces, steepest first.
+struct Bound {
+    segments: Vec<Segment>,
+    /// cum_cost[j], cum_saving[j]: the first j pieces taken whole.
+    cum_cost: Vec<i64>,
+    cum_saving: Vec<i64>,
+    /// gcd of the types' prices in cents: every spend of theirs is a multiple of it.
+    step: i64,
+    /// first_cum[j]: what the first j pieces spend on the first of these types.
+    first_cum: Vec<i64>,
+}
+
+impl Bound {
+    /// The bound of `tables`, from `all`: every type's pieces, steepest first.
+    fn new(all: &[Segment], tables: &[&Table]) -> Self {
+        let mut member = [false; MAX_FLEET_TYPES];
+        for t in tables {
+            member[t.ty] = true;
+        }
+        let segments: Vec<Segment> = all.iter().filter(|s| member[s.ty]).copied().collect();
+        let mut cum_cost = vec![0];
+        let mut cum_saving = vec![0];
+        for s in &segments {
+            cum_cost.push(cum_cost.last().copied().unwrap_or(0) + s.cost);
+            cum_saving.push(cum_saving.last().copied().unwrap_or(0) + s.saving);
+        }
+        let step = tables.iter().fold(0, |g, t| gcd(g, t.price));
+        let first = tables.first().map(|t| t.ty);
+        let mut first_cum = vec![0];
+        for s in &segments {
+            let own = if Some(s.ty) == first { s.cost } else { 0 };
+            first_cum.push(first_cum.last().copied().unwrap_or(0) + own);
+        }
+        Self {
+            segments,
+            cum_cost,
+            cum_saving,
+            step,
+            first_cum,
+        }
+    }
+
+    /// The pieces taken whole within `budget` (no rounding to `step`): j.
+    fn whole(&self, budget: i64) -> usize {
+        // cum_cost[0] = 0 ≤ budget, so j ≥ 0.
+        self.cum_cost.partition_point(|&c| c <= budget) - 1
+    }
+
+    /// The fractional fill within `budget` (no rounding to `step`) as a fraction
+    /// (numerator, denominator > 0): a concave function of the budget.
+    fn fill(&self, budget: i64) -> (i128, i128) {
+        let j = self.whole(budget);
+        let whole = self.cum_saving[j] as i128;
+        match self.segments.get(j) {
+            // cum_cost[j + 1] > budget ≥ cum_cost[j], so s.cost > 0.
+            Some(s) => (
+                whole * s.cost as i128 + s.saving as i128 * (budget - self.cum_cost[j]) as i128,
+                s.cost as i128,
+            ),
+            None => (whole, 1),
+        }
+    }
+
+    /// What the fractional fill within `budget` spends on the first of these types.
+    fn first_spend(&self, budget: i64) -> i64 {
+        let j = self.whole(budget);
+        let mut x = self.first_cum[j];
+        // The piece filled in part (cost > 0) is the first type's when it adds to first_cum.
+        if j + 1 < self.first_cum.len() && self.first_cum[j + 1] > self.first_cum[j] {
+            x += budget - self.cum_cost[j];
+        }
+        x
+    }
+
+    /// No choice of these types spending at most `budget` cents saves more (cents).
+    fn upper(&self, budget: i64) -> i64 {
+        let b = if self.step > 0 {
+            budget - budget % self.step
+        } else {
+            budget
+        };
+        let j = self.whole(b);
+        let mut u = self.cum_saving[j];
+        if let Some(s) = self.segments.get(j) {
+            // cum_cost[j + 1] > b ≥ cum_cost[j], so s.cost > 0.
+            u += (s.saving as i128 * (b - self.cum_cost[j]) as i128 / s.cost as i128) as i64;
+        }
+        u
+    }
+
+    /// No choice of these types saving at least `need` cents spends less (cents);
+    /// `i64::MAX` when none saves that much.
+    fn min_cost(&self, need: i64) -> i64 {
+        if need <= 0 {
+            return 0;
+        }
+        // The first j pieces save less than `need`, the first j + 1 at least `need`.
+        let j = self.cum_saving.partition_point(|&s| s < need) - 1;
+        match self.segments.get(j) {
+            None => i64::MAX,
+            Some(s) => {
+                let more = (need - self.cum_saving[j]) as i128 * s.cost as i128;
+                let saving = s.saving as i128;
+                self.cum_cost[j] + ((more + saving - 1) / saving) as i64
+            }
+        }
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// N for every type (those not yet chosen at 0), with the spend and the saving in cents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Choice {
+    cost: i64,
+    saving: i64,
+    n: [u32; MAX_FLEET_TYPES],
+}
+
+impl Choice {
+    /// The tie rule: more saving, then less fixed spend, then the smaller vector.
+    fn better_than(&self, other: &Choice) -> bool {
+        (self.saving, Reverse(self.cost), Reverse(self.n))
+            > (other.saving, Reverse(other.cost), Reverse(other.n))
+    }
+}
+
+/// A starting incumbent: take hull pieces steepest first while they fit (a type whose next
+/// piece does not fit takes no further piece), then single GPUs of each type while they add
+/// saving and fit.
+fn greedy(tables: &[Table], all: &[Segment], budget: i64) -> Choice {
+    let mut c = Choice {
+        cost: 0,
+        saving: 0,
+        n: [0; MAX_FLEET_TYPES],
+    };
+    let mut blocked = [false; MAX_FLEET_TYPES];
+    for s in all {
+        if blocked[s.ty] || c.n[s.ty] != s.from {
+            continue;
+        }
+        if c.cost + s.cost <= budget {
+            c.cost += s.cost;
+            c.saving += s.saving;
+            c.n[s.ty] = s.to;
+        } else {
+            blocked[s.ty] = true;
+        }
+    }
+    for (i, t) in tables.iter().enumerate() {
+        while (c.n[i] as usize) + 1 < t.saving.len() && c.cost + t.price <= budget {
+            let n = c.n[i] as usize;
+            if t.saving[n + 1] <= t.saving[n] {
+                break;
+            }
+            c.cost += t.price;
+            c.saving += t.saving[n + 1] - t.saving[n];
+            c.n[i] += 1;
+        }
+    }
+    c
+}
+
+/// Depth-first branch and bound over the types in one order.
+struct Search<'a> {
+    /// The types in branching order; `Table::ty` is the type's index in the order given.
+    tables: Vec<&'a Table>,
+    /// lead[d]: the types 0..lead[d] (in the order given) are all among the first d + 1
+    /// branched on, so at depth d the vector's first lead[d] entries are fixed.
+    lead: Vec<usize>,
+    /// bounds[d]: the types branched on at depths d.. (bounds[k] is empty).
+    bounds: Vec<Bound>,
+    budget: i64,
+    /// The incumbent: the best complete choice found.
+    best: Choice,
+    /// Scratch list of (bound, N) per depth.
+    kids: Vec<Vec<(i64, u32)>>,
+    /// Per depth, the explored prefixes as a staircase: cost → (saving, vector), the
+    /// savings strictly rising with the cost.
+    seen: Vec<BTreeMap<i64, (i64, [u32; MAX_FLEET_TYPES])>>,
+    steps: u64,
+    limit: u64,
+    /// The largest bound of a subtree left unexplored at the step limit.
+    open: Option<i64>,
+}
+
+impl<'a> Search<'a> {
+    fn new(all: &[Segment], order: Vec<&'a Table>, budget: i64, best: Choice, limit: u64) -> Self {
+        let k = order.len();
+        let lead = (0..k)
+            .map(|d| {
+                let mut q = 0;
+                while q < k && order[..=d].iter().any(|t| t.ty == q) {
+                    q += 1;
+                }
+                q
+            })
+            .collect();
+        let bounds = (0..=k).map(|d| Bound::new(all, &order[d..])).collect();
+        Self {
+            tables: order,
+            lead,
+            bounds,
+            budget,
+            best,
+            kids: vec![Vec::new(); k],
+            seen: vec![BTreeMap::new(); k],
+            steps: 0,
+            limit,
+            open: None,
+        }
+    }
+
+    /// Search from the root; true when every choice was settled (the incumbent is then the
+    /// optimum), false when the step limit left subtrees unexplored (bound in `open`).
+    fn run(&mut self) -> bool {
+        let mut n = [0; MAX_FLEET_TYPES];
+        self.go(0, 0, 0, &mut n);
+        self.open.is_none()
+    }
+
+    /// No completion of the prefix at depth `i` (spend `cost`, saving `saving`, bound `ub`,
+    /// vector `n`) can beat the incumbent.
+    fn hopeless(&self, i: usize, ub: i64, cost: i64, saving: i64, n: &[u32]) -> bool {
+        let b = &self.best;
+        if ub != b.saving {
+            return ub < b.saving;
+        }
+        // At best a tie on saving: it must not spend more, nor end as a larger vector.
+        let least = cost.saturating_add(self.bounds[i + 1].min_cost(b.saving - saving));
+        let q = self.lead[i];
+        least > b.cost || least == b.cost && n[..q] > b.n[..q]
+    }
+
+    /// An explored prefix at the same depth with no more spend and no less saving (and, at
+    /// equal spend and saving, a smaller vector) already settled every completion of this one.
+    fn dominated(&self, i: usize, cost: i64, saving: i64, n: &[u32; MAX_FLEET_TYPES]) -> bool {
+        match self.seen[i].range(..=cost).next_back() {
+            Some((&c, &(s, ref v))) => s > saving || s == saving && (c < cost || *v < *n),
+            None => false,
+        }
+    }
+
+    fn record(&mut self, i: usize, cost: i64, saving: i64, n: &[u32; MAX_FLEET_TYPES]) {
+        let seen = &mut self.seen[i];
+        let worse: Vec<i64> = seen
+            .range(cost..)
+            .take_while(|(_, &(s, _))| s <= saving)
+            .map(|(&c, _)| c)
+            .collect();
+        for c in worse {
+            seen.remove(&c);
+        }
+        seen.insert(cost, (saving, *n));
+    }
+
+    fn offer(&mut self, c: Choice) {
+        if c.better_than(&self.best) {
+            self.best = c;
+        }
+    }
+
+    /// Child N = m of the node at depth `i`: kept in `kids` unless hopeless; false when even
+    /// V(m) (see [`Search::go`]) is below the incumbent.
+    fn consider(
+        &mut self,
+        i: usize,
+        m: u32,
+        cost: i64,
+        saving: i64,
+        n: &mut [u32; MAX_FLEET_TYPES],
+        kids: &mut Vec<(i64, u32)>,
+    ) -> bool {
+        self.steps += 1;
+        let t = self.tables[i];
+        let rest = &self.bounds[i + 1];
+        let c = cost + t.price * m as i64;
+        let left = self.budget - c;
+        // saving + V(m) < best ⟺ hn/hd + fn/fd < best − saving (exact; on overflow, go on).
+        let (hn, hd) = t.hull_at(m);
+        let (f_n, fd) = rest.fill(left);
+        let need = (self.best.saving - saving) as i128;
+        let below = hn
+            .checked_mul(fd)
+            .zip(f_n.checked_mul(hd))
+            .and_then(|(a, b)| a.checked_add(b))
+            .zip(need.checked_mul(hd).and_then(|x| x.checked_mul(fd)))
+            .is_some_and(|(v, w)| v < w);
+        if below {
+            return false;
+        }
+        let s = saving + t.saving[m as usize];
+        let ub = s + rest.upper(left);
+        n[t.ty] = m;
+        if !self.hopeless(i, ub, c, s, n) {
+            kids.push((ub, m));
+        }
+        n[t.ty] = 0;
+        true
+    }
+
+    /// Settle every completion of the prefix `n` (the types of depths < i chosen, spending
+    /// `cost` and saving `saving`).
+    fn go(&mut self, i: usize, cost: i64, saving: i64, n: &mut [u32; MAX_FLEET_TYPES]) {
+        let k = self.tables.len();
+        let t = self.tables[i];
+        let left = self.budget - cost;
+        if i + 1 == k {
+            // The last type: its best N within what is left, the smallest on a tie.
+            let m = t.best_arg_upto[t.max_n(left) as usize];
+            n[t.ty] = m;
+            let leaf = Choice {
+                cost: cost + t.price * m as i64,
+                saving: saving + t.saving[m as usize],
+                n: *n,
+            };
+            n[t.ty] = 0;
+            self.steps += 1;
+            self.offer(leaf);
+            return;
+        }
+        if i + 2 == k {
+            // Two types left: every N of this one with the best N of the last.
+            let last = self.tables[i + 1];
+            let top = t.max_n(left);
+            for m in 0..=top {
+                let c = cost + t.price * m as i64;
+                let l = last.best_arg_upto[last.max_n(self.budget - c) as usize];
+                n[t.ty] = m;
+                n[last.ty] = l;
+                let leaf = Choice {
+                    cost: c + last.price * l as i64,
+                    saving: saving + t.saving[m as usize] + last.saving[l as usize],
+                    n: *n,
+                };
+                self.offer(leaf);
+            }
+            n[t.ty] = 0;
+            n[last.ty] = 0;
+            self.steps += top as u64 + 1;
+            return;
+        }
+        let mut kids = std::mem::take(&mut self.kids[i]);
+        kids.clear();
+        let top = t.max_n(left);
+        if t.price > 0 {
+            // V(N) = hull(N) + fill of the later types on what N leaves is concave in N,
+            // largest where the fractional fill of this node puts this type, and never
+            // below a child's bound: walk down and up from there while V can reach the
+            // incumbent.
+            let start = (self.bounds[i].first_spend(left) / t.price).min(top as i64) as u32;
+            for m in (0..=start).rev() {
+                if !self.consider(i, m, cost, saving, n, &mut kids) {
+                    break;
+                }
+            }
+            for m in start + 1..=top {
+                if !self.consider(i, m, cost, saving, n, &mut kids) {
+                    break;
+                }
+            }
+        } else {
+            for m in 0..=top {
+                self.consider(i, m, cost, saving, n, &mut kids);
+            }
+        }
+        kids.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for &(ub, m) in &kids {
+            let c = cost + t.price * m as i64;
+            let s = saving + t.saving[m as usize];
+            n[t.ty] = m;
+            if self.hopeless(i, ub, c, s, n) || self.dominated(i, c, s, n) {
+                continue;
+            }
+            if self.steps > self.limit {
+                self.open = Some(self.open.map_or(ub, |o| o.max(ub)));
+                continue;
+            }
+            self.go(i + 1, c, s, n);
+            self.record(i, c, s, n);
+        }
+        n[t.ty] = 0;
+        self.kids[i] = kids;
+    }
+}
+
+/// The search's answer in cents.
+struct Outcome {
+    best: Choice,
+    /// No choice saves more than this (= best.saving when `exact`).
+    bound: i64,
+    exact: bool,
+}
+
+/// The searches of [`search`], in turn: (dearer types first, step limit), a step being one
+/// candidate N of one type with its bound; 120 000 steps in all, a few milliseconds.
+const SEARCHES: [(bool, u64); 3] = [(false, 20_000), (true, 60_000), (false, 40_000)];
+
+/// Every type's hull pieces, steepest first.
+fn all_segments(tables: &[Table]) -> Vec<Segment> {
+    let mut all: Vec<Segment> = tables.iter().flat_map(|t| t.hull.iter().copied()).collect();
+    all.sort_by(|a, b| a.steeper(b));
+    all
+}
+
+/// The optimum in cents under the tie rule of [`Choice::better_than`], by branch and bound
+/// over the types in two orders, each search starting from the incumbent of the last:
+/// * the order given, which settles ties on the vector early;
+/// * dearer types first, so the cheap ones, the best at filling what is left, come last,
+///   where the search completes them exactly (the better order when many choices save
+///   almost the same).
+///
+/// A search run to its end proves its incumbent optimal. When every search of `searches`
+/// ([`SEARCHES`] for the page) stops at its step limit, the best choice found is returned,
+/// not proven, with the smallest of their bounds.
+fn search(tables: &[Table], budget: i64, searches: &[(bool, u64)]) -> Outcome {
+    let all = all_segments(tables);
+    let given: Vec<&Table> = tables.iter().collect();
+    let mut dearer_first = given.clone();
+    dearer_first.sort_by(|a, b| b.price.cmp(&a.price).then(a.ty.cmp(&b.ty)));
+    let zero = Choice {
+        cost: 0,
+        saving: 0,
+        n: [0; MAX_FLEET_TYPES],
+    };
+    let g = greedy(tables, &all, budget);
+    let mut best = if g.better_than(&zero) { g } else { zero };
+    let mut bound = i64::MAX;
+    for &(dearer, limit) in searches {
+        let order = if dearer { &dearer_first } else { &given };
+        let mut s = Search::new(&all, order.clone(), budget, best, limit);
+        let done = s.run();
+        best = s.best;
+        if done {
+            return Outcome {
+                best,
+                bound: best.saving,
+                exact: true,
+            };
+        }
+        bound = bound.min(s.open.unwrap_or(best.saving));
+    }
+    Outcome {
+        best,
+        bound: bound.max(best.saving),
+        exact: false,
+    }
+}
+
+/// § 16: spend the fixed budget F on monthly GPUs of every type, maximising the total
+/// saving against all on demand, for 1 to [`MAX_FLEET_TYPES`] types. The optimum is proven
+/// (`exact`) unless the search meets its step limit; `saving_bound` then says how much more
+/// any allocation could save at most.
+///
+/// Errors: no type (`usage-data`, empty), more than [`MAX_FLEET_TYPES`] (`usage-data`, too
+/// large: one usage history per type), a negative budget or one above the budget cap
+/// (`budget`).
+pub fn allocate(types: &[FleetType], fixed_budget: Money) -> Result<FleetAllocation, InputError> {
+    if types.is_empty() {
+        return Err(InputError::new(Field::UsageHistory, Problem::Empty));
+    }
+    if types.len() > MAX_FLEET_TYPES {
+        return Err(InputError::new(
+            Field::UsageHistory,
+            Problem::TooLarge {
+                max: MAX_FLEET_TYPES as f64,
+            },
+        ));
+    }
+    non_negative(Field::Budget, fixed_budget.to_f64(), MAX_BUDGET)?;
+    let tables: Vec<Table> = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Table::new(i, t))
+        .collect();
+    let outcome = search(&tables, fixed_budget.cents(), &SEARCHES);
+    let best = outcome.best;
+
+    let allocations: Vec<TypeAllocation> = types
+        .iter()
+        .zip(&tables)
+        .zip(best.n)
+        .map(|((t, table), n)| {
+            let row = &table.rows[n as usize];
+            let ns = n_star(t.levels, &t.prices);
+            let hours = t.levels.hours();
+            TypeAllocation {
+                name: t.name.to_string(),
+                n_star: ns,
+                unconstrained_saving: table.rows[0].total - table.rows[ns as usize].total,
+                committed: n,
+                fixed: row.fixed,
+                elastic: row.elastic,
+                total: row.total,
+                saving: table.rows[0].total - row.total,
+                fixed_utilization: if n > 0 && hours > 0.0 {
+                    (t.levels.covered(n) / (n as f64 * hours)).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                },
+            }
+        })
+        .collect();
+    let fixed_spent: Money = allocations.iter().map(|a| a.fixed).sum();
+    let unconstrained_fixed: Money = types
+        .iter()
+        .zip(&allocations)
+        .map(|(t, a)| t.prices.monthly_money * a.n_star as u64)
+        .sum();
+    Ok(FleetAllocation {
+        fixed_budget,
+        fixed_spent,
+        left: fixed_budget - fixed_spent,
+        saving: allocations.iter().map(|a| a.saving).sum(),
+        unconstrained_fixed,
+        unconstrained_saving: allocations.iter().map(|a| a.unconstrained_saving).sum(),
+        budget_binds: fixed_budget < unconstrained_fixed,
+        all_on_demand: tables.iter().map(|t| t.rows[0].total).sum(),
+        exact: outcome.exact,
+        saving_bound: Money::from_cents(outcome.bound),
+        total: allocations.iter().map(|a| a.total).sum(),
+        types: allocations,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Hourly values: `hours` hours at `gpus` GPUs busy, for each (hours, gpus) in turn.
+    fn history(parts: &[(usize, f64)]) -> LevelProfile {
+        let values: Vec<f64> = parts
+            .iter()
+            .flat_map(|&(hours, gpus)| std::iter::repeat_n(gpus, hours))
+            .collect();
+        LevelProfile::from_values(&values)
+    }
+
+    fn money(units: i64) -> Money {
+        Money::from_cents(units * 100)
+    }
+
+    fn plain(m: Money) -> String {
+        m.to_plain_string()
+    }
+
+    /// A100: P = 9 000, r = 25; 200 h at 6 GPUs, 530 h at 4 (T = H = 730):
+    /// O = [730, 730, 730, 730, 200, 200].
+    fn a100() -> (LevelProfile, Prices) {
+        (
+            history(&[(200, 6.0), (530, 4.0)]),
+            Prices::new(9000.0, 25.0, 730.0).unwrap(),
+        )
+    }
+
+    /// H100: P = 20 000, r = 50; 300 h at 4 GPUs, 430 h at 3: O = [730, 730, 730, 300].
+    fn h100() -> (LevelProfile, Prices) {
+        (
+            history(&[(300, 4.0), (430, 3.0)]),
+            Prices::new(20000.0, 50.0, 730.0).unwrap(),
+        )
+    }
+
+    /// Every vector N in 0..=⌈peak⌉ per type, in lexicographic order; the first with the most
+    /// saving and then the least spend wins (so ties go to the smaller vector).
+    fn brute_force(types: &[FleetType], budget: Money) -> (Money, Money, Vec<u32>) {
+        let caps: Vec<u32> = types.iter().map(|t| t.levels.levels()).collect();
+        let saving = |i: usize, n: u32| {
+            monthly_cost(types[i].levels, &types[i].prices, 0).total
+                - monthly_cost(types[i].levels, &types[i].prices, n).total
+        };
+        let mut n = vec![0u32; types.len()];
+        let mut best: Option<(Money, Money, Vec<u32>)> = None;
+        loop {
+            let cost: Money = (0..n.len())
+                .map(|i| types[i].prices.monthly_money * n[i] as u64)
+                .sum();
+            if cost <= budget {
+                let s: Money = (0..n.len()).map(|i| saving(i, n[i])).sum();
+                let better = match &best {
+                    None => true,
+                    Some((bs, bc, _)) => s > *bs || s == *bs && cost < *bc,
+                };
+                if better {
+                    best = Some((s, cost, n.clone()));
+                }
+            }
+            // Next vector in lexicographic order (the last type counts fastest).
+            let mut i = n.len();
+            loop {
+                if i == 0 {
+                    return best.expect("the zero vector always fits");
+                }
+                i -= 1;
+                if n[i] < caps[i] {
+                    n[i] += 1;
+                    break;
+                }
+                n[i] = 0;
+            }
+        }
+    }
+
+    fn committed(a: &FleetAllocation) -> Vec<u32> {
+        a.types.iter().map(|t| t.committed).collect()
+    }
+
+    /// Identities every allocation satisfies.
+    fn check_sums(a: &FleetAllocation) {
+        assert!(a.fixed_spent <= a.fixed_budget);
+        assert_eq!(a.fixed_spent + a.left, a.fixed_budget);
+        assert_eq!(a.total + a.saving, a.all_on_demand);
+        for t in &a.types {
+            assert_eq!(t.fixed + t.elastic, t.total);
+        }
+        assert_eq!(a.types.iter().map(|t| t.total).sum::<Money>(), a.total);
+        assert_eq!(a.budget_binds, a.fixed_budget < a.unconstrained_fixed);
+        assert!(a.saving <= a.saving_bound);
+        if a.exact {
+            assert_eq!(a.saving, a.saving_bound);
+        }
+    }
+
+    #[test]
+    fn two_types_budget_binds_and_greedy_is_not_optimal() {
+        // A100: H/T = 1, H* = 360 h. Each of levels 1–4 saves 25·730 − 9 000 = 9 250,
+        // levels 5–6 cost 9 000 − 25·200 = 4 000 more than on demand → N* = 4.
+        //   M(0) = 25·3 320 = 83 000; S = 0, 9 250, 18 500, 27 750, 37 000, 33 000, 29 000.
+        // H100: H* = 400 h. Levels 1–3 save 50·730 − 20 000 = 16 500, level 4 costs
+        //   20 000 − 50·300 = 5 000 more → N* = 3.
+        //   M(0) = 50·2 490 = 124 500; S = 0, 16 500, 33 000, 49 500, 44 500.
+        // Unconstrained: 4·9 000 + 3·20 000 = 96 000 fixed, saving 37 000 + 49 500 = 86 500.
+        // F = 60 % of 90 000 = 54 000 < 96 000: the budget binds.
+        //   H100 = 0: A100 ≤ 6 fit, best 4 → 37 000 (36 000 spent)
+        //   H100 = 1: A100 ≤ 3 fit (47 000)  → 16 500 + 27 750 = 44 250  ← optimum
+        //   H100 = 2: A100 ≤ 1 fit (49 000)  → 33 000 + 9 250 = 42 250
+        //   H100 = 3: 60 000 > 54 000.
+        // Greedy by saving per money takes the A100 levels first (9 250/9 000 = 1.028 against
+        // 16 500/20 000 = 0.825): 4 A100 spend 36 000, the 18 000 left buy no H100 →
+        // 37 000, 7 250 less than the optimum, which gives up one A100 (−9 250) to afford one
+        // H100 (+16 500).
+        let (la, pa) = a100();
+        let (lh, ph) = h100();
+        let types = [
+            FleetType {
+                name: "A100",
+                levels: &la,
+                prices: pa,
+            },
+            FleetType {
+                name: "H100",
+                levels: &lh,
+                prices: ph,
+            },
+        ];
+        let a = allocate(&types, money(54_000)).unwrap();
+        check_sums(&a);
+        assert!(a.exact);
+        assert_eq!(committed(&a), vec![3, 1]);
+        let [ta, th] = [&a.types[0], &a.types[1]];
+        assert_eq!((ta.name.as_str(), th.name.as_str()), ("A100", "H100"));
+        assert_eq!((ta.n_star, th.n_star), (4, 3));
+        // A100 at 3: 27 000 + 25·(730 + 200 + 200) = 27 000 + 28 250 = 55 250.
+        assert_eq!(plain(ta.fixed), "27000.00");
+        assert_eq!(plain(ta.elastic), "28250.00");
+        assert_eq!(plain(ta.total), "55250.00");
+        assert_eq!(plain(ta.saving), "27750.00");
+        assert_eq!(plain(ta.unconstrained_saving), "37000.00");
+        assert_eq!(ta.fixed_utilization, 1.0);
+        // H100 at 1: 20 000 + 50·(730 + 730 + 300) = 20 000 + 88 000 = 108 000.
+        assert_eq!(plain(th.fixed), "20000.00");
+        assert_eq!(plain(th.elastic), "88000.00");
+        assert_eq!(plain(th.total), "108000.00");
+        assert_eq!(plain(th.saving), "16500.00");
+        assert_eq!(plain(th.unconstrained_saving), "49500.00");
+        assert_eq!(plain(a.fixed_spent), "47000.00");
+        assert_eq!(plain(a.left), "7000.00");
+        assert_eq!(plain(a.saving), "44250.00");
+        assert_eq!(plain(a.total), "163250.00");
+        assert_eq!(plain(a.all_on_demand), "207500.00");
+        assert_eq!(plain(a.unconstrained_fixed), "96000.00");
+        assert_eq!(plain(a.unconstrained_saving), "86500.00");
+        assert!(a.budget_binds);
+        // The greedy fill of the search's start is the 37 000 above; the search beats it.
+        let tables: Vec<Table> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Table::new(i, t))
+            .collect();
+        let g = greedy(&tables, &all_segments(&tables), 5_400_000);
+        assert_eq!(
+            (g.n[..2].to_vec(), g.saving, g.cost),
+            (vec![4, 0], 3_700_000, 3_600_000)
+        );
+        assert_eq!(brute_force(&types, money(54_000)).2, vec![3, 1]);
+        // Enough for both optima: N*; more changes nothing.
+        for f in [96_000, 1_000_000] {
+            let a = allocate(&types, money(f)).unwrap();
+            check_sums(&a);
+            assert_eq!(committed(&a), vec![4, 3]);
+            assert_eq!(plain(a.saving), "86500.00");
+            assert!(!a.budget_binds);
+        }
+        // 1 cent short of 96 000: 4 A100 + 2 H100 (76 000) save 37 000 + 33 000 = 70 000,
+        // 3 A100 + 3 H100 (87 000) save 27 750 + 49 500 = 77 250 → the latter.
+        let a = allocate(&types, Money::from_cents(9_599_999)).unwrap();
+        assert_eq!(committed(&a), vec![3, 3]);
+        assert_eq!(plain(a.saving), "77250.00");
+    }
+
+    #[test]
+    fn zero_budget_commits_nothing() {
+        let (la, pa) = a100();
+        let (lh, ph) = h100();
+        let types = [
+            FleetType {
+                name: "A100",
+                levels: &la,
+                prices: pa,
+            },
+            FleetType {
+                name: "H100",
+                levels: &lh,
+                prices: ph,
+            },
+        ];
+        let a = allocate(&types, Money::ZERO).unwrap();
+        check_sums(&a);
+        assert_eq!(committed(&a), vec![0, 0]);
+        assert_eq!(a.saving, Money::ZERO);
+        assert_eq!(a.left, Money::ZERO);
+        assert_eq!(plain(a.total), "207500.00");
+        assert_eq!(a.types[0].fixed_utilization, 0.0);
+        // 8 999.99 buys no A100 either.
+        let a = allocate(&types, Money::from_cents(899_999)).unwrap();
+        assert_eq!(committed(&a), vec![0, 0]);
+    }
+
+    #[test]
+    fn one_type_takes_its_best_n_within_the_budget() {
+        let (la, pa) = a100();
+        let types = [FleetType {
+            name: "A100",
+            levels: &la,
+            prices: pa,
+        }];
+        // S = 0, 9 250, 18 500, 27 750, 37 000, 33 000, 29 000 (N = 0..=6).
+        for (f, n, s) in [
+            (8_999, 0, "0.00"),
+            (9_000, 1, "9250.00"),
+            (30_000, 3, "27750.00"),
+            (36_000, 4, "37000.00"),
+            (54_000, 4, "37000.00"),
+            (1_000_000, 4, "37000.00"),
+        ] {
+            let a = allocate(&types, money(f)).unwrap();
+            check_sums(&a);
+            assert_eq!(committed(&a), vec![n], "F = {f}");
+            assert_eq!(plain(a.saving), s);
+            assert_eq!(a.budget_binds, f < 36_000);
+        }
+    }
+
+    #[test]
+    fn ties_go_to_less_spend_then_the_smaller_vector() {
+        // Two identical types, money for one GPU: (0, 1) and (1, 0) save the same and spend
+        // the same; (0, 1) is the smaller vector.
+        let (la, pa) = a100();
+        let same = [
+            FleetType {
+                name: "first",
+                levels: &la,
+                prices: pa,
+            },
+            FleetType {
+                name: "second",
+                levels: &la,
+                prices: pa,
+            },
+        ];
+        let a = allocate(&same, money(9_000)).unwrap();
+        assert_eq!(committed(&a), vec![0, 1]);
+        assert_eq!(
+            allocate(&same, money(27_000)).unwrap().types[0].committed,
+            0
+        );
+        assert_eq!(
+            committed(&allocate(&same, money(27_000)).unwrap()),
+            vec![0, 3]
+        );
+        assert_eq!(
+            committed(&allocate(&same, money(45_000)).unwrap()),
+            vec![1, 4]
+        );
+        // A level busy exactly H* = 360 h saves nothing: committing it only spends more.
+        let tie = history(&[(360, 1.0), (370, 0.0)]);
+        let types = [FleetType {
+            name: "tie",
+            levels: &tie,
+            prices: pa,
+        }];
+        let a = allocate(&types, money(9_000)).unwrap();
+        assert_eq!(committed(&a), vec![0]);
+        assert_eq!(a.left, money(9_000));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let (la, pa) = a100();
+        let t = FleetType {
+            name: "A100",
+            levels: &la,
+            prices: pa,
+        };
+        let e = allocate(&[], money(1)).unwrap_err();
+        assert_eq!((e.field, e.problem), (Field::UsageHistory, Problem::Empty));
+        assert!(allocate(&[t; MAX_FLEET_TYPES], money(1)).is_ok());
+        let e = allocate(&[t; MAX_FLEET_TYPES + 1], money(1)).unwrap_err();
+        assert_eq!(
+            (e.field, e.problem),
+            (Field::UsageHistory, Problem::TooLarge { max: 8.0 })
+        );
+        let e = allocate(&[t], Money::from_cents(-1)).unwrap_err();
+        assert_eq!(
+            (e.field, e.problem),
+            (Field::Budget, Problem::MustBeNonNegative)
+        );
+        let over = Money::from_f64(MAX_BUDGET) + Money::from_cents(1);
+        assert_eq!(allocate(&[t], over).unwrap_err().field, Field::Budget);
+    }
+
+    #[test]
+    fn free_gpus_are_bounded_by_the_peak() {
+        // P rounds to 0.00: every N costs nothing, the best N is the saving's maximum.
+        let lv = history(&[(10, 3.0), (10, 1.0)]);
+        let prices = Prices::new(0.001, 1.0, 730.0).unwrap();
+        let types = [FleetType {
+            name: "free",
+            levels: &lv,
+            prices,
+        }];
+        let a = allocate(&types, Money::ZERO).unwrap();
+        check_sums(&a);
+        assert_eq!(committed(&a), vec![3]);
+        assert_eq!(a.fixed_spent, Money::ZERO);
+    }
+
+    /// 8 types with peaks of about 200 GPUs: a month of hourly data each (a daily wave, a
+    /// weekend dip and noise).
+    fn eight_profiles() -> Vec<LevelProfile> {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut noise = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        (0..MAX_FLEET_TYPES)
+            .map(|i| {
+                let base = 80.0 + 10.0 * i as f64;
+                let values: Vec<f64> = (0..720)
+                    .map(|h| {
+                        let day = (std::f64::consts::TAU * (h % 24) as f64 / 24.0).sin();
+                        let weekend = if (h / 24) % 7 >= 5 { -30.0 } else { 0.0 };
+                        (base + 60.0 * day.max(0.0) + weekend + 40.0 * noise()).clamp(0.0, 200.0)
+                    })
+                    .collect();
+                LevelProfile::from_values(&values)
+            })
+            .collect()
+    }
+
+    const EIGHT: [&str; MAX_FLEET_TYPES] = [
+        "A100", "H100", "H200", "L40S", "4090", "A10", "V100", "MI300",
+    ];
+
+    /// The fleet under 60 % of what the types' own optima would spend.
+    fn at_sixty_percent(types: &[FleetType]) -> FleetAllocation {
+        let unconstrained = allocate(types, Money::from_f64(MAX_BUDGET)).unwrap();
+        check_sums(&unconstrained);
+        assert!(unconstrained.exact);
+        let f = Money::from_f64(unconstrained.unconstrained_fixed.to_f64() * 0.6);
+        let a = allocate(types, f).unwrap();
+        check_sums(&a);
+        assert!(a.budget_binds);
+        assert!(a.saving < unconstrained.saving);
+        a
+    }
+
+    /// Prices with cents and a break-even of its own per type.
+    #[test]
+    fn eight_types_of_two_hundred_gpus() {
+        let profiles = eight_profiles();
+        let types: Vec<FleetType> = profiles
+            .iter()
+            .enumerate()
+            .map(|(i, lv)| {
+                let p = 2_345.67 + 1_789.13 * i as f64;
+                let r = p / (380.0 + 37.0 * i as f64);
+                FleetType {
+                    name: EIGHT[i],
+                    levels: lv,
+                    prices: Prices::new(p, r, 730.0).unwrap(),
+                }
+            })
+            .collect();
+        let a = at_sixty_percent(&types);
+        assert!(a.exact);
+        assert!(a.types.iter().all(|t| t.committed <= t.n_star));
+    }
+
+    /// Every monthly price 438 × the hourly one (60 % of 730 h): the busy levels of every
+    /// type save the same per money, up to the cent, and a great many choices tie to
+    /// within cents. The search may stop at its limit; the bound still holds.
+    #[test]
+    fn eight_types_with_one_break_even() {
+        let profiles = eight_profiles();
+        let types: Vec<FleetType> = profiles
+            .iter()
+            .enumerate()
+            .map(|(i, lv)| {
+                let r = 1.29 + 0.73 * i as f64;
+                FleetType {
+                    name: EIGHT[i],
+                    levels: lv,
+                    prices: Prices::new((438.0 * r * 100.0).round() / 100.0, r, 730.0).unwrap(),
+                }
+            })
+            .collect();
+        let a = at_sixty_percent(&types);
+        assert!(a.saving > Money::ZERO);
+    }
+
+    fn fleet() -> impl Strategy<Value = Vec<(Vec<f64>, f64, f64, f64)>> {
+        let values = proptest::collection::vec(
+            prop_oneof![Just(0.0), 0.0f64..6.0, (0u32..=6).prop_map(f64::from)],
+            1..60,
+        );
+        let h = prop_oneof![Just(720.0), Just(730.0), Just(744.0)];
+        proptest::collection::vec((values, 1.0f64..50_000.0, 0.01f64..200.0, h), 1..=4)
+    }
+
+    proptest! {
+        #![proptest_config(proptest::test_runner::Config { failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/regressions/fleet.txt"))), ..proptest::test_runner::Config::default() })]
+        /// Against every vector N: the same saving, the same vector (tie rule), the budget
+        /// respected; with money for everything, each type's own optimum.
+        #[test]
+        fn matches_brute_force(spec in fleet(), share in 0.0f64..1.2) {
+            const NAMES: [&str; 4] = ["A", "B", "C", "D"];
+            let profiles: Vec<LevelProfile> =
+                spec.iter().map(|(v, ..)| LevelProfile::from_values(v)).collect();
+            let types: Vec<FleetType> = spec
+                .iter()
+                .zip(&profiles)
+                .enumerate()
+                .map(|(i, ((_, p, r, h), lv))| FleetType {
+                    name: NAMES[i],
+                    levels: lv,
+                    prices: Prices::new(*p, *r, *h).unwrap(),
+                })
+                .collect();
+            let everything: Money = types
+                .iter()
+                .map(|t| t.prices.monthly_money * t.levels.levels() as u64)
+                .sum();
+            let budget = Money::from_f64(everything.to_f64() * share);
+            let a = allocate(&types, budget).unwrap();
+            check_sums(&a);
+            let (saving, spent, n) = brute_force(&types, budget);
+            prop_assert_eq!(a.saving, saving);
+            prop_assert_eq!(a.fixed_spent, spent);
+            prop_assert_eq!(committed(&a), n.clone());
+
+            // Searches stopped after a handful of steps: the best found never beats the
+            // optimum, the bound never falls below it, and a finished search is exact.
+            let tables: Vec<Table> = types.iter().enumerate().map(|(i, t)| Table::new(i, t)).collect();
+            let o = search(&tables, budget.cents(), &[(false, 3), (true, 4), (false, 2)]);
+            prop_assert!(o.best.cost <= budget.cents());
+            prop_assert!(o.best.saving <= saving.cents() && saving.cents() <= o.bound);
+            if o.exact {
+                prop_assert_eq!(o.best.n[..n.len()].to_vec(), n.clone());
+                prop_assert_eq!(o.bound, saving.cents());
+            }
+
+            // Money for every GPU of every type: each type alone at its best.
+            let a = allocate(&types, everything).unwrap();
+            check_sums(&a);
+            prop_assert!(!a.budget_binds);
+            for (t, ta) in types.iter().zip(&a.types) {
+                let s = |n: u32| monthly_cost(t.levels, &t.prices, 0).total
+                    - monthly_cost(t.levels, &t.prices, n).total;
+                // The smallest N with the largest saving.
+                let own = (0..=t.levels.levels()).rev().max_by_key(|&n| s(n)).unwrap();
+                prop_assert_eq!(ta.committed, own);
+                // That is N* unless a level's monthly value r·O(k)·H/T is within 2 cents
+                // of P (three roundings to the cent can then tip the comparison): even so
+                // the saving differs from S(N*) by at most 1 cent.
+                let scale = t.prices.hours_per_month / t.levels.hours();
+                let near_tie = t.levels.occupancy().iter().any(|&o| {
+                    (t.prices.on_demand * o * scale - t.prices.monthly).abs() <= 0.02
+                });
+                if !near_tie {
+                    prop_assert_eq!(ta.committed, ta.n_star);
+                }
+                prop_assert!((ta.saving - ta.unconstrained_saving).cents().abs() <= 1);
+            }
+        }
+    }
+}
