@@ -450,10 +450,36 @@ pub fn terms(
     })
 }
 
+/// Test support: § 15 at P = 9 000, r = 25, H = 730 on `levels`, committing N* at each price.
+#[cfg(test)]
+pub(crate) fn at_n_star(
+    levels: &LevelProfile,
+    offers: &TermInputs,
+    drop_level: Option<u32>,
+) -> Result<Terms, InputError> {
+    let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
+    let rule = |p: &Prices| Ok(super::commitment::n_star(levels, p));
+    terms(levels, &prices, offers, &rule, drop_level)
+}
+
+/// Test support: the worked example of docs/formulas.md § 15, one GPU used 500 h a month and
+/// 1 year at 90 000 all upfront, with a horizon of `horizon` months.
+#[cfg(test)]
+pub(crate) fn worked_example(horizon: u32) -> Result<Terms, InputError> {
+    let offers = TermInputs {
+        one_year: TermOffer {
+            upfront: 90_000.0,
+            monthly: 0.0,
+        },
+        horizon_months: horizon,
+        ..TermInputs::default()
+    };
+    at_n_star(&LevelProfile::flat(1, 500.0, 730.0), &offers, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::commitment::n_star;
     use proptest::prelude::*;
 
     fn cents(m: Money) -> i64 {
@@ -464,17 +490,7 @@ mod tests {
     /// 500 h a month; 1 year at 90 000 all upfront.
     #[test]
     fn worked_example_one_year_all_upfront() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
-        let levels = LevelProfile::flat(1, 500.0, 730.0);
-        let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 90_000.0,
-                monthly: 0.0,
-            },
-            ..TermInputs::default()
-        };
-        let rule = |p: &Prices| Ok(n_star(&levels, p));
-        let t = terms(&levels, &prices, &offers, &rule, None).unwrap();
+        let t = worked_example(12).unwrap();
         assert_eq!(t.rows.len(), 3);
         let od = t.row(Term::OnDemand).unwrap();
         assert_eq!(cents(od.monthly_total), 1_250_000); // 500 h × 25
@@ -503,18 +519,7 @@ mod tests {
     /// A horizon of 6 months: the year pays back in month 8, after it: never recommended.
     #[test]
     fn a_term_paying_after_the_horizon_is_not_recommended() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
-        let levels = LevelProfile::flat(1, 500.0, 730.0);
-        let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 90_000.0,
-                monthly: 0.0,
-            },
-            horizon_months: 6,
-            ..TermInputs::default()
-        };
-        let rule = |p: &Prices| Ok(n_star(&levels, p));
-        let t = terms(&levels, &prices, &offers, &rule, None).unwrap();
+        let t = worked_example(6).unwrap();
         let y1 = t.row(Term::OneYear).unwrap();
         assert_eq!(
             y1.not_recommended,
@@ -537,7 +542,6 @@ mod tests {
     /// 2·9 000 + 600 h·25 = 33 000 a month, 18 × 33 000 = 594 000 (recommended).
     #[test]
     fn partial_upfront_three_years_with_months_left() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
         let values: Vec<f64> = (0..730).map(|t| if t < 300 { 4.0 } else { 2.0 }).collect();
         let levels = LevelProfile::from_values(&values);
         let offers = TermInputs {
@@ -549,8 +553,7 @@ mod tests {
             months_left: 6,
             ..TermInputs::default()
         };
-        let rule = |p: &Prices| Ok(n_star(&levels, p));
-        let t = terms(&levels, &prices, &offers, &rule, Some(2)).unwrap();
+        let t = at_n_star(&levels, &offers, Some(2)).unwrap();
         assert_eq!(t.compared_months, 18);
         assert_eq!(cents(t.all_on_demand), 5_150_000);
         let y3 = t.row(Term::ThreeYear).unwrap();
@@ -575,7 +578,6 @@ mod tests {
 
     #[test]
     fn nothing_committed_never_recommended_and_on_demand_wins_ties() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
         let levels = LevelProfile::flat(3, 100.0, 730.0);
         let offers = TermInputs {
             one_year: TermOffer {
@@ -584,8 +586,7 @@ mod tests {
             },
             ..TermInputs::default()
         };
-        let rule = |p: &Prices| Ok(n_star(&levels, p));
-        let t = terms(&levels, &prices, &offers, &rule, None).unwrap();
+        let t = at_n_star(&levels, &offers, None).unwrap();
         assert_eq!(t.recommended().term, Term::OnDemand);
         let y1 = t.row(Term::OneYear).unwrap();
         assert_eq!(y1.payment, Payment::NoUpfront);
@@ -595,47 +596,52 @@ mod tests {
 
     #[test]
     fn bad_inputs_name_their_field() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
         let levels = LevelProfile::flat(1, 500.0, 730.0);
-        let rule = |p: &Prices| Ok(n_star(&levels, p));
-        let bad = TermInputs {
-            one_year: TermOffer {
-                upfront: -1.0,
-                monthly: 0.0,
-            },
-            ..TermInputs::default()
+        let field = |offers: TermInputs| at_n_star(&levels, &offers, None).unwrap_err().field;
+        let negative = TermOffer {
+            upfront: -1.0,
+            monthly: 0.0,
         };
-        let e = terms(&levels, &prices, &bad, &rule, None).unwrap_err();
-        assert_eq!(e.field, Field::TermPrice);
-        let e = terms(
-            &levels,
-            &prices,
-            &TermInputs {
+        let d = TermInputs::default();
+        assert_eq!(
+            field(TermInputs {
+                one_year: negative,
+                ..d
+            }),
+            Field::TermPrice
+        );
+        assert_eq!(
+            field(TermInputs {
+                three_year: negative,
+                ..d
+            }),
+            Field::TermPrice
+        );
+        assert_eq!(
+            field(TermInputs {
                 horizon_months: 0,
-                ..TermInputs::default()
-            },
-            &rule,
-            None,
-        )
-        .unwrap_err();
-        assert_eq!(e.field, Field::Horizon);
-        let e = terms(
-            &levels,
-            &prices,
-            &TermInputs {
+                ..d
+            }),
+            Field::Horizon
+        );
+        assert_eq!(
+            field(TermInputs {
+                horizon_months: 121,
+                ..d
+            }),
+            Field::Horizon
+        );
+        assert_eq!(
+            field(TermInputs {
                 months_left: 500,
-                ..TermInputs::default()
-            },
-            &rule,
-            None,
-        )
-        .unwrap_err();
-        assert_eq!(e.field, Field::MonthsLeft);
+                ..d
+            }),
+            Field::MonthsLeft
+        );
     }
 
     #[test]
     fn cumulative_steps_at_each_upfront() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
         let levels = LevelProfile::flat(1, 500.0, 730.0);
         let offers = TermInputs {
             one_year: TermOffer {
@@ -645,8 +651,7 @@ mod tests {
             horizon_months: 24,
             ..TermInputs::default()
         };
-        let rule = |p: &Prices| Ok(n_star(&levels, p));
-        let t = terms(&levels, &prices, &offers, &rule, None).unwrap();
+        let t = at_n_star(&levels, &offers, None).unwrap();
         let y1 = t.row(Term::OneYear).unwrap();
         assert_eq!(cents(y1.cumulative(0)), 6_000_000);
         assert_eq!(cents(y1.cumulative(12)), 6_000_000 + 12 * 200_000);

@@ -311,26 +311,7 @@ pub fn present(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::commitment::n_star;
-    use crate::core::prices::Prices;
-    use crate::core::profile::LevelProfile;
-    use crate::core::terms::{terms, TermInputs, TermOffer};
-
-    /// The worked example: one GPU used 500 h; 1 year at 90 000 all upfront.
-    fn example(horizon: u32) -> Result<Terms, InputError> {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
-        let levels = LevelProfile::flat(1, 500.0, 730.0);
-        let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 90_000.0,
-                monthly: 0.0,
-            },
-            horizon_months: horizon,
-            ..TermInputs::default()
-        };
-        let rule = |p: &Prices| Ok(n_star(&levels, p));
-        terms(&levels, &prices, &offers, &rule, None)
-    }
+    use crate::core::terms::worked_example as example;
 
     #[test]
     fn worked_example_in_both_languages() {
