@@ -706,6 +706,230 @@ fn search(tables: &[Table], budget: i64, searches: &[(bool, u64)]) -> Outcome {
     }
 }
 
+/// Most elementary steps of the exact dynamic programme [`exact_dp`] (one candidate N of one
+/// type at one spend): 5 million.
+const DP_STEPS: u64 = 5_000_000;
+
+/// Most entries of the dynamic programme's tables (one per type and spend it keeps).
+const DP_TABLE: u64 = 2_000_000;
+
+/// The candidate N of a type in the dynamic programme: 0 and every N that saves more than all
+/// smaller N. Any other N loses to a smaller one with at least its saving: strictly less
+/// spend or, for a free type, the same spend and a smaller vector.
+fn records(t: &Table) -> Vec<u32> {
+    let mut r = vec![0u32];
+    for n in 1..t.saving.len() {
+        if t.saving[n] > t.saving[*r.last().unwrap_or(&0) as usize] {
+            r.push(n as u32);
+        }
+    }
+    r
+}
+
+/// For each layer t = 0..=k of [`exact_dp`] (the types t.. still to choose), the spends s
+/// (in units of g, 0..=top) left to them through which an allocation saving at least `floor`
+/// can pass: those with fill(types ..t, (top − s)·g) + fill(types t.., s·g) ≥ floor, the
+/// fractional fills of [`Bound`]. That sum is concave in s and largest at the split of the
+/// fill of all types, so the spends form an interval, found by bisection on either side. It
+/// is evaluated in f64 and compared with floor − 1 cent (the rounding errors are below a
+/// millionth of a cent), so no spend that can reach `floor` is left out.
+fn dp_windows(tables: &[Table], all: &[Segment], g: i64, top: i64, floor: i64) -> Vec<(i64, i64)> {
+    let refs: Vec<&Table> = tables.iter().collect();
+    let k = tables.len();
+    let value = |(n, d): (i128, i128)| n as f64 / d as f64;
+    let mut windows = vec![(top, top)];
+    for t in 1..=k {
+        let prefix = Bound::new(all, &refs[..t]);
+        let suffix = Bound::new(all, &refs[t..]);
+        let h = |s: i64| value(prefix.fill((top - s) * g)) + value(suffix.fill(s * g));
+        let ok = |s: i64| h(s) >= floor as f64 - 1.0;
+        // What the fill of all types within top·g spends on the types t..
+        let mut member = [false; MAX_FLEET_TYPES];
+        for table in &refs[t..] {
+            member[table.ty] = true;
+        }
+        let (mut rem, mut spent) = (top * g, 0);
+        for seg in all {
+            let take = seg.cost.min(rem);
+            if member[seg.ty] {
+                spent += take;
+            }
+            rem -= take;
+            if take < seg.cost {
+                break;
+            }
+        }
+        let s0 = (spent / g).min(top);
+        let mid = if s0 < top && h(s0 + 1) > h(s0) {
+            s0 + 1
+        } else {
+            s0
+        };
+        if !ok(mid) {
+            windows.push((0, top));
+            continue;
+        }
+        // ok is monotone on 0..=mid (rising) and on mid..=top (falling).
+        let (mut a, mut b) = (0, mid);
+        while a < b {
+            let c = (a + b) / 2;
+            if ok(c) {
+                b = c;
+            } else {
+                a = c + 1;
+            }
+        }
+        let lo = a;
+        let (mut a, mut b) = (mid, top);
+        while a < b {
+            let c = (a + b + 1) / 2;
+            if ok(c) {
+                a = c;
+            } else {
+                b = c - 1;
+            }
+        }
+        windows.push((lo, a));
+    }
+    windows
+}
+
+/// The optimum in cents under the tie rule of [`Choice::better_than`] by a dynamic programme
+/// over the fixed spend, given `floor`, a saving some allocation within the budget reaches;
+/// `None` when it would take more than `max_steps` steps or [`DP_TABLE`] table entries.
+///
+/// Every spend is a multiple of g, the gcd of the types' prices in cents, so the budget is
+/// floored to a multiple of g (and capped at what every GPU of every type costs): top units.
+/// Over the types from the last to the first, best_t(s) is the best choice of the types t..
+/// spending at most s units: its N_t maximises S_t(N_t) + best_{t+1}(s − N_t·P_t/g) by
+/// saving, then less spend, then the smaller N_t. With N_t fixed, the saving and spend of the
+/// types t.. differ from those of the types t+1.. by constants, so the tie rule on the whole
+/// vector is the tie rule on N_t, then on the rest: the same as [`Choice::better_than`].
+/// Only the spends of [`dp_windows`] are kept and only the N of [`records`] tried: the
+/// optimum saves at least `floor`, so every spend it passes through is kept, and every value
+/// on its way is computed from the values on its way, hence exactly.
+fn exact_dp(tables: &[Table], budget: i64, floor: i64, max_steps: u64) -> Option<Choice> {
+    let k = tables.len();
+    let g = tables.iter().fold(0, |g, t| gcd(g, t.price)).max(1);
+    let everything: i64 = tables
+        .iter()
+        .map(|t| t.price * (t.saving.len() as i64 - 1))
+        .sum();
+    let top = budget.min(everything).max(0) / g;
+    let all = all_segments(tables);
+    let windows = dp_windows(tables, &all, g, top, floor);
+    // The candidate N of each type, less those that cannot reach `floor` even with the
+    // fill of all the other types on what they leave.
+    let refs: Vec<&Table> = tables.iter().collect();
+    let records: Vec<Vec<u32>> = tables
+        .iter()
+        .map(|t| {
+            let others: Vec<&Table> = refs.iter().filter(|o| o.ty != t.ty).copied().collect();
+            let rest = Bound::new(&all, &others);
+            records(t)
+                .into_iter()
+                .filter(|&m| {
+                    let left = top * g - m as i64 * t.price;
+                    let (n, d) = rest.fill(left.max(0));
+                    left >= 0
+                        && t.saving[m as usize] as f64 + n as f64 / d as f64 >= floor as f64 - 1.0
+                })
+                .collect()
+        })
+        .collect();
+    // The spends s of layer t that N = m reaches from layer t + 1: s − m·u kept there.
+    let span = |t: usize, m: u32| {
+        let ((lo, hi), (next_lo, next_hi)) = (windows[t], windows[t + 1]);
+        let off = m as i64 * (tables[t].price / g);
+        (lo.max(next_lo + off), hi.min(next_hi + off))
+    };
+    let (mut entries, mut steps) = (0u64, 0u64);
+    for t in 0..k {
+        let (lo, hi) = windows[t];
+        entries = entries.saturating_add((hi - lo + 1).max(0) as u64);
+        for &m in &records[t] {
+            let (a, b) = span(t, m);
+            steps = steps.saturating_add((b - a + 1).max(0) as u64);
+        }
+    }
+    if entries > DP_TABLE || steps > max_steps {
+        return None;
+    }
+    // Layer k: nothing left to choose.
+    let (k_lo, k_hi) = windows[k];
+    let width = (k_hi - k_lo + 1).max(0) as usize;
+    let mut saving = vec![0i64; width];
+    let mut cost = vec![0i64; width];
+    let mut choice: Vec<Vec<u32>> = vec![Vec::new(); k];
+    for t in (0..k).rev() {
+        let table = &tables[t];
+        let u = table.price / g;
+        let ((lo, hi), (next_lo, _)) = (windows[t], windows[t + 1]);
+        let width = (hi - lo + 1).max(0) as usize;
+        let mut layer_saving = vec![i64::MIN; width];
+        let mut layer_cost = vec![0i64; width];
+        let mut pick = vec![0u32; width];
+        // N in rising order, replaced only by a strictly better one: the smaller N on a tie.
+        for &m in &records[t] {
+            let (a, b) = span(t, m);
+            let (sm, pm) = (table.saving[m as usize], table.price * m as i64);
+            let off = m as i64 * u;
+            for s in a..=b {
+                let j = (s - off - next_lo) as usize;
+                let at = (s - lo) as usize;
+                if saving[j] == i64::MIN {
+                    continue;
+                }
+                let (cs, cc) = (sm + saving[j], pm + cost[j]);
+                if cs > layer_saving[at] || cs == layer_saving[at] && cc < layer_cost[at] {
+                    layer_saving[at] = cs;
+                    layer_cost[at] = cc;
+                    pick[at] = m;
+                }
+            }
+        }
+        saving = layer_saving;
+        cost = layer_cost;
+        choice[t] = pick;
+    }
+    // Layer 0 keeps the one spend top.
+    if saving.first().is_none_or(|&s| s == i64::MIN) {
+        return None;
+    }
+    let mut n = [0u32; MAX_FLEET_TYPES];
+    let mut s = top;
+    for (t, table) in tables.iter().enumerate() {
+        let m = choice[t][(s - windows[t].0) as usize];
+        n[t] = m;
+        s -= m as i64 * (table.price / g);
+    }
+    Some(Choice {
+        cost: cost[0],
+        saving: saving[0],
+        n,
+    })
+}
+
+/// [`search`], then, when it stops unproven, [`exact_dp`] within `dp_steps` from the best
+/// allocation it found.
+fn solve(tables: &[Table], budget: i64, searches: &[(bool, u64)], dp_steps: u64) -> Outcome {
+    let o = search(tables, budget, searches);
+    if o.exact {
+        return o;
+    }
+    match exact_dp(tables, budget, o.best.saving, dp_steps) {
+        Some(best) => {
+            debug_assert!(!o.best.better_than(&best));
+            Outcome {
+                best,
+                bound: best.saving,
+                exact: true,
+            }
+        }
+        None => o,
+    }
+}
+
 /// § 16: spend the fixed budget F on monthly GPUs of every type, maximising the total
 /// saving against all on demand, for 1 to [`MAX_FLEET_TYPES`] types. The optimum is proven
 /// (`exact`) unless the search meets its step limit; `saving_bound` then says how much more
@@ -732,7 +956,7 @@ pub fn allocate(types: &[FleetType], fixed_budget: Money) -> Result<FleetAllocat
         .enumerate()
         .map(|(i, t)| Table::new(i, t))
         .collect();
-    let outcome = search(&tables, fixed_budget.cents(), &SEARCHES);
+    let outcome = solve(&tables, fixed_budget.cents(), &SEARCHES, DP_STEPS);
     let best = outcome.best;
 
     let allocations: Vec<TypeAllocation> = types
@@ -1185,8 +1409,92 @@ mod tests {
                 }
             })
             .collect();
+        let start = std::time::Instant::now();
         let a = at_sixty_percent(&types);
+        eprintln!(
+            "eight_types_with_one_break_even: two allocations in {:?}",
+            start.elapsed()
+        );
         assert!(a.saving > Money::ZERO);
+        // The search stops unproven; the dynamic programme over the spend settles it.
+        assert!(a.exact);
+        assert_eq!(a.saving, a.saving_bound);
+        let tables: Vec<Table> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Table::new(i, t))
+            .collect();
+        let f = a.fixed_budget.cents();
+        let o = search(&tables, f, &SEARCHES);
+        assert!(!o.exact);
+        let start = std::time::Instant::now();
+        let dp = exact_dp(&tables, f, o.best.saving, DP_STEPS).expect("within the DP's limits");
+        eprintln!(
+            "eight_types_with_one_break_even: exact_dp alone in {:?}",
+            start.elapsed()
+        );
+        assert_eq!(dp.n[..MAX_FLEET_TYPES].to_vec(), committed(&a));
+        assert_eq!(dp.saving, a.saving.cents());
+    }
+
+    /// Types with one break-even (P = 438·r, the same H), peaks of 6 or less: the dynamic
+    /// programme alone (the search stopped after one step) finds the brute-force optimum,
+    /// ties included.
+    fn one_break_even(spec: &[(Vec<f64>, i64)], h: f64) -> (Vec<LevelProfile>, Vec<Prices>) {
+        let profiles = spec
+            .iter()
+            .map(|(v, _)| LevelProfile::from_values(v))
+            .collect();
+        let prices = spec
+            .iter()
+            .map(|&(_, r)| Prices::new(438.0 * r as f64 / 100.0, r as f64 / 100.0, h).unwrap())
+            .collect();
+        (profiles, prices)
+    }
+
+    fn check_dp_against_brute_force(types: &[FleetType], budget: Money) {
+        let tables: Vec<Table> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Table::new(i, t))
+            .collect();
+        let o = solve(&tables, budget.cents(), &[(false, 1)], u64::MAX);
+        assert!(o.exact);
+        assert_eq!(o.bound, o.best.saving);
+        let (saving, spent, n) = brute_force(types, budget);
+        assert_eq!(o.best.saving, saving.cents());
+        assert_eq!(o.best.cost, spent.cents());
+        assert_eq!(o.best.n[..n.len()].to_vec(), n);
+        assert!(o.best.n[n.len()..].iter().all(|&m| m == 0));
+    }
+
+    #[test]
+    fn dp_matches_brute_force_with_one_break_even() {
+        // Four types, each level busy all the time or never (every busy level saves 2/3
+        // of its price), and two identical types: ties everywhere.
+        let spec = [
+            (vec![4.0; 10], 129),
+            (vec![6.0; 10], 202),
+            (vec![3.0; 10], 129),
+            (
+                [6.0, 5.0, 5.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0].to_vec(),
+                275,
+            ),
+        ];
+        let (profiles, prices) = one_break_even(&spec, 730.0);
+        let types: Vec<FleetType> = profiles
+            .iter()
+            .zip(&prices)
+            .map(|(lv, &p)| FleetType {
+                name: "t",
+                levels: lv,
+                prices: p,
+            })
+            .collect();
+        for f in [0, 565, 1_000, 2_500, 4_321, 5_000, 7_777, 10_000, 20_000] {
+            check_dp_against_brute_force(&types, money(f));
+            check_dp_against_brute_force(&types[..3], money(f));
+        }
     }
 
     fn fleet() -> impl Strategy<Value = Vec<(Vec<f64>, f64, f64, f64)>> {
@@ -1196,6 +1504,38 @@ mod tests {
         );
         let h = prop_oneof![Just(720.0), Just(730.0), Just(744.0)];
         proptest::collection::vec((values, 1.0f64..50_000.0, 0.01f64..200.0, h), 1..=4)
+    }
+
+    fn one_break_even_fleet() -> impl Strategy<Value = (Vec<(Vec<f64>, i64)>, f64)> {
+        let values = proptest::collection::vec(
+            prop_oneof![Just(0.0), 0.0f64..6.0, (0u32..=6).prop_map(f64::from)],
+            1..40,
+        );
+        let h = prop_oneof![Just(720.0), Just(730.0), Just(744.0)];
+        (proptest::collection::vec((values, 1i64..=2_000), 1..=4), h)
+    }
+
+    proptest! {
+        #![proptest_config(proptest::test_runner::Config { failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/regressions/fleet.txt"))), ..proptest::test_runner::Config::default() })]
+        /// One break-even for every type (P = 438·r in cents, the same H): the dynamic
+        /// programme, run after a search stopped at once, matches every vector N.
+        #[test]
+        fn dp_matches_brute_force_with_one_break_even_random(
+            (spec, h) in one_break_even_fleet(),
+            share in 0.0f64..1.2,
+        ) {
+            let (profiles, prices) = one_break_even(&spec, h);
+            let types: Vec<FleetType> = profiles
+                .iter()
+                .zip(&prices)
+                .map(|(lv, &p)| FleetType { name: "t", levels: lv, prices: p })
+                .collect();
+            let everything: Money = types
+                .iter()
+                .map(|t| t.prices.monthly_money * t.levels.levels() as u64)
+                .sum();
+            check_dp_against_brute_force(&types, Money::from_f64(everything.to_f64() * share));
+        }
     }
 
     proptest! {
@@ -1238,6 +1578,13 @@ mod tests {
             if o.exact {
                 prop_assert_eq!(o.best.n[..n.len()].to_vec(), n.clone());
                 prop_assert_eq!(o.bound, saving.cents());
+            }
+
+            // The dynamic programme alone, when within its limits: the same optimum.
+            if let Some(dp) = exact_dp(&tables, budget.cents(), 0, DP_STEPS) {
+                prop_assert_eq!(dp.saving, saving.cents());
+                prop_assert_eq!(dp.cost, spent.cents());
+                prop_assert_eq!(dp.n[..n.len()].to_vec(), n.clone());
             }
 
             // Money for every GPU of every type: each type alone at its best.
