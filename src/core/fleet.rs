@@ -15,7 +15,8 @@
 //! each type's points (N·P_t, S_t(N)) lies on or above every S_t(N), so filling the budget
 //! left with the steepest hull pieces first, the last one in part, saves at least as much as
 //! any choice of whole GPUs. S_t is concave up to the rounding of M_t(N) to the cent; the
-//! hull makes the bound valid either way.
+//! hull makes the bound valid either way. When the search stops at its step limit unproven,
+//! an exact dynamic programme over the spend (`exact_dp` below) settles the optimum.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
@@ -86,10 +87,12 @@ pub struct FleetAllocation {
     pub all_on_demand: Money,
     /// Σ M_t(N_t) (= all_on_demand − saving, exactly).
     pub total: Money,
-    /// The search proved this allocation optimal (under the tie rule). False only when it
+    /// This allocation is proven optimal (under the tie rule): by the search or, when it
     /// stopped at its step limit (120 000 candidate N in all, a few milliseconds; met only
     /// when a great many choices save within cents of each other, e.g. every type with the
-    /// same break-even H*): the allocation is then the best found.
+    /// same break-even H*), by the dynamic programme over the spend. False only when that
+    /// programme would exceed its own limits (800 000 steps, 400 000 table entries): the
+    /// allocation is then the best the search found.
     pub exact: bool,
     /// No allocation within the budget saves more than this (= `saving` when `exact`).
     pub saving_bound: Money,
@@ -706,9 +709,330 @@ fn search(tables: &[Table], budget: i64, searches: &[(bool, u64)]) -> Outcome {
     }
 }
 
+/// Most elementary steps of the exact dynamic programme [`exact_dp`]: one candidate N of one
+/// type at one spend, or one spend entering or answering a sliding window. 800 000; the
+/// 8-type case with one break-even (`eight_types_with_one_break_even`) takes 0.34 million
+/// steps and 0.15 million table entries, about 3 ms natively in release.
+const DP_STEPS: u64 = 800_000;
+
+/// Most entries of the dynamic programme's tables (one per type and spend it keeps).
+const DP_TABLE: u64 = 400_000;
+
+/// The candidate N of a type in the dynamic programme: 0 and every N that saves more than all
+/// smaller N. Any other N loses to a smaller one with at least its saving: strictly less
+/// spend or, for a free type, the same spend and a smaller vector.
+fn records(t: &Table) -> Vec<u32> {
+    let mut r = vec![0u32];
+    for n in 1..t.saving.len() {
+        if t.saving[n] > t.saving[*r.last().unwrap_or(&0) as usize] {
+            r.push(n as u32);
+        }
+    }
+    r
+}
+
+/// For each layer t = 0..=k of [`exact_dp`] (the types t.. still to choose), the spends s
+/// (in units of g, 0..=top) left to them through which an allocation saving at least `floor`
+/// can pass: those with fill(types ..t, (top − s)·g) + fill(types t.., s·g) ≥ floor, the
+/// fractional fills of [`Bound`]. That sum is concave in s and largest at the split of the
+/// fill of all types, so the spends form an interval, found by bisection on either side. It
+/// is evaluated in f64 and compared with floor − 1 cent (the rounding errors are below a
+/// millionth of a cent), so no spend that can reach `floor` is left out.
+fn dp_windows(tables: &[Table], all: &[Segment], g: i64, top: i64, floor: i64) -> Vec<(i64, i64)> {
+    let refs: Vec<&Table> = tables.iter().collect();
+    let k = tables.len();
+    let value = |(n, d): (i128, i128)| n as f64 / d as f64;
+    let mut windows = vec![(top, top)];
+    for t in 1..=k {
+        let prefix = Bound::new(all, &refs[..t]);
+        let suffix = Bound::new(all, &refs[t..]);
+        let h = |s: i64| value(prefix.fill((top - s) * g)) + value(suffix.fill(s * g));
+        let ok = |s: i64| h(s) >= floor as f64 - 1.0;
+        // What the fill of all types within top·g spends on the types t..
+        let mut member = [false; MAX_FLEET_TYPES];
+        for table in &refs[t..] {
+            member[table.ty] = true;
+        }
+        let (mut rem, mut spent) = (top * g, 0);
+        for seg in all {
+            let take = seg.cost.min(rem);
+            if member[seg.ty] {
+                spent += take;
+            }
+            rem -= take;
+            if take < seg.cost {
+                break;
+            }
+        }
+        let s0 = (spent / g).min(top);
+        let mid = if s0 < top && h(s0 + 1) > h(s0) {
+            s0 + 1
+        } else {
+            s0
+        };
+        if !ok(mid) {
+            windows.push((0, top));
+            continue;
+        }
+        // ok is monotone on 0..=mid (rising) and on mid..=top (falling).
+        let (mut a, mut b) = (0, mid);
+        while a < b {
+            let c = (a + b) / 2;
+            if ok(c) {
+                b = c;
+            } else {
+                a = c + 1;
+            }
+        }
+        let lo = a;
+        let (mut a, mut b) = (mid, top);
+        while a < b {
+            let c = (a + b + 1) / 2;
+            if ok(c) {
+                a = c;
+            } else {
+                b = c - 1;
+            }
+        }
+        windows.push((lo, a));
+    }
+    windows
+}
+
+/// The optimum in cents under the tie rule of [`Choice::better_than`] by a dynamic programme
+/// over the fixed spend, given `floor`, a saving some allocation within the budget reaches;
+/// `None` when it would take more than `max_steps` steps or [`DP_TABLE`] table entries.
+///
+/// Every spend is a multiple of g, the gcd of the types' prices in cents, so the budget is
+/// floored to a multiple of g (and capped at what every GPU of every type costs): top units.
+/// Over the types from the last to the first, best_t(s) is the best choice of the types t..
+/// spending at most s units: its N_t maximises S_t(N_t) + best_{t+1}(s − N_t·P_t/g) by
+/// saving, then less spend, then the smaller N_t. With N_t fixed, the saving and spend of the
+/// types t.. differ from those of the types t+1.. by constants, so the tie rule on the whole
+/// vector is the tie rule on N_t, then on the rest: the same as [`Choice::better_than`].
+/// Only the spends of [`dp_windows`] are kept and only the N of [`records`] tried that can
+/// reach `floor` with the fill of the other types: the optimum saves at least `floor`, so
+/// every spend and every N it passes through is kept, and every value on its way is computed
+/// from the values on its way, hence exactly. Runs of consecutive N with one marginal saving
+/// (the fully busy levels) are tried at once per spend with a sliding-window maximum.
+fn exact_dp(tables: &[Table], budget: i64, floor: i64, max_steps: u64) -> Option<Choice> {
+    let k = tables.len();
+    let g = tables.iter().fold(0, |g, t| gcd(g, t.price)).max(1);
+    let everything: i64 = tables
+        .iter()
+        .map(|t| t.price * (t.saving.len() as i64 - 1))
+        .sum();
+    let top = budget.min(everything).max(0) / g;
+    let all = all_segments(tables);
+    let windows = dp_windows(tables, &all, g, top, floor);
+    // The candidate N of each type, less those that cannot reach `floor` even with the
+    // fill of all the other types on what they leave.
+    let refs: Vec<&Table> = tables.iter().collect();
+    let records: Vec<Vec<u32>> = tables
+        .iter()
+        .map(|t| {
+            let others: Vec<&Table> = refs.iter().filter(|o| o.ty != t.ty).copied().collect();
+            let rest = Bound::new(&all, &others);
+            records(t)
+                .into_iter()
+                .filter(|&m| {
+                    let left = top * g - m as i64 * t.price;
+                    let (n, d) = rest.fill(left.max(0));
+                    left >= 0
+                        && t.saving[m as usize] as f64 + n as f64 / d as f64 >= floor as f64 - 1.0
+                })
+                .collect()
+        })
+        .collect();
+    // The spends s of layer t that N = m reaches from layer t + 1: s − m·u kept there.
+    let span = |t: usize, m: u32| {
+        let ((lo, hi), (next_lo, next_hi)) = (windows[t], windows[t + 1]);
+        let off = m as i64 * (tables[t].price / g);
+        (lo.max(next_lo + off), hi.min(next_hi + off))
+    };
+    // The candidate N of each type in runs of consecutive N with one marginal saving (for a
+    // type with a price): (first index, last index) into its records.
+    let runs: Vec<Vec<(usize, usize)>> = tables
+        .iter()
+        .zip(&records)
+        .map(|(t, r)| {
+            let mut out: Vec<(usize, usize)> = Vec::new();
+            for i in 0..r.len() {
+                let extends = out.last().is_some_and(|&(a, b)| {
+                    b + 1 == i
+                        && r[i] == r[b] + 1
+                        && t.price > 0
+                        && (a == b
+                            || t.saving[r[i] as usize] - t.saving[r[b] as usize]
+                                == t.saving[r[a] as usize + 1] - t.saving[r[a] as usize])
+                });
+                match out.last_mut() {
+                    Some(last) if extends => last.1 = i,
+                    _ => out.push((i, i)),
+                }
+            }
+            out
+        })
+        .collect();
+    let (mut entries, mut steps) = (0u64, 0u64);
+    for t in 0..k {
+        let (lo, hi) = windows[t];
+        let (next_lo, next_hi) = windows[t + 1];
+        entries = entries.saturating_add((hi - lo + 1).max(0) as u64);
+        for &(a, b) in &runs[t] {
+            let (s_a, _) = span(t, records[t][a]);
+            let (_, s_b) = span(t, records[t][b]);
+            let mut n = (s_b - s_a + 1).max(0) as u64;
+            if a < b {
+                // Each spend of the next layer enters the sliding window once.
+                n += (next_hi - next_lo + 1).max(0) as u64;
+            }
+            steps = steps.saturating_add(n);
+        }
+    }
+    if entries > DP_TABLE || steps > max_steps {
+        return None;
+    }
+    // Layer k: nothing left to choose.
+    let (k_lo, k_hi) = windows[k];
+    let width = (k_hi - k_lo + 1).max(0) as usize;
+    let mut saving = vec![0i64; width];
+    let mut cost = vec![0i64; width];
+    let mut choice: Vec<Vec<u32>> = vec![Vec::new(); k];
+    let mut window: std::collections::VecDeque<(i64, i64, i64)> = Default::default();
+    for t in (0..k).rev() {
+        let table = &tables[t];
+        let u = table.price / g;
+        let ((lo, hi), (next_lo, next_hi)) = (windows[t], windows[t + 1]);
+        let width = (hi - lo + 1).max(0) as usize;
+        let mut layer_saving = vec![i64::MIN; width];
+        let mut layer_cost = vec![0i64; width];
+        let mut pick = vec![0u32; width];
+        // N in rising order, replaced only by a strictly better one: the smaller N on a tie.
+        for &(ia, ib) in &runs[t] {
+            let (a, b) = (records[t][ia], records[t][ib]);
+            if ia == ib {
+                let (s_a, s_b) = span(t, a);
+                let (sm, pm) = (table.saving[a as usize], table.price * a as i64);
+                let off = a as i64 * u;
+                for s in s_a..=s_b {
+                    let j = (s - off - next_lo) as usize;
+                    let at = (s - lo) as usize;
+                    if saving[j] == i64::MIN {
+                        continue;
+                    }
+                    let (cs, cc) = (sm + saving[j], pm + cost[j]);
+                    if cs > layer_saving[at] || cs == layer_saving[at] && cc < layer_cost[at] {
+                        layer_saving[at] = cs;
+                        layer_cost[at] = cc;
+                        pick[at] = a;
+                    }
+                }
+                continue;
+            }
+            // N = a..=b with S(N) = S(a) + d·(N − a) (u > 0): for the spends s ≡ ρ (mod u),
+            // the rest j = s − N·u runs over the same class, and S(N) + best(j) =
+            // S(a) + d·(s/u − a) + [best(j) − d·(j/u)], spend P·(s/u) + [cost(j) − P·(j/u)]
+            // (integer division, exact within the class): the best N is the j with the
+            // largest bracket, then the smallest spend bracket, then the largest j (smaller
+            // N), over the sliding range s − b·u ≤ j ≤ s − a·u: a monotone queue.
+            let d = table.saving[a as usize + 1] - table.saving[a as usize];
+            let p = table.price;
+            let key = |j: i64| {
+                let at = (j - next_lo) as usize;
+                (saving[at] - d * (j / u), p * (j / u) - cost[at])
+            };
+            let (s_a, _) = span(t, a);
+            let (_, s_b) = span(t, b);
+            for s0 in s_a..(s_a + u).min(s_b + 1) {
+                window.clear();
+                // The next rest j to enter: the class's first at or above next_lo.
+                let mut jp = s0 - b as i64 * u;
+                if jp < next_lo {
+                    jp += (next_lo - jp + u - 1) / u * u;
+                }
+                let mut s = s0;
+                while s <= s_b {
+                    let top_j = next_hi.min(s - a as i64 * u);
+                    while jp <= top_j {
+                        if saving[(jp - next_lo) as usize] != i64::MIN {
+                            let (k1, k2) = key(jp);
+                            while window
+                                .back()
+                                .is_some_and(|&(b1, b2, _)| (b1, b2) <= (k1, k2))
+                            {
+                                window.pop_back();
+                            }
+                            window.push_back((k1, k2, jp));
+                        }
+                        jp += u;
+                    }
+                    let low_j = s - b as i64 * u;
+                    while window.front().is_some_and(|&(_, _, j)| j < low_j) {
+                        window.pop_front();
+                    }
+                    if let Some(&(_, _, j)) = window.front() {
+                        let m = (s - j) / u;
+                        let at = (s - lo) as usize;
+                        let rest = (j - next_lo) as usize;
+                        let cs = table.saving[m as usize] + saving[rest];
+                        let cc = p * m + cost[rest];
+                        if cs > layer_saving[at] || cs == layer_saving[at] && cc < layer_cost[at] {
+                            layer_saving[at] = cs;
+                            layer_cost[at] = cc;
+                            pick[at] = m as u32;
+                        }
+                    }
+                    s += u;
+                }
+            }
+        }
+        saving = layer_saving;
+        cost = layer_cost;
+        choice[t] = pick;
+    }
+    // Layer 0 keeps the one spend top.
+    if saving.first().is_none_or(|&s| s == i64::MIN) {
+        return None;
+    }
+    let mut n = [0u32; MAX_FLEET_TYPES];
+    let mut s = top;
+    for (t, table) in tables.iter().enumerate() {
+        let m = choice[t][(s - windows[t].0) as usize];
+        n[t] = m;
+        s -= m as i64 * (table.price / g);
+    }
+    Some(Choice {
+        cost: cost[0],
+        saving: saving[0],
+        n,
+    })
+}
+
+/// [`search`], then, when it stops unproven, [`exact_dp`] within `dp_steps` from the best
+/// allocation it found.
+fn solve(tables: &[Table], budget: i64, searches: &[(bool, u64)], dp_steps: u64) -> Outcome {
+    let o = search(tables, budget, searches);
+    if o.exact {
+        return o;
+    }
+    match exact_dp(tables, budget, o.best.saving, dp_steps) {
+        Some(best) => {
+            debug_assert!(!o.best.better_than(&best));
+            Outcome {
+                best,
+                bound: best.saving,
+                exact: true,
+            }
+        }
+        None => o,
+    }
+}
+
 /// § 16: spend the fixed budget F on monthly GPUs of every type, maximising the total
 /// saving against all on demand, for 1 to [`MAX_FLEET_TYPES`] types. The optimum is proven
-/// (`exact`) unless the search meets its step limit; `saving_bound` then says how much more
+/// (`exact`) unless the search meets its step limit and the dynamic programme that then
+/// takes over ([`exact_dp`]) would exceed its limits; `saving_bound` then says how much more
 /// any allocation could save at most.
 ///
 /// Errors: no type (`usage-data`, empty), more than [`MAX_FLEET_TYPES`] (`usage-data`, too
@@ -732,7 +1056,7 @@ pub fn allocate(types: &[FleetType], fixed_budget: Money) -> Result<FleetAllocat
         .enumerate()
         .map(|(i, t)| Table::new(i, t))
         .collect();
-    let outcome = search(&tables, fixed_budget.cents(), &SEARCHES);
+    let outcome = solve(&tables, fixed_budget.cents(), &SEARCHES, DP_STEPS);
     let best = outcome.best;
 
     let allocations: Vec<TypeAllocation> = types
@@ -1185,8 +1509,98 @@ mod tests {
                 }
             })
             .collect();
+        let start = std::time::Instant::now();
         let a = at_sixty_percent(&types);
+        eprintln!(
+            "eight_types_with_one_break_even: two allocations in {:?}",
+            start.elapsed()
+        );
+        let start = std::time::Instant::now();
+        assert_eq!(allocate(&types, a.fixed_budget).unwrap(), a);
+        eprintln!(
+            "eight_types_with_one_break_even: the allocation at 60 % in {:?}",
+            start.elapsed()
+        );
         assert!(a.saving > Money::ZERO);
+        // The search stops unproven; the dynamic programme over the spend settles it.
+        assert!(a.exact);
+        assert_eq!(a.saving, a.saving_bound);
+        let tables: Vec<Table> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Table::new(i, t))
+            .collect();
+        let f = a.fixed_budget.cents();
+        let o = search(&tables, f, &SEARCHES);
+        assert!(!o.exact);
+        let start = std::time::Instant::now();
+        let dp = exact_dp(&tables, f, o.best.saving, DP_STEPS).expect("within the DP's limits");
+        eprintln!(
+            "eight_types_with_one_break_even: exact_dp alone in {:?}",
+            start.elapsed()
+        );
+        assert_eq!(dp.n[..MAX_FLEET_TYPES].to_vec(), committed(&a));
+        assert_eq!(dp.saving, a.saving.cents());
+    }
+
+    /// Types with one break-even (P = 438·r, the same H), peaks of 6 or less: the dynamic
+    /// programme alone (the search stopped after one step) finds the brute-force optimum,
+    /// ties included.
+    fn one_break_even(spec: &[(Vec<f64>, i64)], h: f64) -> (Vec<LevelProfile>, Vec<Prices>) {
+        let profiles = spec
+            .iter()
+            .map(|(v, _)| LevelProfile::from_values(v))
+            .collect();
+        let prices = spec
+            .iter()
+            .map(|&(_, r)| Prices::new(438.0 * r as f64 / 100.0, r as f64 / 100.0, h).unwrap())
+            .collect();
+        (profiles, prices)
+    }
+
+    fn check_dp_against_brute_force(types: &[FleetType], budget: Money) {
+        let tables: Vec<Table> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Table::new(i, t))
+            .collect();
+        let o = solve(&tables, budget.cents(), &[(false, 1)], u64::MAX);
+        assert!(o.exact);
+        assert_eq!(o.bound, o.best.saving);
+        let (saving, spent, n) = brute_force(types, budget);
+        assert_eq!(o.best.saving, saving.cents());
+        assert_eq!(o.best.cost, spent.cents());
+        assert_eq!(o.best.n[..n.len()].to_vec(), n);
+        assert!(o.best.n[n.len()..].iter().all(|&m| m == 0));
+    }
+
+    #[test]
+    fn dp_matches_brute_force_with_one_break_even() {
+        // Four types, each level busy all the time or never (every busy level saves 2/3
+        // of its price), and two identical types: ties everywhere.
+        let spec = [
+            (vec![4.0; 10], 129),
+            (vec![6.0; 10], 202),
+            (vec![3.0; 10], 129),
+            (
+                [6.0, 5.0, 5.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0].to_vec(),
+                275,
+            ),
+        ];
+        let (profiles, prices) = one_break_even(&spec, 730.0);
+        let types: Vec<FleetType> = profiles
+            .iter()
+            .zip(&prices)
+            .map(|(lv, &p)| FleetType {
+                name: "t",
+                levels: lv,
+                prices: p,
+            })
+            .collect();
+        for f in [0, 565, 1_000, 2_500, 4_321, 5_000, 7_777, 10_000, 20_000] {
+            check_dp_against_brute_force(&types, money(f));
+            check_dp_against_brute_force(&types[..3], money(f));
+        }
     }
 
     fn fleet() -> impl Strategy<Value = Vec<(Vec<f64>, f64, f64, f64)>> {
@@ -1196,6 +1610,38 @@ mod tests {
         );
         let h = prop_oneof![Just(720.0), Just(730.0), Just(744.0)];
         proptest::collection::vec((values, 1.0f64..50_000.0, 0.01f64..200.0, h), 1..=4)
+    }
+
+    fn one_break_even_fleet() -> impl Strategy<Value = (Vec<(Vec<f64>, i64)>, f64)> {
+        let values = proptest::collection::vec(
+            prop_oneof![Just(0.0), 0.0f64..6.0, (0u32..=6).prop_map(f64::from)],
+            1..40,
+        );
+        let h = prop_oneof![Just(720.0), Just(730.0), Just(744.0)];
+        (proptest::collection::vec((values, 1i64..=2_000), 1..=4), h)
+    }
+
+    proptest! {
+        #![proptest_config(proptest::test_runner::Config { failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/regressions/fleet.txt"))), ..proptest::test_runner::Config::default() })]
+        /// One break-even for every type (P = 438·r in cents, the same H): the dynamic
+        /// programme, run after a search stopped at once, matches every vector N.
+        #[test]
+        fn dp_matches_brute_force_with_one_break_even_random(
+            (spec, h) in one_break_even_fleet(),
+            share in 0.0f64..1.2,
+        ) {
+            let (profiles, prices) = one_break_even(&spec, h);
+            let types: Vec<FleetType> = profiles
+                .iter()
+                .zip(&prices)
+                .map(|(lv, &p)| FleetType { name: "t", levels: lv, prices: p })
+                .collect();
+            let everything: Money = types
+                .iter()
+                .map(|t| t.prices.monthly_money * t.levels.levels() as u64)
+                .sum();
+            check_dp_against_brute_force(&types, Money::from_f64(everything.to_f64() * share));
+        }
     }
 
     proptest! {
@@ -1238,6 +1684,13 @@ mod tests {
             if o.exact {
                 prop_assert_eq!(o.best.n[..n.len()].to_vec(), n.clone());
                 prop_assert_eq!(o.bound, saving.cents());
+            }
+
+            // The dynamic programme alone, when within its limits: the same optimum.
+            if let Some(dp) = exact_dp(&tables, budget.cents(), 0, DP_STEPS) {
+                prop_assert_eq!(dp.saving, saving.cents());
+                prop_assert_eq!(dp.cost, spent.cents());
+                prop_assert_eq!(dp.n[..n.len()].to_vec(), n.clone());
             }
 
             // Money for every GPU of every type: each type alone at its best.
