@@ -252,15 +252,30 @@ fn clean(v: f64) -> f64 {
     }
 }
 
-/// Jobs `(start ms, end ms, gpus)` → GPU-hours per hour from the first start to the
-/// last end (idle hours are 0, not gaps).
-pub(crate) fn jobs(jobs: &[(i64, i64, f64)], off: i32) -> Result<Hourly, IngestError> {
-    let mut out = Hourly::default();
+/// Jobs split across the hours from the first start to the last end: the GPU-hours of type
+/// `t` in hour `i` are `hours[i * ntypes + t]` (idle hours are 0, not gaps).
+struct SplitJobs {
+    /// (first start, last end), UTC unix seconds.
+    span: (i64, i64),
+    /// Key of the first hour.
+    k0: i64,
+    /// Hours.
+    n: usize,
+    hours: Vec<f64>,
+}
+
+/// Split `jobs` across hours, job `j` counted for type `type_of(j)` (one `>= ntypes` is
+/// left out); `None` without jobs.
+fn split_jobs(
+    jobs: &[(i64, i64, f64)],
+    type_of: impl Fn(usize) -> usize,
+    ntypes: usize,
+    off: i32,
+) -> Result<Option<SplitJobs>, IngestError> {
     let Some(min_s) = jobs.iter().map(|j| j.0).min() else {
-        return Ok(out);
+        return Ok(None);
     };
     let max_e = jobs.iter().map(|j| j.1).max().unwrap_or(min_s);
-    out.span = Some((min_s.div_euclid(1000), max_e.div_euclid(1000)));
     let k0 = hour_key(min_s, off);
     let k1 = hour_key((max_e - 1).max(min_s), off);
     let n = (k1 - k0 + 1) as u64;
@@ -270,34 +285,55 @@ pub(crate) fn jobs(jobs: &[(i64, i64, f64)], off: i32) -> Result<Hourly, IngestE
     let n = n as usize;
     let off_ms = i64::from(off) * 60_000;
     let start_ms = |k: i64| k * HOUR_MS - off_ms;
-    let mut part = vec![0.0f64; n];
-    let mut diff = vec![0.0f64; n + 1];
-    for &(s, e, g) in jobs {
-        if e <= s {
+    // Row-major per hour: `ntypes` values.
+    let mut part = vec![0.0f64; n * ntypes];
+    let mut diff = vec![0.0f64; (n + 1) * ntypes];
+    for (j, &(s, e, g)) in jobs.iter().enumerate() {
+        let t = type_of(j);
+        if e <= s || t >= ntypes {
             continue;
         }
         let ks = hour_key(s, off);
         let ke = hour_key(e - 1, off);
         let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
         if ks == ke {
-            part[is] += g * (e - s) as f64 / HOUR_MS as f64;
+            part[is * ntypes + t] += g * (e - s) as f64 / HOUR_MS as f64;
         } else {
-            part[is] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
-            part[ie] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
+            part[is * ntypes + t] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
+            part[ie * ntypes + t] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
             if ie > is + 1 {
-                diff[is + 1] += g;
-                diff[ie] -= g;
+                diff[(is + 1) * ntypes + t] += g;
+                diff[ie * ntypes + t] -= g;
             }
         }
     }
-    let mut run = 0.0;
-    out.values.reserve(n);
-    out.starts.reserve(n);
+    let mut run = vec![0.0f64; ntypes];
     for i in 0..n {
-        run += diff[i];
-        out.values.push(clean(run + part[i]));
-        out.starts.push(hour_start_s(k0 + i as i64, off));
+        for t in 0..ntypes {
+            run[t] += diff[i * ntypes + t];
+            part[i * ntypes + t] = clean(run[t] + part[i * ntypes + t]);
+        }
     }
+    Ok(Some(SplitJobs {
+        span: (min_s.div_euclid(1000), max_e.div_euclid(1000)),
+        k0,
+        n,
+        hours: part,
+    }))
+}
+
+/// Jobs `(start ms, end ms, gpus)` → GPU-hours per hour from the first start to the
+/// last end (idle hours are 0, not gaps).
+pub(crate) fn jobs(jobs: &[(i64, i64, f64)], off: i32) -> Result<Hourly, IngestError> {
+    let mut out = Hourly::default();
+    let Some(split) = split_jobs(jobs, |_| 0, 1, off)? else {
+        return Ok(out);
+    };
+    out.span = Some(split.span);
+    out.starts = (0..split.n)
+        .map(|i| hour_start_s(split.k0 + i as i64, off))
+        .collect();
+    out.values = split.hours;
     Ok(out)
 }
 
@@ -642,55 +678,24 @@ pub(crate) fn jobs_typed(
         total: Hourly::default(),
         types: vec![TypeHours::default(); ntypes],
     };
-    let Some(min_s) = jobs.iter().map(|j| j.0).min() else {
+    let type_of = |j: usize| types.get(j).map_or(usize::MAX, |&t| usize::from(t));
+    let Some(split) = split_jobs(jobs, type_of, ntypes, off)? else {
         return Ok(out);
     };
-    let max_e = jobs.iter().map(|j| j.1).max().unwrap_or(min_s);
-    out.total.span = Some((min_s.div_euclid(1000), max_e.div_euclid(1000)));
-    let k0 = hour_key(min_s, off);
-    let k1 = hour_key((max_e - 1).max(min_s), off);
-    let n = (k1 - k0 + 1) as u64;
-    if n > MAX_HOURS as u64 {
-        return Err(too_many(n));
-    }
-    let n = n as usize;
-    let off_ms = i64::from(off) * 60_000;
-    let start_ms = |k: i64| k * HOUR_MS - off_ms;
-    // Row-major per hour: `ntypes` values.
-    let mut part = vec![0.0f64; n * ntypes];
-    let mut diff = vec![0.0f64; (n + 1) * ntypes];
-    for (&(s, e, g), &t) in jobs.iter().zip(types) {
-        let t = usize::from(t);
-        if e <= s || t >= ntypes {
-            continue;
-        }
-        let ks = hour_key(s, off);
-        let ke = hour_key(e - 1, off);
-        let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
-        if ks == ke {
-            part[is * ntypes + t] += g * (e - s) as f64 / HOUR_MS as f64;
-        } else {
-            part[is * ntypes + t] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
-            part[ie * ntypes + t] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
-            if ie > is + 1 {
-                diff[(is + 1) * ntypes + t] += g;
-                diff[ie * ntypes + t] -= g;
-            }
-        }
-    }
-    let mut run = vec![0.0f64; ntypes];
-    out.total.values.reserve(n);
-    out.total.starts.reserve(n);
-    for i in 0..n {
+    out.total.span = Some(split.span);
+    out.total.values.reserve(split.n);
+    out.total.starts.reserve(split.n);
+    for i in 0..split.n {
         let mut total = 0.0;
         for (t, th) in out.types.iter_mut().enumerate() {
-            run[t] += diff[i * ntypes + t];
-            let v = clean(run[t] + part[i * ntypes + t]);
+            let v = split.hours[i * ntypes + t];
             total += v;
             th.push(v, true);
         }
         out.total.values.push(clean(total));
-        out.total.starts.push(hour_start_s(k0 + i as i64, off));
+        out.total
+            .starts
+            .push(hour_start_s(split.k0 + i as i64, off));
     }
     Ok(out)
 }
