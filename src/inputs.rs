@@ -381,13 +381,7 @@ fn term_price(v: f64) -> Result<f64, InputError> {
 
 fn horizon_months(v: f64) -> Result<f64, InputError> {
     let v = whole(Field::Horizon, v, f64::from(MAX_HORIZON_MONTHS))?;
-    if v < 1.0 {
-        return Err(InputError::new(
-            Field::Horizon,
-            Problem::TooSmall { min: 1.0 },
-        ));
-    }
-    Ok(v)
+    terms::horizon(v as u32).map(f64::from)
 }
 
 /// What a term's offer comes to a month, and in months of the monthly price.

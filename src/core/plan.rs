@@ -428,19 +428,19 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         _ => prices.clone(),
     };
     let baseline = both.clone().and_then(|(p, h)| {
-        Ok(match plan_term {
-            Some(r) => Baseline {
-                rule: inputs.baseline_rule,
-                gpus: r.gpus,
-                term: r.term,
-                payment: r.payment,
-            },
-            None => Baseline {
-                rule: inputs.baseline_rule,
-                gpus: baseline_n(inputs, h, p, &wl)?,
-                term: Term::Monthly,
-                payment: Payment::NoUpfront,
-            },
+        let (gpus, term, payment) = match plan_term {
+            Some(r) => (r.gpus, r.term, r.payment),
+            None => (
+                baseline_n(inputs, h, p, &wl)?,
+                Term::Monthly,
+                Payment::NoUpfront,
+            ),
+        };
+        Ok(Baseline {
+            rule: inputs.baseline_rule,
+            gpus,
+            term,
+            payment,
         })
     });
 

@@ -250,10 +250,13 @@ pub fn term_price(v: f64) -> Result<f64, InputError> {
     non_negative(Field::TermPrice, v, MAX_TERM_PRICE)
 }
 
-/// Validate the horizon (1..=120 months) and the months left (0..=120).
+/// Validate the horizon (1..=120 months; the field and the engine share this check).
 pub fn horizon(months: u32) -> Result<u32, InputError> {
     if months == 0 {
-        return Err(InputError::new(Field::Horizon, Problem::MustBePositive));
+        return Err(InputError::new(
+            Field::Horizon,
+            Problem::TooSmall { min: 1.0 },
+        ));
     }
     if months > MAX_HORIZON_MONTHS {
         return Err(InputError::new(
