@@ -195,11 +195,6 @@ impl TermRow {
         }
     }
 
-    /// Per GPU over one whole term: U + m·R.
-    pub fn per_term(&self) -> Money {
-        self.upfront + self.recurring * u64::from(self.term.months())
-    }
-
     /// Cumulative cost by the end of month `month` (0 = the start, when an upfront is
     /// paid): the upfronts of the terms started so far, the months of recurring and elastic.
     pub fn cumulative(&self, month: u32) -> Money {

@@ -278,25 +278,26 @@ pub fn present(
                 .map(|why| reason(l, &option_name(l, r.term, r.payment), why, h))
         })
         .collect();
-    let formula = match t.rows.iter().find(|r| r.term == best.term) {
-        Some(r) if r.term != Term::OnDemand => format!(
+    let formula = if best.term != Term::OnDemand {
+        format!(
             "E = {} / {} + {} = {};  H*_E = E / r = {} h;  {} × {} × ({} + {} × {}) + {} × {} = {}",
-            m(r.upfront),
-            r.term.months(),
-            m(r.recurring),
-            m(r.effective_monthly),
-            r.breakeven_hours
+            m(best.upfront),
+            best.term.months(),
+            m(best.recurring),
+            m(best.effective_monthly),
+            best.breakeven_hours
                 .map_or("—".into(), |x| number_trim(x, 1, l)),
-            r.gpus,
-            r.terms_bought,
-            m(r.upfront),
-            r.term.months(),
-            m(r.recurring),
+            best.gpus,
+            best.terms_bought,
+            m(best.upfront),
+            best.term.months(),
+            m(best.recurring),
             h,
-            m(r.elastic),
-            m(r.horizon_cost),
-        ),
-        _ => format!("{} × {} = {}", h, m(t.all_on_demand), m(best.horizon_cost)),
+            m(best.elastic),
+            m(best.horizon_cost),
+        )
+    } else {
+        format!("{} × {} = {}", h, m(t.all_on_demand), m(best.horizon_cost))
     };
     Ok(TermsView {
         recommended: Shown::new(best_name, best.key()),
