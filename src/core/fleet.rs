@@ -40,6 +40,9 @@ pub struct FleetType<'a> {
     pub levels: &'a LevelProfile,
     /// P_t, r_t and H of this type.
     pub prices: Prices,
+    /// The most GPUs of this type the plan commits to (the type's sizing rule, § 6; `None`:
+    /// up to ⌈peak⌉). The budget never buys more than this.
+    pub most: Option<u32>,
 }
 
 /// What the fixed budget buys of one type (all money per month).
@@ -140,7 +143,8 @@ struct Table {
 
 impl Table {
     fn new(ty: usize, t: &FleetType) -> Self {
-        let rows: Vec<CommitRow> = (0..=t.levels.levels())
+        let top = t.most.map_or(t.levels.levels(), |m| m.min(t.levels.levels()));
+        let rows: Vec<CommitRow> = (0..=top)
             .map(|n| monthly_cost(t.levels, &t.prices, n))
             .collect();
         let price = t.prices.monthly_money.cents();
@@ -1070,7 +1074,8 @@ pub fn allocate(types: &[FleetType], fixed_budget: Money) -> Result<FleetAllocat
             TypeAllocation {
                 name: t.name.to_string(),
                 n_star: ns,
-                unconstrained_saving: table.rows[0].total - table.rows[ns as usize].total,
+                unconstrained_saving: table.rows[0].total
+                    - monthly_cost(t.levels, &t.prices, ns).total,
                 committed: n,
                 fixed: row.fixed,
                 elastic: row.elastic,
@@ -1148,7 +1153,10 @@ mod tests {
     /// Every vector N in 0..=⌈peak⌉ per type, in lexicographic order; the first with the most
     /// saving and then the least spend wins (so ties go to the smaller vector).
     fn brute_force(types: &[FleetType], budget: Money) -> (Money, Money, Vec<u32>) {
-        let caps: Vec<u32> = types.iter().map(|t| t.levels.levels()).collect();
+        let caps: Vec<u32> = types
+            .iter()
+            .map(|t| t.most.map_or(t.levels.levels(), |m| m.min(t.levels.levels())))
+            .collect();
         let saving = |i: usize, n: u32| {
             monthly_cost(types[i].levels, &types[i].prices, 0).total
                 - monthly_cost(types[i].levels, &types[i].prices, n).total
@@ -1230,11 +1238,13 @@ mod tests {
                 name: "A100",
                 levels: &la,
                 prices: pa,
+                most: None,
             },
             FleetType {
                 name: "H100",
                 levels: &lh,
                 prices: ph,
+                most: None,
             },
         ];
         let a = allocate(&types, money(54_000)).unwrap();
@@ -1301,11 +1311,13 @@ mod tests {
                 name: "A100",
                 levels: &la,
                 prices: pa,
+                most: None,
             },
             FleetType {
                 name: "H100",
                 levels: &lh,
                 prices: ph,
+                most: None,
             },
         ];
         let a = allocate(&types, Money::ZERO).unwrap();
@@ -1327,6 +1339,7 @@ mod tests {
             name: "A100",
             levels: &la,
             prices: pa,
+            most: None,
         }];
         // S = 0, 9 250, 18 500, 27 750, 37 000, 33 000, 29 000 (N = 0..=6).
         for (f, n, s) in [
@@ -1355,11 +1368,13 @@ mod tests {
                 name: "first",
                 levels: &la,
                 prices: pa,
+                most: None,
             },
             FleetType {
                 name: "second",
                 levels: &la,
                 prices: pa,
+                most: None,
             },
         ];
         let a = allocate(&same, money(9_000)).unwrap();
@@ -1382,6 +1397,7 @@ mod tests {
             name: "tie",
             levels: &tie,
             prices: pa,
+            most: None,
         }];
         let a = allocate(&types, money(9_000)).unwrap();
         assert_eq!(committed(&a), vec![0]);
@@ -1395,6 +1411,7 @@ mod tests {
             name: "A100",
             levels: &la,
             prices: pa,
+            most: None,
         };
         let e = allocate(&[], money(1)).unwrap_err();
         assert_eq!((e.field, e.problem), (Field::UsageHistory, Problem::Empty));
@@ -1422,6 +1439,7 @@ mod tests {
             name: "free",
             levels: &lv,
             prices,
+            most: None,
         }];
         let a = allocate(&types, Money::ZERO).unwrap();
         check_sums(&a);
@@ -1483,6 +1501,7 @@ mod tests {
                     name: EIGHT[i],
                     levels: lv,
                     prices: Prices::new(p, r, 730.0).unwrap(),
+                    most: None,
                 }
             })
             .collect();
@@ -1506,6 +1525,7 @@ mod tests {
                     name: EIGHT[i],
                     levels: lv,
                     prices: Prices::new((438.0 * r * 100.0).round() / 100.0, r, 730.0).unwrap(),
+                    most: None,
                 }
             })
             .collect();
@@ -1595,6 +1615,7 @@ mod tests {
                 name: "t",
                 levels: lv,
                 prices: p,
+                most: None,
             })
             .collect();
         for f in [0, 565, 1_000, 2_500, 4_321, 5_000, 7_777, 10_000, 20_000] {
@@ -1634,7 +1655,7 @@ mod tests {
             let types: Vec<FleetType> = profiles
                 .iter()
                 .zip(&prices)
-                .map(|(lv, &p)| FleetType { name: "t", levels: lv, prices: p })
+                .map(|(lv, &p)| FleetType { name: "t", levels: lv, prices: p, most: None })
                 .collect();
             let everything: Money = types
                 .iter()
@@ -1661,6 +1682,7 @@ mod tests {
                     name: NAMES[i],
                     levels: lv,
                     prices: Prices::new(*p, *r, *h).unwrap(),
+                    most: None,
                 })
                 .collect();
             let everything: Money = types

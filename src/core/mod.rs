@@ -11,6 +11,7 @@ pub mod effective;
 pub mod error;
 pub mod examples;
 pub mod fleet;
+pub mod fleet_plan;
 pub mod hidden;
 pub mod ingest;
 pub mod money;
