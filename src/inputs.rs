@@ -101,6 +101,9 @@ pub struct InputSpec {
     /// The link version that introduced it: an older link never sets it (a link of version 1
     /// opens exactly as before, whatever text it carries under this name).
     pub since: u32,
+    /// Each GPU type of a fleet has its own value (its prices, its sliders, its terms and
+    /// custom N); the others are the fleet's. `fleet.rs` copies these between types.
+    pub per_type: bool,
     /// `data-testid` and element id of its field.
     pub testid: &'static str,
     /// The engine field that names it in error messages.
@@ -208,13 +211,13 @@ impl InputSpec {
         }
     }
 
-    /// Set back to the value in `default`.
-    pub fn reset(&self, i: &mut PlanInputs, default: &PlanInputs) {
+    /// Set to the value in `from` (its default, or another GPU type's value).
+    pub fn copy(&self, i: &mut PlanInputs, from: &PlanInputs) {
         match self.value {
-            Value::Real { get, set } => set(i, get(default)),
-            Value::Count { get, set } => set(i, get(default)),
-            Value::RealOrAuto { get, set, .. } => set(i, get(default)),
-            Value::Choice { get, set, .. } => set(i, get(default)),
+            Value::Real { get, set } => set(i, get(from)),
+            Value::Count { get, set } => set(i, get(from)),
+            Value::RealOrAuto { get, set, .. } => set(i, get(from)),
+            Value::Choice { get, set, .. } => set(i, get(from)),
         }
     }
 
@@ -416,6 +419,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "monthly",
         since: 1,
+        per_type: true,
         testid: "monthly-price",
         field: Field::MonthlyPrice,
         label: ("Monthly price per GPU", "每卡包月价格"),
@@ -428,6 +432,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "ondemand",
         since: 1,
+        per_type: true,
         testid: "on-demand-price",
         field: Field::OnDemandPrice,
         label: ("On-demand price per GPU-hour", "每卡按量价格（每小时）"),
@@ -440,6 +445,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "hours",
         since: 1,
+        per_type: false,
         testid: "hours-per-month",
         field: Field::HoursPerMonth,
         label: ("Hours in a month", "每月小时数"),
@@ -452,6 +458,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "spot",
         since: 1,
+        per_type: true,
         testid: "spot-price",
         field: Field::SpotPrice,
         label: ("Spot price per GPU-hour", "每卡竞价价格（每小时）"),
@@ -464,6 +471,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "gpus",
         since: 1,
+        per_type: true,
         testid: "gpus",
         field: Field::Gpus,
         label: ("GPUs", "GPU 数量"),
@@ -476,6 +484,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "used",
         since: 1,
+        per_type: true,
         testid: "used-hours",
         field: Field::UsedHours,
         label: ("Hours used per GPU per month", "每卡每月使用小时数"),
@@ -488,6 +497,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "lookback",
         since: 1,
+        per_type: false,
         testid: "lookback",
         field: Field::UsageHistory,
         label: ("Lookback", "回看窗口"),
@@ -500,6 +510,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "daystart",
         since: 1,
+        per_type: false,
         testid: "day-start",
         field: Field::BandHours,
         label: ("Daytime from", "白天从"),
@@ -512,6 +523,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "dayend",
         since: 1,
+        per_type: false,
         testid: "day-end",
         field: Field::BandHours,
         label: ("Daytime to", "白天到"),
@@ -524,6 +536,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "q",
         since: 1,
+        per_type: false,
         testid: "quantile",
         field: Field::Quantile,
         label: ("Waterline quantile (%)", "水位分位数（%）"),
@@ -536,6 +549,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "rule",
         since: 1,
+        per_type: false,
         testid: "baseline-rule",
         field: Field::Gpus,
         label: ("Commit by", "承诺依据"),
@@ -548,6 +562,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "custom",
         since: 1,
+        per_type: true,
         testid: "custom-gpus",
         field: Field::Gpus,
         label: ("Custom N", "自定义 N"),
@@ -560,6 +575,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "lambda",
         since: 1,
+        per_type: false,
         testid: "interruption-rate",
         field: Field::InterruptionRate,
         label: ("Interruption rate (reclaims per hour)", "中断率（每小时回收次数）"),
@@ -572,6 +588,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "ckpt",
         since: 1,
+        per_type: false,
         testid: "checkpoint-save",
         field: Field::CheckpointSave,
         label: ("Checkpoint save time (minutes)", "检查点保存时间（分钟）"),
@@ -584,6 +601,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "restart",
         since: 1,
+        per_type: false,
         testid: "restart-time",
         field: Field::RestartTime,
         label: ("Restart time after a reclaim (minutes)", "被回收后的重启时间（分钟）"),
@@ -596,6 +614,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "tau",
         since: 1,
+        per_type: false,
         testid: "checkpoint-interval",
         field: Field::CheckpointInterval,
         label: ("Checkpoint interval (hours)", "检查点间隔（小时）"),
@@ -608,6 +627,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "job",
         since: 1,
+        per_type: false,
         testid: "job-length",
         field: Field::JobLength,
         label: ("Job length (hours of work)", "任务时长（工作小时）"),
@@ -620,6 +640,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "interruptible",
         since: 1,
+        per_type: false,
         testid: "interruptible-share",
         field: Field::InterruptibleShare,
         label: ("Interruptible share of elastic work (%)", "弹性任务中可中断的比例（%）"),
@@ -632,6 +653,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "budget",
         since: 1,
+        per_type: false,
         testid: "budget",
         field: Field::Budget,
         label: ("Monthly GPU budget", "每月 GPU 预算"),
@@ -644,6 +666,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "bfixed",
         since: 1,
+        per_type: false,
         testid: "budget-fixed-share",
         field: Field::BudgetShare,
         label: ("Fixed baseline (%)", "固定基线（%）"),
@@ -656,6 +679,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "belastic",
         since: 1,
+        per_type: false,
         testid: "budget-elastic-share",
         field: Field::BudgetShare,
         label: ("Elastic on-demand (%)", "弹性按量（%）"),
@@ -668,6 +692,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "bspot",
         since: 1,
+        per_type: false,
         testid: "budget-spot-share",
         field: Field::BudgetShare,
         label: ("Spot and emergency (%)", "竞价与应急（%）"),
@@ -680,6 +705,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "jobs",
         since: 1,
+        per_type: false,
         testid: "burst-jobs",
         field: Field::Jobs,
         label: ("Jobs", "任务数"),
@@ -692,6 +718,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "jobgpus",
         since: 1,
+        per_type: false,
         testid: "burst-gpus-per-job",
         field: Field::GpusPerJob,
         label: ("GPUs per job", "每任务 GPU 数"),
@@ -704,6 +731,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "jobhours",
         since: 1,
+        per_type: false,
         testid: "burst-job-hours",
         field: Field::JobHours,
         label: ("Hours per job", "每任务小时数"),
@@ -716,6 +744,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "freegpus",
         since: 1,
+        per_type: false,
         testid: "burst-fixed-gpus",
         field: Field::FixedGpus,
         label: ("Fixed GPUs free for the burst", "可用于突发的固定 GPU 数"),
@@ -728,6 +757,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "maxelastic",
         since: 1,
+        per_type: false,
         testid: "burst-elastic-gpus",
         field: Field::ElasticGpus,
         label: ("Elastic GPUs at most", "弹性 GPU 上限"),
@@ -740,6 +770,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "billing",
         since: 1,
+        per_type: false,
         testid: "billing-increment",
         field: Field::JobHours,
         label: ("Billing increment", "计费粒度"),
@@ -752,6 +783,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "buy",
         since: 1,
+        per_type: false,
         testid: "own-purchase",
         field: Field::Purchase,
         label: ("Purchase price per GPU", "每卡采购价"),
@@ -764,6 +796,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "depmonths",
         since: 1,
+        per_type: false,
         testid: "own-depreciation-months",
         field: Field::DepreciationMonths,
         label: ("Depreciation months", "折旧月数"),
@@ -776,6 +809,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "kw",
         since: 1,
+        per_type: false,
         testid: "own-power-kw",
         field: Field::PowerKw,
         label: ("Power per GPU (kW)", "每卡功率（kW）"),
@@ -788,6 +822,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "pue",
         since: 1,
+        per_type: false,
         testid: "own-pue",
         field: Field::Pue,
         label: ("PUE", "PUE"),
@@ -800,6 +835,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "kwh",
         since: 1,
+        per_type: false,
         testid: "own-electricity-price",
         field: Field::ElectricityPrice,
         label: ("Electricity price per kWh", "电价（每千瓦时）"),
@@ -812,6 +848,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "colo",
         since: 1,
+        per_type: false,
         testid: "own-colo-ops",
         field: Field::ColoOps,
         label: ("Colocation and operations per GPU per month", "托管与运维（每卡每月）"),
@@ -824,6 +861,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "storage",
         since: 1,
+        per_type: false,
         testid: "hidden-storage",
         field: Field::HiddenCost,
         label: ("Cloud disks and storage per month", "云盘与存储（每月）"),
@@ -836,6 +874,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "ip",
         since: 1,
+        per_type: false,
         testid: "hidden-public-ip",
         field: Field::HiddenCost,
         label: ("Public IP per month", "公网 IP（每月）"),
@@ -848,6 +887,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "snapshots",
         since: 1,
+        per_type: false,
         testid: "hidden-snapshots",
         field: Field::HiddenCost,
         label: ("Snapshots and images per month", "快照与镜像（每月）"),
@@ -860,6 +900,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "egress",
         since: 1,
+        per_type: false,
         testid: "hidden-egress-price",
         field: Field::HiddenCost,
         label: ("Egress price per GB", "出网流量单价（每 GB）"),
@@ -872,6 +913,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "egressgb",
         since: 1,
+        per_type: false,
         testid: "hidden-egress-gb",
         field: Field::HiddenCost,
         label: ("Egress per month (GB)", "每月出网流量（GB）"),
@@ -884,6 +926,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "sessions",
         since: 1,
+        per_type: false,
         testid: "hidden-sessions",
         field: Field::HiddenCost,
         label: ("Elastic sessions per month", "每月弹性会话数"),
@@ -896,6 +939,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "idle",
         since: 1,
+        per_type: false,
         testid: "hidden-idle-timeout",
         field: Field::HiddenCost,
         label: ("Idle time before auto-stop (minutes)", "自动关机前的闲置时间（分钟）"),
@@ -908,6 +952,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "lowutil",
         since: 1,
+        per_type: false,
         testid: "review-utilization-threshold",
         field: Field::Threshold,
         label: ("Low-utilization threshold (%)", "低利用率阈值（%）"),
@@ -920,6 +965,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "queue",
         since: 1,
+        per_type: false,
         testid: "review-queue-limit",
         field: Field::Threshold,
         label: ("Queue-time limit (hours)", "排队时间上限（小时）"),
@@ -932,6 +978,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "y1up",
         since: 2,
+        per_type: true,
         testid: "term-1y-upfront",
         field: Field::TermPrice,
         label: ("1 year: upfront per GPU", "包年：每卡预付"),
@@ -944,6 +991,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "y1mo",
         since: 2,
+        per_type: true,
         testid: "term-1y-monthly",
         field: Field::TermPrice,
         label: ("1 year: per GPU per month", "包年：每卡每月"),
@@ -956,6 +1004,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "y3up",
         since: 2,
+        per_type: true,
         testid: "term-3y-upfront",
         field: Field::TermPrice,
         label: ("3 years: upfront per GPU", "三年：每卡预付"),
@@ -968,6 +1017,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "y3mo",
         since: 2,
+        per_type: true,
         testid: "term-3y-monthly",
         field: Field::TermPrice,
         label: ("3 years: per GPU per month", "三年：每卡每月"),
@@ -980,6 +1030,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "horizon",
         since: 2,
+        per_type: false,
         testid: "horizon-months",
         field: Field::Horizon,
         label: ("Horizon (months)", "规划期（月）"),
@@ -992,6 +1043,7 @@ pub static INPUTS: &[InputSpec] = &[
     InputSpec {
         param: "left",
         since: 2,
+        per_type: false,
         testid: "months-left",
         field: Field::MonthsLeft,
         label: ("Months left on the current commitment", "现有承诺剩余月数"),

@@ -111,6 +111,30 @@ pub struct AppState {
     pub parse_options: ParseOptions,
     /// The planning time zone.
     pub tz: ZoneChoice,
+    /// The GPU types of a mixed fleet (none: one type, the page as it always was).
+    pub fleet: Fleet,
+}
+
+/// One GPU type of a mixed fleet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeRow {
+    /// The name shown (unique in the fleet, at most 40 characters).
+    pub name: String,
+    /// The history's types it plans (`core::ingest::normalize_type` keys; several after a
+    /// merge). Empty: the type's own sliders.
+    pub keys: Vec<String>,
+    /// The type's own values (`InputSpec::per_type`: prices, sliders, terms, custom N).
+    /// Only those are read; for the selected type they live in `AppState::inputs`.
+    pub inputs: PlanInputs,
+}
+
+/// The fleet: its types and which one the cards show. Fewer than two types: the one-type
+/// page. `fleet.rs` keeps it consistent.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Fleet {
+    pub types: Vec<TypeRow>,
+    /// Index into `types` (0 when there are none).
+    pub selected: usize,
 }
 
 impl AppState {
@@ -122,6 +146,7 @@ impl AppState {
             mode: UsageMode::default(),
             parse_options: ParseOptions::default(),
             tz: ZoneChoice::Auto,
+            fleet: Fleet::default(),
         }
     }
 }

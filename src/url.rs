@@ -309,7 +309,7 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
     // `v` may come anywhere in the query: inputs newer than the link are set back afterwards.
     let defaults = PlanInputs::default();
     for spec in introduced_later.into_iter().filter(|s| s.since > version) {
-        spec.reset(&mut state.inputs, &defaults);
+        spec.copy(&mut state.inputs, &defaults);
     }
     if let Some(h) = &state.history {
         // The history is already the chosen column: the restored text has one.

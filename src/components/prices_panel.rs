@@ -9,47 +9,8 @@ use crate::context::{memo_of, use_ctx};
 use crate::core::breakeven::HOURS_PER_MONTH_CHOICES;
 use crate::i18n::{texts, Lang};
 use crate::inputs::Group;
+use crate::presets::{PRESETS, PRESETS_DATE};
 use crate::state::Currency;
-
-/// An example price set. Dated, editable, never a quote.
-pub struct Preset {
-    pub key: &'static str,
-    pub name: &'static str,
-    /// (monthly, on-demand, spot) in CNY and in USD.
-    pub cny: (f64, f64, f64),
-    pub usd: (f64, f64, f64),
-}
-
-/// The date the example prices were written down.
-pub const PRESETS_DATE: &str = "2026-11";
-
-/// The example terms, typical discounts in months of the monthly price P (illustrations):
-/// 1 year all upfront at 10 × P (包年 ≈ ten months); 3 years partial upfront, 9 × P upfront and
-/// P / 2 each month (27 months of P for 36).
-pub const PRESET_1Y_UPFRONT_MONTHS: f64 = 10.0;
-pub const PRESET_3Y_UPFRONT_MONTHS: f64 = 9.0;
-pub const PRESET_3Y_MONTHLY_SHARE: f64 = 0.5;
-
-pub const PRESETS: [Preset; 3] = [
-    Preset {
-        key: "a100-80g",
-        name: "A100 80GB",
-        cny: (15_000.0, 35.0, 12.0),
-        usd: (1_500.0, 3.0, 1.2),
-    },
-    Preset {
-        key: "h100-80g",
-        name: "H100 80GB",
-        cny: (28_000.0, 60.0, 22.0),
-        usd: (2_200.0, 4.5, 2.0),
-    },
-    Preset {
-        key: "rtx4090",
-        name: "RTX 4090",
-        cny: (2_500.0, 5.0, 2.0),
-        usd: (300.0, 0.6, 0.3),
-    },
-];
 
 #[component]
 pub fn PricesPanel() -> impl IntoView {
@@ -61,19 +22,7 @@ pub fn PricesPanel() -> impl IntoView {
     let apply_preset = move |ev| {
         let key = event_target_value(&ev);
         if let Some(p) = PRESETS.iter().find(|p| p.key == key) {
-            state.update(|s| {
-                let (m, r, sp) = match s.currency {
-                    Currency::Cny => p.cny,
-                    Currency::Usd => p.usd,
-                };
-                s.inputs.monthly_price = m;
-                s.inputs.on_demand_price = r;
-                s.inputs.spot_price = sp;
-                s.inputs.term_1y_upfront = PRESET_1Y_UPFRONT_MONTHS * m;
-                s.inputs.term_1y_monthly = 0.0;
-                s.inputs.term_3y_upfront = PRESET_3Y_UPFRONT_MONTHS * m;
-                s.inputs.term_3y_monthly = PRESET_3Y_MONTHLY_SHARE * m;
-            });
+            state.update(|s| p.apply(s.currency, &mut s.inputs));
         }
     };
 

@@ -153,7 +153,7 @@ pub fn plan_fleet(types: &[TypePlan]) -> Result<FleetPlan, FleetError> {
         .map(|(t, p)| FleetType {
             name: t.name,
             levels: &p.levels.window,
-            prices: p.prices.clone(),
+            prices: p.prices,
             most: Some(p.rule),
         })
         .collect();
