@@ -87,14 +87,7 @@ pub fn App() -> impl IntoView {
         let tags = browser::browser_languages();
         Lang::from_browser(tags.iter().map(String::as_str))
     });
-    let mut initial = AppState::new(link.inputs.clone(), lang);
-    initial.currency = link.currency;
-    initial.mode = link.mode;
-    initial.parse_options.column = link.column;
-    initial.parse_options.gaps = link.gaps;
-    initial.parse_options.busy_threshold_percent = link.busy_threshold_percent;
-    initial.tz = link.tz.clone().unwrap_or_default();
-    let state = RwSignal::new(initial);
+    let state = RwSignal::new(link.app_state(lang));
     let histogram = link.history.as_ref().is_some_and(|h| h.histogram);
     // The history the link carried becomes the usage text (reads back to the same series).
     let usage_text = RwSignal::new(

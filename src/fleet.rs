@@ -31,6 +31,13 @@ pub fn copy_own(to: &mut PlanInputs, from: &PlanInputs) {
     }
 }
 
+/// A type's own values alone (the rest at their defaults): what a `TypeRow` holds.
+pub fn own_of(i: &PlanInputs) -> PlanInputs {
+    let mut own = PlanInputs::default();
+    copy_own(&mut own, i);
+    own
+}
+
 /// The inputs type `k` is planned with: the fleet's, with the type's own values.
 pub fn type_inputs(s: &AppState, k: usize) -> PlanInputs {
     let mut i = s.inputs.clone();
@@ -90,7 +97,7 @@ pub fn add_type(s: &mut AppState) -> bool {
         s.fleet.types.push(TypeRow {
             name,
             keys: Vec::new(),
-            inputs: s.inputs.clone(),
+            inputs: own_of(&s.inputs),
         });
         s.fleet.selected = 0;
     }
@@ -98,7 +105,7 @@ pub fn add_type(s: &mut AppState) -> bool {
     s.fleet.types.push(TypeRow {
         name,
         keys: Vec::new(),
-        inputs: s.inputs.clone(),
+        inputs: own_of(&s.inputs),
     });
     let last = s.fleet.types.len() - 1;
     select(s, last);
@@ -223,7 +230,7 @@ pub fn sync_with_history(s: &mut AppState, types: &[TypedSeries]) -> bool {
             next.push(TypeRow {
                 name,
                 keys: vec![t.key.clone()],
-                inputs,
+                inputs: own_of(&inputs),
             });
         }
     }

@@ -8,8 +8,9 @@ use crate::core::plan::PlanInputs;
 use crate::core::review::ReviewMonthInput;
 use crate::core::zone::ZoneChoice;
 use crate::inputs::{self, read_real, write_real};
-use crate::state::{AppState, Currency, Lang, UsageMode};
+use crate::state::{AppState, Currency, Fleet, Lang, UsageMode};
 
+mod fleet;
 mod history;
 
 pub use history::{
@@ -40,6 +41,12 @@ pub mod param {
     pub const UTC_OFFSET: &str = "tz";
     pub const BUSY_THRESHOLD: &str = "smi";
     pub const DATA: &str = "data";
+    /// Version 2, a fleet: `type.K` the name of GPU type K (0, 1 …), `keys.K` the history
+    /// types it plans (comma-separated), `sel` the type the cards show, and each per-type
+    /// input of type K ≥ 1 as `<param>.K` (type 0's are the plain parameters).
+    pub const TYPE: &str = "type";
+    pub const KEYS: &str = "keys";
+    pub const SELECTED: &str = "sel";
 }
 
 /// Everything a link carries.
@@ -58,6 +65,10 @@ pub struct LinkState {
     pub busy_threshold_percent: f64,
     /// The usage history the link carried (`data`), quantised.
     pub history: Option<LinkHistory>,
+    /// The GPU types of a fleet (none: one type). Each row's `inputs` holds its own values;
+    /// row 0's are `inputs`' (type 0's values are the plain parameters). `selected`: the type
+    /// the cards show.
+    pub fleet: Fleet,
 }
 
 impl Default for LinkState {
@@ -73,6 +84,7 @@ impl Default for LinkState {
             tz: None,
             busy_threshold_percent: opts.busy_threshold_percent,
             history: None,
+            fleet: Fleet::default(),
         }
     }
 }
@@ -81,7 +93,7 @@ impl LinkState {
     /// What the link carries of a page state (the history is encoded separately).
     pub fn of(state: &AppState) -> LinkState {
         LinkState {
-            inputs: state.inputs.clone(),
+            inputs: crate::fleet::type_inputs(state, 0),
             lang: Some(state.lang),
             currency: state.currency,
             mode: state.mode,
@@ -90,7 +102,30 @@ impl LinkState {
             tz: Some(state.tz.clone()),
             busy_threshold_percent: state.parse_options.busy_threshold_percent,
             history: None,
+            fleet: Fleet {
+                types: crate::fleet::rows(state),
+                selected: state.fleet.selected,
+            },
         }
+    }
+
+    /// The page state it opens (language `lang` when the link does not say).
+    pub fn app_state(&self, lang: Lang) -> AppState {
+        let mut s = AppState::new(self.inputs.clone(), self.lang.unwrap_or(lang));
+        s.currency = self.currency;
+        s.mode = self.mode;
+        s.parse_options.column = self.column;
+        s.parse_options.gaps = self.gaps;
+        s.parse_options.busy_threshold_percent = self.busy_threshold_percent;
+        s.tz = self.tz.clone().unwrap_or_default();
+        if crate::fleet::active(&self.fleet) {
+            s.fleet = Fleet {
+                types: self.fleet.types.clone(),
+                selected: 0,
+            };
+            crate::fleet::select(&mut s, self.fleet.selected);
+        }
+        s
     }
 }
 
@@ -221,6 +256,7 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
     let mut mode_given = false;
     let mut version = 1;
     let mut introduced_later: Vec<&'static inputs::InputSpec> = Vec::new();
+    let mut fleet = fleet::Reader::default();
     let query = query.strip_prefix('?').unwrap_or(query);
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
@@ -295,6 +331,11 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
                 Ok(h) => state.history = Some(h),
                 Err(e) => problems.push(LinkProblem::BadHistory(e)),
             },
+            key if fleet.takes(key) => {
+                if !fleet.read(key, &value) {
+                    bad(fleet::param_name(key));
+                }
+            }
             key => {
                 if let Some(spec) = inputs::by_param(key) {
                     if !spec.read(&mut state.inputs, &value) {
@@ -310,6 +351,9 @@ pub fn decode(query: &str) -> (LinkState, Vec<LinkProblem>) {
     let defaults = PlanInputs::default();
     for spec in introduced_later.into_iter().filter(|s| s.since > version) {
         spec.copy(&mut state.inputs, &defaults);
+    }
+    if version >= fleet::SINCE {
+        state.fleet = fleet.finish(&state.inputs, &mut problems);
     }
     if let Some(h) = &state.history {
         // The history is already the chosen column: the restored text has one.
@@ -357,6 +401,7 @@ pub fn encode(state: &LinkState, data: Option<&str>) -> String {
             put(spec.param, value);
         }
     }
+    fleet::write(&state.fleet, &mut put);
     if !i.review_months.is_empty() {
         put(
             param::REVIEW_MONTHS,
@@ -559,6 +604,7 @@ mod tests {
             tz: None,
             busy_threshold_percent: 25.0,
             history: None,
+            fleet: Fleet::default(),
         }
     }
 
