@@ -29,6 +29,7 @@ use crate::components::waterline_card::WaterlineCard;
 use crate::context::{memo_of, page_memo, Ctx, PageCtx, ShareCtx, AUTOSAVE_KEY};
 use crate::core::ingest::{self, ParseOptions, Stepper};
 use crate::core::plan::{plan_with_history, PlanOutputs};
+use crate::fleet_memos;
 use crate::core::profile::profile;
 use crate::core::zone::ZoneChoice;
 use crate::i18n::texts;
@@ -316,9 +317,15 @@ pub fn Planner(
     let inputs = Memo::new(move |_| state.with(|s| s.inputs.clone()));
     let settings = Memo::new(move |_| inputs.with(|i| i.profile_settings()));
     let mode = Memo::new(move |_| state.with(|s| s.mode));
+    // A fleet reading a typed history: each type's own profile; the cards show the selected.
+    let profiles = fleet_memos::type_profiles(state, parse_status, settings);
+    let selected = memo_of(state, |s| s.fleet.selected);
     let profile = Memo::new(move |_| {
         if mode.get() != UsageMode::Data {
             return None;
+        }
+        if !profiles.with(Vec::is_empty) {
+            return profiles.with(|p| p.get(selected.get()).cloned());
         }
         let settings = settings.get();
         parse_status.with(|p| match p {
@@ -339,12 +346,29 @@ pub fn Planner(
         })
     });
 
+    let fleet = fleet_memos::fleet_plan(state, profiles, outputs, profile);
+    // A history with two or more GPU types makes (or matches) the fleet's types.
+    Effect::new(move |_| {
+        let data = mode.get() == UsageMode::Data;
+        parse_status.with(|p| {
+            if let ParseStatus::Done(Ok(parsed)) = p {
+                if data && parsed.types.len() >= 2 {
+                    let mut s = state.get_untracked();
+                    if crate::fleet::sync_with_history(&mut s, &parsed.types) {
+                        state.set(s);
+                    }
+                }
+            }
+        })
+    });
+
     let ctx = Ctx {
         state,
         usage_text,
         parse_status,
         profile,
         outputs,
+        fleet,
         lang,
         currency,
     };

@@ -36,6 +36,8 @@ pub struct Ctx {
     pub parse_status: RwSignal<ParseStatus>,
     pub profile: Memo<Option<Result<HistoryProfile, InputError>>>,
     pub outputs: Memo<PlanOutputs>,
+    /// The fleet's plan (`None` for one GPU type).
+    pub fleet: Memo<crate::present::FleetResult>,
     pub lang: Signal<Lang>,
     pub currency: Signal<&'static str>,
 }
@@ -68,7 +70,10 @@ pub fn page_memo(ctx: Ctx) -> Memo<Page> {
         move |_| {
             let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
             ctx.state
-                .with(|s| ctx.outputs.with(|o| present::page(s, o, from_history)))
+                .with(|s| {
+                    ctx.outputs
+                        .with(|o| ctx.fleet.with(|f| present::page(s, o, f, from_history)))
+                })
         },
         |_, _| true,
     )

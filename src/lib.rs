@@ -9,6 +9,7 @@ pub mod context;
 pub mod core;
 pub mod export;
 pub mod fleet;
+pub mod fleet_memos;
 pub mod format;
 pub mod i18n;
 pub mod inputs;

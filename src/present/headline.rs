@@ -2,6 +2,8 @@
 
 use super::{failed, Presented, Shown};
 use crate::core::error::InputError;
+use crate::core::fleet_plan::FleetPlan;
+use crate::core::money::Money;
 use crate::core::plan::Baseline;
 use crate::core::pools::ThreePools;
 use crate::core::sizing::SizingTable;
@@ -42,21 +44,7 @@ pub fn present(
     let saving_share = saving.ratio(sizing.all_on_demand);
     let spot = pools.spot_gpu_hours > 0.0;
     let sentence = sentence(l, base, spot);
-    let saving_text = if saving.is_negative() {
-        format!(
-            "{} {} ({})",
-            pick(l, "costing more than all on-demand by", "比全部按量多花"),
-            money(-saving, cur, l),
-            percent(-saving_share, 1, l)
-        )
-    } else {
-        format!(
-            "{} {} ({})",
-            pick(l, "saving vs all on-demand:", "比全部按量节省"),
-            money(saving, cur, l),
-            percent(saving_share, 1, l)
-        )
-    };
+    let saving_text = saving_words(l, cur, saving, saving_share);
     let formula = format!(
         "{}: {} + {} + {} = {};  {}: {} − {} = {}",
         pick(l, "plan", "方案"),
@@ -80,6 +68,49 @@ pub fn present(
         formula,
         no_history: data_mode && !have_history,
     })
+}
+
+/// The fleet's headline (§ 16): the commitments per type, the fleet's total and saving;
+/// `data-value` = the GPUs committed in all.
+pub fn present_fleet(l: Lang, cur: &str, f: &FleetPlan) -> Presented<HeadlineView> {
+    let n: u32 = f.rows.iter().map(|r| r.committed).sum();
+    let saving_share = f.saving.ratio(f.all_on_demand);
+    Ok(HeadlineView {
+        sentence: Shown::new(super::fleet::sentence(l, f), n.to_string()),
+        total: Shown::new(money(f.total, cur, l), f.total.to_plain_string()),
+        saving: Shown::new(saving_words(l, cur, f.saving, saving_share), f.saving.to_plain_string()),
+        formula: format!(
+            "{}: {} + {} + {} = {};  {}: {} − {} = {}",
+            pick(l, "fleet plan, all types", "机群方案（全部型号）"),
+            money(f.fixed, cur, l),
+            money(f.on_demand, cur, l),
+            money(f.spot, cur, l),
+            money(f.total, cur, l),
+            pick(l, "saving = all on demand − plan", "节省 = 全部按量 − 方案"),
+            money(f.all_on_demand, cur, l),
+            money(f.total, cur, l),
+            money(f.saving, cur, l),
+        ),
+        no_history: false,
+    })
+}
+
+fn saving_words(l: Lang, cur: &str, saving: Money, share: f64) -> String {
+    if saving.is_negative() {
+        format!(
+            "{} {} ({})",
+            pick(l, "costing more than all on-demand by", "比全部按量多花"),
+            money(-saving, cur, l),
+            percent(-share, 1, l)
+        )
+    } else {
+        format!(
+            "{} {} ({})",
+            pick(l, "saving vs all on-demand:", "比全部按量节省"),
+            money(saving, cur, l),
+            percent(share, 1, l)
+        )
+    }
 }
 
 /// How a term is said after "Commit N GPUs": "monthly", "for 1 year, all upfront", …

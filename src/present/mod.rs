@@ -7,6 +7,7 @@ pub mod breakeven;
 pub mod budget;
 pub mod burst;
 pub mod effective;
+pub mod fleet;
 pub mod headline;
 pub mod hidden;
 pub mod own_hardware;
@@ -42,21 +43,30 @@ pub struct Page {
     pub terms: Presented<terms::TermsView>,
 }
 
-/// Every card's presentation for a state and its outputs. `from_history`: a usable history
-/// was read (else the sliders stand in for it).
-pub fn page(s: &AppState, o: &PlanOutputs, from_history: bool) -> Page {
+/// The fleet's plan as the page holds it: `None` for one GPU type.
+pub type FleetResult = Option<Result<crate::core::fleet_plan::FleetPlan, crate::core::fleet_plan::FleetError>>;
+
+/// Every card's presentation for a state and its outputs (the selected type's, in a fleet).
+/// `from_history`: a usable history was read (else the sliders stand in for it). With a
+/// fleet, the headline speaks for the fleet.
+pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bool) -> Page {
     let (l, cur, i) = (s.lang, s.currency.symbol(), &s.inputs);
     let (p, r) = (i.monthly_price, i.on_demand_price);
+    let names: Vec<String> = s.fleet.types.iter().map(|t| t.name.clone()).collect();
     Page {
-        headline: headline::present(
-            l,
-            cur,
-            &o.baseline,
-            &o.pools,
-            &o.sizing,
-            s.mode == UsageMode::Data,
-            from_history,
-        ),
+        headline: match fleet {
+            Some(Ok(f)) => headline::present_fleet(l, cur, f),
+            Some(Err(e)) => Err(fleet::failed(l, e, &names)),
+            None => headline::present(
+                l,
+                cur,
+                &o.baseline,
+                &o.pools,
+                &o.sizing,
+                s.mode == UsageMode::Data,
+                from_history,
+            ),
+        },
         effective: effective::present(l, cur, &o.effective_cost, p, r, from_history),
         waterline: waterline::present(l, &o.waterline, i.day_start_hour, i.day_end_hour),
         sizing: sizing::present(l, cur, &o.sizing, &o.commitment, &o.recent_drop_guard, p, r),
