@@ -13,6 +13,7 @@ use crate::components::budget_card::BudgetCard;
 use crate::components::burst_card::BurstCard;
 use crate::components::charts_panel::ChartsPanel;
 use crate::components::effective_cost_card::EffectiveCostCard;
+use crate::components::fleet_card::FleetCard;
 use crate::components::headline_card::HeadlineCard;
 use crate::components::hidden_costs_card::HiddenCostsCard;
 use crate::components::link_notice::LinkNotice;
@@ -407,6 +408,7 @@ pub fn Planner(
             </div>
             <div class="results-column">
                 {move || step3.get().then(|| view! {
+                    <FleetCard />
                     <SharePanel />
                     <BreakevenCard />
                     <EffectiveCostCard />

@@ -52,6 +52,7 @@ fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSig
             parse_status: RwSignal::new(ParseStatus::Empty),
             profile: Memo::new(|_| None),
             outputs,
+            fleet: Memo::new(|_| None),
             lang: Signal::derive(move || state.with(|s| s.lang)),
             currency: Signal::derive(move || state.with(|s| s.currency.symbol())),
         });

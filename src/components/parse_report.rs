@@ -430,8 +430,8 @@ fn report_view(
                 }).collect_view()}
             </ul>
             <p class="field-hint">{pick(l,
-                "The plan below is for the fleet's total; planning each type with its own prices comes with the fleet planner.",
-                "下方方案按全部型号的合计计算；按型号分别定价规划将随机队规划功能提供。")}</p>
+                "Each type is planned on its own usage and prices: see the fleet table, and choose a type above the prices to give it its own.",
+                "每个型号按自己的用量与价格规划：见机群表；在价格上方选择型号即可填写它自己的价格。")}</p>
         })}
         {(!rejected.is_empty()).then(|| view! {
             <ul class="rejected" data-testid="rejected-lines">

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use crate::components::bilingual;
 
 use crate::components::input_fields::InputFields;
+use crate::components::type_bar::TypeBar;
 use crate::context::{memo_of, use_ctx};
 use crate::core::breakeven::HOURS_PER_MONTH_CHOICES;
 use crate::i18n::{texts, Lang};
@@ -29,6 +30,7 @@ pub fn PricesPanel() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="prices-heading">
             <h2 id="prices-heading">{move || texts(lang.get()).prices_heading}</h2>
+            <TypeBar />
             <div class="inline-controls">
                 <label>
                     {bilingual(lang, "Currency", "币种")}

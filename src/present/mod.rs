@@ -41,6 +41,8 @@ pub struct Page {
     pub own_hardware: Presented<own_hardware::OwnHardwareView>,
     pub review: Presented<review::ReviewView>,
     pub terms: Presented<terms::TermsView>,
+    /// § 16 the fleet table (an empty message for one GPU type: the card is not shown).
+    pub fleet: Presented<fleet::FleetView>,
 }
 
 /// The fleet's plan as the page holds it: `None` for one GPU type.
@@ -92,6 +94,10 @@ pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bo
             i.review_queue_limit_hours,
         ),
         terms: terms::present(l, cur, &o.terms, i.hours_per_month),
+        fleet: match fleet {
+            Some(f) => fleet::present(l, cur, f, &names),
+            None => Err(String::new()),
+        },
     }
 }
 
