@@ -1,0 +1,130 @@
+// Mixed fleets (docs/formulas.md § 16) on the real page: the worked two-type example read from
+// a long table gives the per-type figures of the formulas doc; selecting a type shows its
+// cards; a fleet built from sliders writes a link that reopens it; Chinese at 375 px, axe.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import AxeBuilder from '@axe-core/playwright';
+import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
+
+let browser, server;
+before(async () => { browser = await launch(); server = await serve(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const paste = (page, text) => page.evaluate((text) => {
+  const ta = document.querySelector('[data-testid=usage-data]');
+  ta.value = text;
+  ta.dispatchEvent(new Event('input', { bubbles: true }));
+}, text);
+const row = (type) => `[data-testid=fleet-table] tr[data-type="${type}"]`;
+const cell = (page, type, id) => page.getAttribute(`${row(type)} [data-testid=${id}]`, 'data-value');
+const waitAttr = (page, selector, attr, expected) => page.waitForFunction(
+  ([s, a, e]) => document.querySelector(s)?.getAttribute(a) === e, [selector, attr, expected], { timeout: 8000 });
+
+/// § 16's example: 730 hours; A100 200 h at 6 then 530 h at 4; H100 300 h at 4 then 430 h at 3.
+function exampleHistory() {
+  const rows = ['timestamp,gpu_type,gpus'];
+  for (let h = 0; h < 730; h++) {
+    const t = new Date(Date.UTC(2026, 0, 1, h)).toISOString().slice(0, 16).replace('T', ' ');
+    rows.push(`${t},A100,${h < 200 ? 6 : 4}`);
+    rows.push(`${t},H100,${h < 300 ? 4 : 3}`);
+  }
+  return rows.join('\n');
+}
+
+// Prices of § 16 (A100 at the defaults 9 000 / 25; H100 20 000 / 50), 730-hour months, the
+// whole history, the cost-optimal rule, a 90 000 budget (60 % fixed), no spot.
+const EXAMPLE = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
+  + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
+
+test('the two-type history of § 16 gives the per-type figures of the formulas doc', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + EXAMPLE);
+  await paste(page, exampleHistory());
+  await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
+  assert.equal(await cell(page, 'A100', 'fleet-waterline'), '4');
+  assert.equal(await cell(page, 'A100', 'fleet-optimal-n'), '4');
+  assert.equal(await cell(page, 'A100', 'fleet-commit'), '3');
+  assert.equal(await cell(page, 'A100', 'fleet-fixed'), '27000.00');
+  assert.equal(await cell(page, 'A100', 'fleet-monthly'), '55250.00');
+  assert.equal(await cell(page, 'H100', 'fleet-waterline'), '3');
+  assert.equal(await cell(page, 'H100', 'fleet-optimal-n'), '3');
+  assert.equal(await cell(page, 'H100', 'fleet-commit'), '1');
+  assert.equal(await cell(page, 'H100', 'fleet-monthly'), '108000.00');
+  assert.match(await page.textContent(`${row('A100')} [data-testid=fleet-commit]`), /3 \(of 4\)/);
+  assert.match(await page.textContent('[data-testid=fleet-budget]'),
+    /The fixed budget of ¥54,000\.00 buys ¥47,000\.00 of monthly GPUs; ¥7,000\.00 is left\. Without that limit each type would commit its own N\*: 4 × A100 and 3 × H100 \(¥96,000\.00 fixed\), saving ¥86,500\.00/);
+  // The headline speaks for the fleet.
+  assert.equal(await page.textContent('[data-testid=recommended-n]'), 'Commit 3 × A100 and 1 × H100 monthly; run the rest on demand.');
+  assert.equal(await value(page, 'plan-saving'), 44250);
+  // The cards below are the selected type's (A100): its own N* of § 4.
+  assert.equal(await page.getAttribute('[data-testid=type-tab][aria-pressed=true]', 'data-type'), 'A100');
+  assert.equal(await page.inputValue('[data-testid=monthly-price]'), '9000');
+  // Selecting H100 in the table shows its prices; a price typed for it changes only its row.
+  await page.click(`${row('H100')} [data-testid=fleet-select]`);
+  await page.waitForFunction(() => document.querySelector('[data-testid=monthly-price]').value === '20000');
+  await page.fill('[data-testid=monthly-price]', '10000');
+  // H100 at P 10 000: levels 1–3 save 50·730 − 10 000 = 26 500, level 4 saves 50·300 − 10 000
+  // = 5 000, so N* = 4. 54 000 now buys 3 H100 + 2 A100 (48 000, saving 79 500 + 18 500 =
+  // 98 000), not 4 H100 + 1 A100 (49 000, 84 500 + 9 250 = 93 750).
+  await waitAttr(page, `${row('H100')} [data-testid=fleet-optimal-n]`, 'data-value', '4');
+  await waitAttr(page, `${row('H100')} [data-testid=fleet-commit]`, 'data-value', '3');
+  assert.equal(await cell(page, 'A100', 'fleet-commit'), '2');
+  assert.equal(await value(page, 'plan-saving'), 98000);
+  assert.equal(await cell(page, 'A100', 'fleet-optimal-n'), '4');
+  // The link carries both types' prices and the selection.
+  await page.waitForFunction(() => location.search.includes('monthly.1=10000'));
+  assert.match(await page.evaluate(() => location.search), /&sel=1/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a fleet from sliders: add a type, name it, price it; the link reopens it', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + '?lang=en');
+  assert.equal(await page.$('[data-testid=fleet-table]'), null);
+  await page.click('[data-testid=add-type]');
+  await page.waitForSelector('[data-testid=fleet-table]');
+  await page.fill('[data-testid=type-name]', 'H100');
+  await page.press('[data-testid=type-name]', 'Tab');
+  await page.waitForSelector(`${row('H100')}`);
+  await page.fill('[data-testid=monthly-price]', '20000');
+  await page.fill('[data-testid=on-demand-price]', '50');
+  await page.fill('[data-testid=used-hours]', '600');
+  // 4 H100 × 600 h at P 20 000, r 50: H* = 400 h < 600, so N* = 4.
+  await waitAttr(page, `${row('H100')} [data-testid=fleet-optimal-n]`, 'data-value', '4');
+  // GPU 1 keeps the defaults (4 × 200 h at 9 000 / 25, H* 360 h): N* = 0.
+  assert.equal(await cell(page, 'GPU 1', 'fleet-optimal-n'), '0');
+  // A name another type has is refused, and the typed text stays in the field.
+  await page.fill('[data-testid=type-name]', 'gpu 1');
+  await page.press('[data-testid=type-name]', 'Tab');
+  await page.waitForSelector('[data-testid=type-name-error]');
+  assert.match(await page.textContent('[data-testid=type-name-error]'), /already called “GPU 1”/);
+  assert.equal(await page.inputValue('[data-testid=type-name]'), 'gpu 1');
+  await page.waitForFunction(() => location.search.includes('type.1=H100'));
+  const link = await page.evaluate(() => location.search);
+  const again = await openPage(browser, server.url + link);
+  await again.page.waitForSelector(`${row('H100')}`);
+  assert.equal(await cell(again.page, 'H100', 'fleet-optimal-n'), '4');
+  assert.equal(await again.page.inputValue('[data-testid=monthly-price]'), '20000');
+  assert.equal(await again.page.getAttribute('[data-testid=type-tab][aria-pressed=true]', 'data-type'), 'H100');
+  await again.context.close();
+  // Removing a type down to one is the one-type page again.
+  await page.click('[data-testid=remove-type]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=fleet-table]'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('Chinese at 375 px: the fleet card fits, speaks Chinese, and passes axe', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + EXAMPLE.replace('lang=en', 'lang=zh'),
+    { viewport: { width: 375, height: 800 }, locale: 'zh-CN' });
+  await paste(page, exampleHistory());
+  await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
+  assert.match(await page.textContent('[data-testid=fleet-budget]'), /固定预算 ¥54,000\.00 购入包月 GPU ¥47,000\.00/);
+  assert.equal(await page.textContent('[data-testid=recommended-n]'), '包月固定 3 × A100、1 × H100；其余按量。');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375);
+  const axe = await new AxeBuilder({ page }).include('.fleet').include('.type-bar').analyze();
+  assert.deepEqual(axe.violations.map((v) => v.id), []);
+  await page.locator('.fleet').scrollIntoViewIfNeeded();
+  await screenshot(page, 'fleet-zh-375');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
