@@ -69,11 +69,10 @@ pub fn page_memo(ctx: Ctx) -> Memo<Page> {
     Memo::new_with_compare(
         move |_| {
             let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
-            ctx.state
-                .with(|s| {
-                    ctx.outputs
-                        .with(|o| ctx.fleet.with(|f| present::page(s, o, f, from_history)))
-                })
+            ctx.state.with(|s| {
+                ctx.outputs
+                    .with(|o| ctx.fleet.with(|f| present::page(s, o, f, from_history)))
+            })
         },
         |_, _| true,
     )

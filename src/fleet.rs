@@ -11,7 +11,7 @@ use crate::core::plan::PlanInputs;
 use crate::core::series::UsageSeries;
 use crate::inputs::INPUTS;
 use crate::presets::Preset;
-use crate::state::{AppState, Currency, Fleet, TypeRow, UsageMode};
+use crate::state::{AppState, Fleet, TypeRow};
 
 /// Longest type name (characters).
 pub const MAX_NAME_CHARS: usize = 40;
@@ -81,8 +81,9 @@ fn fresh_name(f: &Fleet) -> String {
         .unwrap_or_default()
 }
 
-fn same_name(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
+/// Names compared without ASCII case (other letters exactly: no Unicode case tables).
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
 }
 
 /// Add a type planned from its own sliders, starting from the selected type's values, and
@@ -197,7 +198,8 @@ pub fn sync_with_history(s: &mut AppState, types: &[TypedSeries]) -> bool {
     let selected_name = rows.get(s.fleet.selected).map(|r| r.name.clone());
     let current = s.inputs.clone();
     // Each history key to the first row that lists it.
-    let claimed = |rows: &[TypeRow], key: &str| rows.iter().position(|r| r.keys.iter().any(|k| k == key));
+    let claimed =
+        |rows: &[TypeRow], key: &str| rows.iter().position(|r| r.keys.iter().any(|k| k == key));
     let mut keep = vec![false; rows.len()];
     for t in types {
         if let Some(r) = claimed(&rows, &t.key) {
@@ -271,21 +273,6 @@ pub fn row_series(row: &TypeRow, types: &[TypedSeries]) -> Option<UsageSeries> {
     Some(series)
 }
 
-/// Whether the fleet's types read a history (a typed history in the usage panel) or their
-/// own sliders.
-pub fn from_history(s: &AppState, history_types: usize) -> bool {
-    s.mode == UsageMode::Data && history_types >= 2
-}
-
-/// The example prices of a type's kind, in a currency, if any matches its name.
-pub fn preset_for(name: &str, currency: Currency) -> Option<PlanInputs> {
-    Preset::of_type(name).map(|p| {
-        let mut i = PlanInputs::default();
-        p.apply(currency, &mut i);
-        i
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,7 +339,10 @@ mod tests {
         add_type(&mut s);
         assert_eq!(rename(&mut s, 0, "  A100 "), Ok(()));
         assert_eq!(s.fleet.types[0].name, "A100");
-        assert_eq!(rename(&mut s, 1, "a100"), Err(NameError::Taken("A100".into())));
+        assert_eq!(
+            rename(&mut s, 1, "a100"),
+            Err(NameError::Taken("A100".into()))
+        );
         assert_eq!(rename(&mut s, 1, "   "), Err(NameError::Empty));
         let long = "x".repeat(60);
         rename(&mut s, 1, &long).unwrap();
@@ -382,12 +372,22 @@ mod tests {
         assert!(sync_with_history(&mut s, &three));
         assert_eq!(s.fleet.types.len(), 3);
         merge(&mut s, 2, 0);
-        assert_eq!(s.fleet.types[0].keys, vec!["a100".to_string(), "a100-40g".to_string()]);
+        assert_eq!(
+            s.fleet.types[0].keys,
+            vec!["a100".to_string(), "a100-40g".to_string()]
+        );
         assert!(!sync_with_history(&mut s, &three));
         let series = row_series(&s.fleet.types[0], &three).unwrap();
         assert_eq!(series.values, vec![5.0, 6.0]);
         // A history that no longer holds L40S drops its row: one type left.
-        assert!(sync_with_history(&mut s, &three[..1].iter().chain(&three[2..]).cloned().collect::<Vec<_>>()));
+        assert!(sync_with_history(
+            &mut s,
+            &three[..1]
+                .iter()
+                .chain(&three[2..])
+                .cloned()
+                .collect::<Vec<_>>()
+        ));
         assert_eq!(s.fleet, Fleet::default());
     }
 

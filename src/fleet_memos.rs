@@ -33,7 +33,14 @@ pub fn type_profiles(
     let keys = Memo::new(move |_| {
         state.with(|s| {
             let typed = s.mode == UsageMode::Data && active(&s.fleet);
-            typed.then(|| s.fleet.types.clone().into_iter().map(|t| t.keys).collect::<Vec<_>>())
+            typed.then(|| {
+                s.fleet
+                    .types
+                    .clone()
+                    .into_iter()
+                    .map(|t| t.keys)
+                    .collect::<Vec<_>>()
+            })
         })
     });
     Memo::new(move |_| {
@@ -122,7 +129,8 @@ pub fn fleet_plan(
                             selected_profile.with(|sel_prof| {
                                 let sel = s.fleet.selected;
                                 let sel_history = sel_prof.as_ref().and_then(|p| p.as_ref().ok());
-                                let mut plans: Vec<TypePlan> = Vec::with_capacity(s.fleet.types.len());
+                                let mut plans: Vec<TypePlan> =
+                                    Vec::with_capacity(s.fleet.types.len());
                                 let mut other = others.iter().zip(planned);
                                 for (k, t) in s.fleet.types.iter().enumerate() {
                                     if k == sel {

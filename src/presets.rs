@@ -51,7 +51,6 @@ pub const PRESETS: [Preset; 3] = [
     },
 ];
 
-
 impl Preset {
     /// Fill a type's prices and the typical terms in `currency`.
     pub fn apply(&self, currency: Currency, i: &mut PlanInputs) {
@@ -81,14 +80,26 @@ mod tests {
 
     #[test]
     fn a_type_name_finds_its_preset() {
-        assert_eq!(Preset::of_type("NVIDIA A100-SXM4-80GB").map(|p| p.key), Some("a100-80g"));
+        assert_eq!(
+            Preset::of_type("NVIDIA A100-SXM4-80GB").map(|p| p.key),
+            Some("a100-80g")
+        );
         assert_eq!(Preset::of_type("h100").map(|p| p.key), Some("h100-80g"));
-        assert_eq!(Preset::of_type("GeForce RTX 4090").map(|p| p.key), Some("rtx4090"));
+        assert_eq!(
+            Preset::of_type("GeForce RTX 4090").map(|p| p.key),
+            Some("rtx4090")
+        );
         assert!(Preset::of_type("L40S").is_none());
         let mut i = PlanInputs::default();
         PRESETS[1].apply(Currency::Cny, &mut i);
-        assert_eq!((i.monthly_price, i.on_demand_price, i.spot_price), (28_000.0, 60.0, 22.0));
+        assert_eq!(
+            (i.monthly_price, i.on_demand_price, i.spot_price),
+            (28_000.0, 60.0, 22.0)
+        );
         assert_eq!(i.term_1y_upfront, 280_000.0);
-        assert_eq!((i.term_3y_upfront, i.term_3y_monthly), (252_000.0, 14_000.0));
+        assert_eq!(
+            (i.term_3y_upfront, i.term_3y_monthly),
+            (252_000.0, 14_000.0)
+        );
     }
 }

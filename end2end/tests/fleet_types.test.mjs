@@ -1,5 +1,5 @@
 // A history with GPU types in it: the parse report lists each type found with its hours, peak
-// and hours without data (the fleet planner builds on this); the plan reads the fleet's total.
+// and hours without data; the fleet planner (fleet.test.mjs) plans each type.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, serve, openPage, value } from '../lib.mjs';

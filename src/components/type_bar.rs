@@ -25,23 +25,29 @@ pub fn TypeBar() -> impl IntoView {
     let ctx = use_ctx();
     let (lang, state) = (ctx.lang, ctx.state);
     let names = memo_of(state, |s| {
-        s.fleet.types.iter().map(|t| t.name.clone()).collect::<Vec<_>>()
+        s.fleet
+            .types
+            .iter()
+            .map(|t| t.name.clone())
+            .collect::<Vec<_>>()
     });
     let selected = memo_of(state, |s| s.fleet.selected);
     let active = memo_of(state, |s| fleet::active(&s.fleet));
     // A type from the history: planned from its keys, merged rather than removed.
     let from_history = memo_of(state, |s| {
         s.mode == UsageMode::Data
-            && s.fleet.types.get(s.fleet.selected).is_some_and(|t| !t.keys.is_empty())
+            && s.fleet
+                .types
+                .get(s.fleet.selected)
+                .is_some_and(|t| !t.keys.is_empty())
     });
     let can_add = memo_of(state, |s| {
         s.fleet.types.len() < MAX_TYPES
             && !(s.mode == UsageMode::Data && s.fleet.types.iter().any(|t| !t.keys.is_empty()))
     });
     let error = RwSignal::new(None::<NameError>);
-    let current_name = Memo::new(move |_| {
-        names.with(|n| n.get(selected.get()).cloned().unwrap_or_default())
-    });
+    let current_name =
+        Memo::new(move |_| names.with(|n| n.get(selected.get()).cloned().unwrap_or_default()));
     let rename = move |ev| {
         let typed = event_target_value(&ev);
         let mut result = Ok(());

@@ -143,7 +143,9 @@ struct Table {
 
 impl Table {
     fn new(ty: usize, t: &FleetType) -> Self {
-        let top = t.most.map_or(t.levels.levels(), |m| m.min(t.levels.levels()));
+        let top = t
+            .most
+            .map_or(t.levels.levels(), |m| m.min(t.levels.levels()));
         let rows: Vec<CommitRow> = (0..=top)
             .map(|n| monthly_cost(t.levels, &t.prices, n))
             .collect();
@@ -1155,7 +1157,10 @@ mod tests {
     fn brute_force(types: &[FleetType], budget: Money) -> (Money, Money, Vec<u32>) {
         let caps: Vec<u32> = types
             .iter()
-            .map(|t| t.most.map_or(t.levels.levels(), |m| m.min(t.levels.levels())))
+            .map(|t| {
+                t.most
+                    .map_or(t.levels.levels(), |m| m.min(t.levels.levels()))
+            })
             .collect();
         let saving = |i: usize, n: u32| {
             monthly_cost(types[i].levels, &types[i].prices, 0).total

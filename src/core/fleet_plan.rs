@@ -99,7 +99,12 @@ pub fn plan_fleet(types: &[TypePlan]) -> Result<FleetPlan, FleetError> {
             super::error::Problem::Empty,
         ))
     })?;
-    let fixed_budget = first.outputs.budget.as_ref().map_err(|e| shared(e.clone()))?.fixed;
+    let fixed_budget = first
+        .outputs
+        .budget
+        .as_ref()
+        .map_err(|e| shared(e.clone()))?
+        .fixed;
 
     // Each type's levels, the price its plan buys at, and its rule's N.
     struct Planned {
@@ -131,12 +136,20 @@ pub fn plan_fleet(types: &[TypePlan]) -> Result<FleetPlan, FleetError> {
         let prices = match b.term {
             Term::OneYear | Term::ThreeYear => {
                 let terms = o.terms.as_ref().map_err(|e| at(k)(e.clone()))?;
-                Prices::new(terms.recommended().effective_price, p.on_demand, p.hours_per_month)
-                    .map_err(at(k))?
+                Prices::new(
+                    terms.recommended().effective_price,
+                    p.on_demand,
+                    p.hours_per_month,
+                )
+                .map_err(at(k))?
             }
             _ => p,
         };
-        let spot_effective = o.spot.as_ref().map_err(|e| at(k)(e.clone()))?.effective_price;
+        let spot_effective = o
+            .spot
+            .as_ref()
+            .map_err(|e| at(k)(e.clone()))?
+            .effective_price;
         planned.push(Planned {
             levels,
             prices,
@@ -160,7 +173,12 @@ pub fn plan_fleet(types: &[TypePlan]) -> Result<FleetPlan, FleetError> {
     let allocation = allocate(&fleet, fixed_budget).map_err(shared)?;
 
     let mut rows = Vec::with_capacity(types.len());
-    for (k, ((t, p), a)) in types.iter().zip(&planned).zip(&allocation.types).enumerate() {
+    for (k, ((t, p), a)) in types
+        .iter()
+        .zip(&planned)
+        .zip(&allocation.types)
+        .enumerate()
+    {
         let pools = three_pools(
             &p.levels.window,
             &p.prices,
@@ -246,15 +264,33 @@ mod tests {
     #[test]
     fn two_types_worked_example_to_the_cent() {
         let base = example_inputs();
-        let a100 = PlanInputs { monthly_price: 9000.0, on_demand_price: 25.0, ..base.clone() };
-        let h100 = PlanInputs { monthly_price: 20_000.0, on_demand_price: 50.0, ..base.clone() };
+        let a100 = PlanInputs {
+            monthly_price: 9000.0,
+            on_demand_price: 25.0,
+            ..base.clone()
+        };
+        let h100 = PlanInputs {
+            monthly_price: 20_000.0,
+            on_demand_price: 50.0,
+            ..base.clone()
+        };
         let ha = profile(&series(&[(200, 6.0), (530, 4.0)]), &a100.profile_settings()).unwrap();
         let hh = profile(&series(&[(300, 4.0), (430, 3.0)]), &h100.profile_settings()).unwrap();
         let oa = plan_with_history(&a100, Some(&ha));
         let oh = plan_with_history(&h100, Some(&hh));
         let f = plan_fleet(&[
-            TypePlan { name: "A100", inputs: &a100, history: Some(&ha), outputs: &oa },
-            TypePlan { name: "H100", inputs: &h100, history: Some(&hh), outputs: &oh },
+            TypePlan {
+                name: "A100",
+                inputs: &a100,
+                history: Some(&ha),
+                outputs: &oa,
+            },
+            TypePlan {
+                name: "H100",
+                inputs: &h100,
+                history: Some(&hh),
+                outputs: &oh,
+            },
         ])
         .unwrap();
         let m = |x: f64| Money::from_f64(x);
@@ -304,14 +340,28 @@ mod tests {
             custom_baseline_gpus: 2,
             ..base.clone()
         };
-        let h100 = PlanInputs { monthly_price: 20_000.0, on_demand_price: 50.0, ..base };
+        let h100 = PlanInputs {
+            monthly_price: 20_000.0,
+            on_demand_price: 50.0,
+            ..base
+        };
         let ha = profile(&series(&[(200, 6.0), (530, 4.0)]), &a100.profile_settings()).unwrap();
         let hh = profile(&series(&[(300, 4.0), (430, 3.0)]), &h100.profile_settings()).unwrap();
         let oa = plan_with_history(&a100, Some(&ha));
         let oh = plan_with_history(&h100, Some(&hh));
         let f = plan_fleet(&[
-            TypePlan { name: "A100", inputs: &a100, history: Some(&ha), outputs: &oa },
-            TypePlan { name: "H100", inputs: &h100, history: Some(&hh), outputs: &oh },
+            TypePlan {
+                name: "A100",
+                inputs: &a100,
+                history: Some(&ha),
+                outputs: &oa,
+            },
+            TypePlan {
+                name: "H100",
+                inputs: &h100,
+                history: Some(&hh),
+                outputs: &oh,
+            },
         ])
         .unwrap();
         assert_eq!(f.rows[0].committed, 1);
@@ -324,12 +374,25 @@ mod tests {
     fn a_type_that_fails_is_named() {
         let base = example_inputs();
         let good = PlanInputs::default();
-        let bad = PlanInputs { monthly_price: -1.0, ..base };
+        let bad = PlanInputs {
+            monthly_price: -1.0,
+            ..base
+        };
         let og = plan_with_history(&good, None);
         let ob = plan_with_history(&bad, None);
         let e = plan_fleet(&[
-            TypePlan { name: "A", inputs: &good, history: None, outputs: &og },
-            TypePlan { name: "B", inputs: &bad, history: None, outputs: &ob },
+            TypePlan {
+                name: "A",
+                inputs: &good,
+                history: None,
+                outputs: &og,
+            },
+            TypePlan {
+                name: "B",
+                inputs: &bad,
+                history: None,
+                outputs: &ob,
+            },
         ])
         .unwrap_err();
         assert_eq!(e.index, Some(1));
@@ -347,8 +410,13 @@ mod tests {
             ..PlanInputs::default()
         };
         let o = plan_with_history(&i, None);
-        let f = plan_fleet(&[TypePlan { name: "GPU", inputs: &i, history: None, outputs: &o }])
-            .unwrap();
+        let f = plan_fleet(&[TypePlan {
+            name: "GPU",
+            inputs: &i,
+            history: None,
+            outputs: &o,
+        }])
+        .unwrap();
         assert_eq!(f.rows[0].committed, 4);
         assert_eq!(f.rows[0].fixed, Money::from_f64(36_000.0));
         // Nothing elastic: 4 × 500 h all covered.

@@ -61,7 +61,12 @@ fn commits(l: Lang, rows: &[FleetRow], n: impl Fn(&FleetRow) -> u32) -> String {
     }
 }
 
-pub fn present(l: Lang, cur: &str, plan: &Result<FleetPlan, FleetError>, names: &[String]) -> Presented<FleetView> {
+pub fn present(
+    l: Lang,
+    cur: &str,
+    plan: &Result<FleetPlan, FleetError>,
+    names: &[String],
+) -> Presented<FleetView> {
     let f = plan.as_ref().map_err(|e| failed(l, e, names))?;
     let rows = f
         .rows
@@ -91,7 +96,10 @@ pub fn present(l: Lang, cur: &str, plan: &Result<FleetPlan, FleetError>, names: 
                 spot: cash(r.spot, cur, l),
                 monthly: cash(r.total, cur, l),
                 utilization: if r.committed > 0 {
-                    Shown::new(percent(r.utilization, 1, l), format!("{:.4}", r.utilization))
+                    Shown::new(
+                        percent(r.utilization, 1, l),
+                        format!("{:.4}", r.utilization),
+                    )
                 } else {
                     Shown::new("—", "")
                 },
@@ -139,7 +147,11 @@ pub fn present(l: Lang, cur: &str, plan: &Result<FleetPlan, FleetError>, names: 
         pick(l, "fixed", "固定"),
         money(f.fixed, cur, l),
         money(a.fixed_budget, cur, l),
-        pick(l, "saving = all on demand − fleet plan", "节省 = 全部按量 − 机群方案"),
+        pick(
+            l,
+            "saving = all on demand − fleet plan",
+            "节省 = 全部按量 − 机群方案"
+        ),
         money(f.all_on_demand, cur, l),
         money(f.total, cur, l),
         money(f.saving, cur, l),
@@ -171,29 +183,66 @@ pub fn failed(l: Lang, e: &FleetError, names: &[String]) -> String {
 /// The fleet's plan in one sentence (the headline, the Markdown export).
 pub fn sentence(l: Lang, f: &FleetPlan) -> String {
     let spot = f.spot > Money::ZERO;
-    let monthly: Vec<&FleetRow> = f.rows.iter().filter(|r| r.term == Term::Monthly || r.committed == 0).collect();
+    let monthly: Vec<&FleetRow> = f
+        .rows
+        .iter()
+        .filter(|r| r.term == Term::Monthly || r.committed == 0)
+        .collect();
     let mut groups: Vec<String> = Vec::new();
-    let m = commits(l, &monthly.iter().map(|r| (*r).clone()).collect::<Vec<_>>(), |r| r.committed);
+    let m = commits(
+        l,
+        &monthly.iter().map(|r| (*r).clone()).collect::<Vec<_>>(),
+        |r| r.committed,
+    );
     if !m.is_empty() {
         groups.push(match l {
             Lang::En => format!("{m} monthly"),
             Lang::Zh => format!("包月固定 {m}"),
         });
     }
-    for r in f.rows.iter().filter(|r| r.committed > 0 && r.term != Term::Monthly) {
+    for r in f
+        .rows
+        .iter()
+        .filter(|r| r.committed > 0 && r.term != Term::Monthly)
+    {
         groups.push(match l {
-            Lang::En => format!("{} × {} {}", r.committed, r.name, term_words(l, r.term, r.payment)),
-            Lang::Zh => format!("{}固定 {} × {}", term_words(l, r.term, r.payment), r.committed, r.name),
+            Lang::En => format!(
+                "{} × {} {}",
+                r.committed,
+                r.name,
+                term_words(l, r.term, r.payment)
+            ),
+            Lang::Zh => format!(
+                "{}固定 {} × {}",
+                term_words(l, r.term, r.payment),
+                r.committed,
+                r.name
+            ),
         });
     }
-    let rest_en = if spot { "run the rest on demand (+ spot for interruptible work)" } else { "run the rest on demand" };
-    let rest_zh = if spot { "其余按量（可中断任务用竞价实例）" } else { "其余按量" };
+    let rest_en = if spot {
+        "run the rest on demand (+ spot for interruptible work)"
+    } else {
+        "run the rest on demand"
+    };
+    let rest_zh = if spot {
+        "其余按量（可中断任务用竞价实例）"
+    } else {
+        "其余按量"
+    };
     match (l, groups.is_empty()) {
-        (Lang::En, true) => format!("Commit no GPU: {}.", rest_en.replace("run the rest", "run everything")),
+        (Lang::En, true) => format!(
+            "Commit no GPU: {}.",
+            rest_en.replace("run the rest", "run everything")
+        ),
         (Lang::Zh, true) => format!("不固定任何 GPU：{}。", rest_zh.replace("其余", "全部")),
         (Lang::En, false) => {
             let k = groups.len();
-            let g = if k == 1 { groups[0].clone() } else { format!("{} and {}", groups[..k - 1].join(", "), groups[k - 1]) };
+            let g = if k == 1 {
+                groups[0].clone()
+            } else {
+                format!("{} and {}", groups[..k - 1].join(", "), groups[k - 1])
+            };
             format!("Commit {g}; {rest_en}.")
         }
         (Lang::Zh, false) => format!("{}；{rest_zh}。", groups.join("，")),
@@ -206,7 +255,15 @@ mod tests {
     use crate::core::fleet::{FleetAllocation, TypeAllocation};
     use crate::core::terms::Payment;
 
-    fn row(name: &str, n: u32, rule: u32, n_star: u32, fixed: f64, od: f64, total: f64) -> FleetRow {
+    fn row(
+        name: &str,
+        n: u32,
+        rule: u32,
+        n_star: u32,
+        fixed: f64,
+        od: f64,
+        total: f64,
+    ) -> FleetRow {
         FleetRow {
             name: name.into(),
             waterline: rule,
@@ -286,8 +343,13 @@ mod tests {
         );
         let zh = present(Lang::Zh, "¥", &Ok(f.clone()), &names).unwrap();
         assert_eq!(zh.rows[0].commit.text, "3（规则 4）");
-        assert!(zh.budget.starts_with("固定预算 ¥54,000.00 购入包月 GPU ¥47,000.00，剩余 ¥7,000.00。"));
-        assert_eq!(sentence(Lang::Zh, &f), "包月固定 3 × A100、1 × H100；其余按量。");
+        assert!(zh
+            .budget
+            .starts_with("固定预算 ¥54,000.00 购入包月 GPU ¥47,000.00，剩余 ¥7,000.00。"));
+        assert_eq!(
+            sentence(Lang::Zh, &f),
+            "包月固定 3 × A100、1 × H100；其余按量。"
+        );
     }
 
     #[test]

@@ -78,7 +78,10 @@ pub fn present_fleet(l: Lang, cur: &str, f: &FleetPlan) -> Presented<HeadlineVie
     Ok(HeadlineView {
         sentence: Shown::new(super::fleet::sentence(l, f), n.to_string()),
         total: Shown::new(money(f.total, cur, l), f.total.to_plain_string()),
-        saving: Shown::new(saving_words(l, cur, f.saving, saving_share), f.saving.to_plain_string()),
+        saving: Shown::new(
+            saving_words(l, cur, f.saving, saving_share),
+            f.saving.to_plain_string(),
+        ),
         formula: format!(
             "{}: {} + {} + {} = {};  {}: {} − {} = {}",
             pick(l, "fleet plan, all types", "机群方案（全部型号）"),

@@ -46,7 +46,8 @@ pub struct Page {
 }
 
 /// The fleet's plan as the page holds it: `None` for one GPU type.
-pub type FleetResult = Option<Result<crate::core::fleet_plan::FleetPlan, crate::core::fleet_plan::FleetError>>;
+pub type FleetResult =
+    Option<Result<crate::core::fleet_plan::FleetPlan, crate::core::fleet_plan::FleetError>>;
 
 /// Every card's presentation for a state and its outputs (the selected type's, in a fleet).
 /// `from_history`: a usable history was read (else the sliders stand in for it). With a

@@ -32,7 +32,8 @@ fn indexed(key: &str) -> Option<(&str, usize)> {
 }
 
 fn k_has_sign(key: &str) -> bool {
-    key.rsplit_once('.').is_some_and(|(_, k)| k.starts_with('+'))
+    key.rsplit_once('.')
+        .is_some_and(|(_, k)| k.starts_with('+'))
 }
 
 fn per_type(base: &str) -> Option<&'static InputSpec> {
@@ -118,7 +119,10 @@ impl Reader {
         let mut types: Vec<TypeRow> = Vec::with_capacity(n);
         for (k, (name, keys)) in self.names.into_iter().zip(self.keys).take(n).enumerate() {
             let name = name.unwrap_or_default();
-            if types.iter().any(|t| t.name.to_lowercase() == name.to_lowercase()) {
+            if types
+                .iter()
+                .any(|t| crate::fleet::same_name(&t.name, &name))
+            {
                 bad(param::TYPE, format!("{k}: {name}"));
                 continue;
             }
@@ -215,8 +219,14 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         same(&back, &s);
         assert!(q.contains("&monthly=15000&"), "{q}");
-        assert!(q.contains("type.0=A100%2080GB&type.1=H100~SXM%2C5&keys.1=h100,h100-sxm"), "{q}");
-        assert!(q.contains("monthly.1=28000&ondemand.1=60&used.1=600&sel=1"), "{q}");
+        assert!(
+            q.contains("type.0=A100%2080GB&type.1=H100~SXM%2C5&keys.1=h100,h100-sxm"),
+            "{q}"
+        );
+        assert!(
+            q.contains("monthly.1=28000&ondemand.1=60&used.1=600&sel=1"),
+            "{q}"
+        );
         // The shared budget is written once.
         assert!(!q.contains("budget.1"), "{q}");
         select(&mut s, 0);
@@ -239,7 +249,10 @@ mod tests {
         // A gap in the names: the types after it are dropped; one type is no fleet.
         let (link, problems) = decode("?v=2&type.0=A100&type.2=H100");
         assert!(!crate::fleet::active(&link.fleet));
-        assert!(matches!(&problems[..], [LinkProblem::BadValue { param: "type", .. }]), "{problems:?}");
+        assert!(
+            matches!(&problems[..], [LinkProblem::BadValue { param: "type", .. }]),
+            "{problems:?}"
+        );
         // A repeated name, an empty one, a selection past the end, an unreadable price.
         let (link, problems) =
             decode("?v=2&type.0=A100&type.1=a100&type.2=H100&type.3=&sel=7&monthly.2=abc");
@@ -248,7 +261,8 @@ mod tests {
         assert_eq!(link.fleet.selected, 0);
         assert_eq!(problems.len(), 4, "{problems:?}");
         // Index 8 and up, `+1` and `.0` per-type values are not fleet parameters.
-        let (link, problems) = decode("?v=2&type.0=A&type.1=B&monthly.8=1&monthly.+1=5&monthly.0=7");
+        let (link, problems) =
+            decode("?v=2&type.0=A&type.1=B&monthly.8=1&monthly.+1=5&monthly.0=7");
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(link.fleet.types[1].inputs.monthly_price, 9000.0);
         assert_eq!(link.inputs.monthly_price, 9000.0);
