@@ -260,10 +260,10 @@ pub fn sync_with_history(s: &mut AppState, types: &[TypedSeries]) -> bool {
     changed
 }
 
-/// A type's history: the sum, hour by hour, of the history types it lists (`None` when it
-/// lists none of them).
-pub fn row_series(row: &TypeRow, types: &[TypedSeries]) -> Option<UsageSeries> {
-    let mut parts = types.iter().filter(|t| row.keys.contains(&t.key));
+/// A type's history: the sum, hour by hour, of the history types whose keys it lists
+/// (`TypeRow::keys`; `None` when it lists none of them).
+pub fn row_series(keys: &[String], types: &[TypedSeries]) -> Option<UsageSeries> {
+    let mut parts = types.iter().filter(|t| keys.contains(&t.key));
     let mut series = parts.next()?.series.clone();
     for t in parts {
         for (a, b) in series.values.iter_mut().zip(&t.series.values) {
@@ -377,7 +377,7 @@ mod tests {
             vec!["a100".to_string(), "a100-40g".to_string()]
         );
         assert!(!sync_with_history(&mut s, &three));
-        let series = row_series(&s.fleet.types[0], &three).unwrap();
+        let series = row_series(&s.fleet.types[0].keys, &three).unwrap();
         assert_eq!(series.values, vec![5.0, 6.0]);
         // A history that no longer holds L40S drops its row: one type left.
         assert!(sync_with_history(

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::core::error::InputError;
 use crate::core::fleet_plan::{plan_fleet, TypePlan};
-use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
+use crate::core::plan::{plan_with_history, PlanOutputs};
 use crate::core::profile::{profile, HistoryProfile, ProfileSettings};
 use crate::fleet::{active, row_series, type_inputs};
 use crate::present::FleetResult;
@@ -51,19 +51,12 @@ pub fn type_profiles(
         parse_status.with(|p| match p {
             ParseStatus::Done(Ok(parsed)) if parsed.types.len() >= 2 => keys
                 .into_iter()
-                .map(|keys| {
-                    let row = crate::state::TypeRow {
-                        name: String::new(),
-                        keys,
-                        inputs: PlanInputs::default(),
-                    };
-                    match row_series(&row, &parsed.types) {
-                        Some(series) => profile(&crate::url::quantize(&series), &settings),
-                        None => Err(InputError::new(
-                            crate::core::error::Field::UsageHistory,
-                            crate::core::error::Problem::Empty,
-                        )),
-                    }
+                .map(|keys| match row_series(&keys, &parsed.types) {
+                    Some(series) => profile(&crate::url::quantize(&series), &settings),
+                    None => Err(InputError::new(
+                        crate::core::error::Field::UsageHistory,
+                        crate::core::error::Problem::Empty,
+                    )),
                 })
                 .collect(),
             _ => Vec::new(),

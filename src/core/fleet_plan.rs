@@ -4,6 +4,8 @@
 //! budget is spent across the types (`fleet::allocate`, each type at most its rule's N) and
 //! each type's three pools (§ 9) are costed at the N the budget buys.
 
+use std::borrow::Cow;
+
 use super::commitment::monthly_cost;
 use super::error::InputError;
 use super::fleet::{allocate, FleetAllocation, FleetType};
@@ -91,7 +93,7 @@ fn at(index: usize) -> impl Fn(InputError) -> FleetError {
 }
 
 /// § 16 over the planned types. The fixed budget F is the budget card's fixed share (§ 10).
-pub fn plan_fleet(types: &[TypePlan]) -> Result<FleetPlan, FleetError> {
+pub fn plan_fleet<'a>(types: &[TypePlan<'a>]) -> Result<FleetPlan, FleetError> {
     let shared = |error| FleetError { index: None, error };
     let first = types.first().ok_or_else(|| {
         shared(InputError::new(
@@ -107,8 +109,9 @@ pub fn plan_fleet(types: &[TypePlan]) -> Result<FleetPlan, FleetError> {
         .fixed;
 
     // Each type's levels, the price its plan buys at, and its rule's N.
-    struct Planned {
-        levels: HistoryProfile,
+    struct Planned<'a> {
+        /// The type's history, or its sliders' profile (built here, cheap).
+        levels: Cow<'a, HistoryProfile>,
         prices: Prices,
         rule: u32,
         term: Term,
@@ -119,11 +122,17 @@ pub fn plan_fleet(types: &[TypePlan]) -> Result<FleetPlan, FleetError> {
     for (k, t) in types.iter().enumerate() {
         let o = t.outputs;
         let levels = match t.history {
-            Some(h) => h.clone(),
+            Some(h) => Cow::Borrowed(h),
             None => {
                 let p = o.breakeven.as_ref().map_err(|e| at(k)(e.clone()))?;
-                HistoryProfile::from_sliders(t.inputs.gpus, t.inputs.used_hours, p.hours_per_month)
-                    .map_err(at(k))?
+                Cow::Owned(
+                    HistoryProfile::from_sliders(
+                        t.inputs.gpus,
+                        t.inputs.used_hours,
+                        p.hours_per_month,
+                    )
+                    .map_err(at(k))?,
+                )
             }
         };
         let b = o.baseline.clone().map_err(at(k))?;

@@ -183,17 +183,15 @@ pub fn failed(l: Lang, e: &FleetError, names: &[String]) -> String {
 /// The fleet's plan in one sentence (the headline, the Markdown export).
 pub fn sentence(l: Lang, f: &FleetPlan) -> String {
     let spot = f.spot > Money::ZERO;
-    let monthly: Vec<&FleetRow> = f
-        .rows
-        .iter()
-        .filter(|r| r.term == Term::Monthly || r.committed == 0)
-        .collect();
     let mut groups: Vec<String> = Vec::new();
-    let m = commits(
-        l,
-        &monthly.iter().map(|r| (*r).clone()).collect::<Vec<_>>(),
-        |r| r.committed,
-    );
+    // The types bought monthly, in one group (a type on a term is said on its own below).
+    let m = commits(l, &f.rows, |r| {
+        if r.term == Term::Monthly {
+            r.committed
+        } else {
+            0
+        }
+    });
     if !m.is_empty() {
         groups.push(match l {
             Lang::En => format!("{m} monthly"),
