@@ -854,6 +854,211 @@ fn usage_empty_flat_and_untimed() {
     }
 }
 
+/// `(hours, gpus)` parts hourly from START (UTC+8), as one type of a typed history.
+fn typed_series(parts: &[(usize, f64)]) -> gpu_rent_planner::core::series::UsageSeries {
+    let values: Vec<f64> = parts
+        .iter()
+        .flat_map(|&(h, g)| std::iter::repeat_n(g, h))
+        .collect();
+    gpu_rent_planner::core::series::UsageSeries {
+        timestamps: Some((0..values.len() as i64).map(|h| START + h * 3600).collect()),
+        values,
+        utc_offset_minutes: OFFSET,
+        offset_changes: Vec::new(),
+    }
+}
+
+/// The polylines of `color` drawn `width` px wide (a band's edge is 1 px, a committed line 3).
+fn stroked_width<'a>(svg: &'a Svg, color: RGBColor, width: &str) -> Vec<&'a El> {
+    svg.stroked("polyline", color)
+        .into_iter()
+        .filter(|e| e.get("stroke-width") == width)
+        .collect()
+}
+
+/// The lowest and highest value a set of polylines reaches, read through the y axis.
+fn y_span(svg: &Svg, lines: &[&El]) -> (f64, f64) {
+    let y = svg.axis("end", "y");
+    lines
+        .iter()
+        .flat_map(|e| e.points())
+        .map(|pt| y.value(pt.1))
+        .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
+#[test]
+fn usage_stacks_the_fleet_by_type_with_cumulative_committed_lines() {
+    use charts::usage::{draw, summary, UsageData};
+    use gpu_rent_planner::core::profile::Lookback;
+    // The two types of formulas § 16: A100 200 h at 6 then 530 h at 4; H100 300 h at 4 then
+    // 430 h at 3; the budget buys 3 A100 and 1 H100.
+    let a100 = typed_series(&[(200, 6.0), (530, 4.0)]);
+    let h100 = typed_series(&[(300, 4.0), (430, 3.0)]);
+    let mut data = UsageData::from_types(&[("A100", &a100), ("H100", &h100)], Lookback::All);
+    assert!(data.stacked());
+    assert_eq!(data.values.len(), 730);
+    // The total is the stack's top: 10 for 200 h, 8 for 100 h, 7 after.
+    assert_eq!(data.values[0], 10.0);
+    assert_eq!(data.values[250], 8.0);
+    assert_eq!(data.values[729], 7.0);
+    assert_eq!(data.weekends.len(), 4);
+    assert!(data.average.is_none() && data.waterline.is_none() && data.recommended.is_none());
+    // No lines until the fleet is planned.
+    assert!(data.committed_levels().is_empty());
+    data.types[0].committed = Some(3);
+    data.types[1].committed = Some(1);
+    assert_eq!(data.committed_levels(), vec![(3, 3), (1, 4)]);
+
+    let style = light();
+    let p = style.palette;
+    let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
+    dump("usage_stacked", &svg);
+    let y = svg.axis("end", "y");
+    let close = |v: f64, want: f64| (v - want).abs() <= y.tol(1.5);
+    // Band 1 (A100) runs 4…6; the top of band 2 (A100 + H100) is the total, 7…10.
+    let (lo, hi) = y_span(&svg, &stroked_width(&svg, p.types[0], "1"));
+    assert!(close(lo, 4.0) && close(hi, 6.0), "A100 band {lo}…{hi}");
+    let (lo, hi) = y_span(&svg, &stroked_width(&svg, p.types[1], "1"));
+    assert!(
+        close(lo, 7.0) && close(hi, data.peak()),
+        "stack top {lo}…{hi}"
+    );
+    assert_eq!(data.peak(), 10.0);
+    // One filled band per type, in its colour.
+    for k in 0..2 {
+        assert_eq!(svg.filled("polygon", p.types[k]).len(), 1, "band {k}");
+    }
+    // The committed lines: A100's at 3, H100's stacked on it at 3 + 1 = 4.
+    for (k, at) in [(0, 3.0), (1, 4.0)] {
+        let line = stroked_width(&svg, p.types[k], "3");
+        assert!(!line.is_empty(), "no committed line for type {k}");
+        let (lo, hi) = y_span(&svg, &line);
+        assert!(close(lo, at) && close(hi, at), "type {k} line {lo}…{hi}");
+    }
+    assert!(svg.has_text("A100 3"));
+    assert!(svg.has_text("H100 +1 = 4"));
+    // A legend entry per type with its commitment, and one for the lines.
+    for t in [
+        "A100: commit 3",
+        "H100: commit 1",
+        "Committed N per type, stacked",
+        "Weekend",
+    ] {
+        assert!(svg.legend.iter().any(|e| e.text == t), "legend {t}");
+    }
+    assert!(!svg
+        .legend
+        .iter()
+        .any(|e| e.text.starts_with("Recommended N")));
+    assert_eq!(
+        summary(&data, Lang::En, "¥"),
+        "Usage over time, stacked by GPU type: 30.4 days, peak 10 GPUs busy in all; committed N per type, stacked: A100 3 (line at 3), H100 1 (line at 4); 4 weekend stretches shaded"
+    );
+
+    // Chinese, dark: the same stack in the dark scheme's type colours.
+    let zh = ChartStyle::new(Lang::Zh, "¥", true, 1.0);
+    let svg = render((W, H), |a| draw(a, &data, &zh).unwrap());
+    for t in [
+        "A100：固定 3",
+        "H100：固定 1",
+        "各型号固定 N（逐层累加）",
+        "周末",
+    ] {
+        assert!(svg.legend.iter().any(|e| e.text == t), "legend {t}");
+    }
+    assert_eq!(stroked_width(&svg, Palette::DARK.types[1], "1").len(), 1);
+    assert!(svg.has_text("日期（本地时间）"));
+    assert_eq!(
+        summary(&data, Lang::Zh, "¥"),
+        "用量随时间变化（按 GPU 型号堆叠）：30.4 天，合计峰值 10 张 GPU；各型号固定 N（逐层累加）：A100 3（线在 3），H100 1（线在 4）；已标出 4 段周末"
+    );
+
+    // A type the budget buys none of draws no line; the next one's stacks on what is below.
+    data.types[0].committed = Some(0);
+    data.types[1].committed = Some(2);
+    let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
+    assert!(stroked_width(&svg, p.types[0], "3").is_empty());
+    let (lo, hi) = y_span(&svg, &stroked_width(&svg, p.types[1], "3"));
+    assert!(close(lo, 2.0) && close(hi, 2.0));
+    assert!(svg.has_text("H100 2"));
+    assert!(svg.legend.iter().any(|e| e.text == "A100: commit 0"));
+}
+
+#[test]
+fn a_long_stacked_history_keeps_every_peak_of_the_total() {
+    use charts::usage::{draw, UsageData};
+    use gpu_rent_planner::core::profile::Lookback;
+    use gpu_rent_planner::core::series::UsageSeries;
+    // A year per minute of three types; each has one spike of its own, at different minutes,
+    // and the total's highest minute is where type 3 spikes alone.
+    let n = 365 * 24 * 60;
+    let t0 = 1_704_038_400_i64;
+    let ts: Vec<i64> = (0..n as i64).map(|i| t0 + i * 60).collect();
+    let typed = |base: f64, spike: usize, high: f64| {
+        let mut values: Vec<f64> = (0..n).map(|i| base + ((i / 89) % 3) as f64).collect();
+        values[spike] = high;
+        UsageSeries {
+            values,
+            timestamps: Some(ts.clone()),
+            utc_offset_minutes: 480,
+            offset_changes: Vec::new(),
+        }
+    };
+    let a = typed(4.0, 100_003, 30.0);
+    let b = typed(2.0, 300_007, 25.0);
+    let c = typed(1.0, 500_009, 50.0);
+    let mut data = UsageData::from_types(&[("A", &a), ("B", &b), ("C", &c)], Lookback::All);
+    for (k, n) in [5, 3, 2].into_iter().enumerate() {
+        data.types[k].committed = Some(n);
+    }
+    let peak = data.peak();
+    let style = light();
+    let started = std::time::Instant::now();
+    let svg = render((1200, 400), |a| draw(a, &data, &style).unwrap());
+    eprintln!(
+        "a year of minutes, three types stacked, drawn in {:?}",
+        started.elapsed()
+    );
+    let y = svg.axis("end", "y");
+    let top = stroked_width(&svg, style.palette.types[2], "1");
+    assert_eq!(top.len(), 1);
+    assert!(
+        top[0].points().len() <= 2 * 1200,
+        "{} points",
+        top[0].points().len()
+    );
+    let (_, hi) = y_span(&svg, &top);
+    // The total's true peak (C's spike over A and B at that minute), not dropped.
+    assert!((hi - peak).abs() <= y.tol(1.5), "{hi} vs {peak}");
+    assert!(peak >= 50.0 + 1.0 + 4.0);
+    // A's spike alone still reaches every layer above it: layers 1 and 2 peak there.
+    let (_, hi_a) = y_span(&svg, &stroked_width(&svg, style.palette.types[0], "1"));
+    assert!((hi_a - 30.0).abs() <= y.tol(1.5), "{hi_a}");
+    let (_, hi_ab) = y_span(&svg, &stroked_width(&svg, style.palette.types[1], "1"));
+    assert!(hi_ab >= 30.0 + 2.0 - y.tol(1.5), "{hi_ab}");
+    // The lines stacked at 5, 8 and 10.
+    for (k, at) in [(0, 5.0), (1, 8.0), (2, 10.0)] {
+        let (lo, hi) = y_span(&svg, &stroked_width(&svg, style.palette.types[k], "3"));
+        assert!(
+            (lo - at).abs() <= y.tol(1.5) && (hi - at).abs() <= y.tol(1.5),
+            "{k}"
+        );
+    }
+}
+
+#[test]
+fn one_type_is_the_usage_chart_as_always() {
+    use charts::usage::{draw, UsageData};
+    use gpu_rent_planner::core::profile::Lookback;
+    let a100 = typed_series(&[(200, 6.0), (530, 4.0)]);
+    let data = UsageData::from_types(&[("A100", &a100)], Lookback::Days(7));
+    assert!(!data.stacked());
+    assert_eq!(data.values.len(), 7 * 24);
+    let svg = render((W, H), |a| draw(a, &data, &light()).unwrap());
+    assert_eq!(svg.stroked("polyline", light().palette.series).len(), 1);
+    assert!(svg.filled("polygon", light().palette.types[1]).is_empty());
+}
+
 // ---------- chart 6: cumulative cost by term ----------
 
 #[test]

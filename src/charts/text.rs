@@ -18,6 +18,10 @@ pub struct Words {
     pub waterline: &'static str,
     pub recommended: &'static str,
     pub weekend: &'static str,
+    /// A fleet's type in the legend: "A100: commit 3".
+    pub type_commit: &'static str,
+    /// The legend entry of the fleet's committed lines, stacked.
+    pub stacked_commit: &'static str,
     // 2 load-duration curve
     pub ld_title: &'static str,
     pub ld_x: &'static str,
@@ -75,6 +79,8 @@ pub const EN: Words = Words {
     waterline: "Minimum stable waterline",
     recommended: "Recommended N",
     weekend: "Weekend",
+    type_commit: "commit",
+    stacked_commit: "Committed N per type, stacked",
     ld_title: "Load-duration curve",
     ld_x: "GPU level k (sorted by busy hours)",
     ld_y: "Busy hours per month (h)",
@@ -127,6 +133,8 @@ pub const ZH: Words = Words {
     waterline: "最低稳定水位",
     recommended: "建议包月 N",
     weekend: "周末",
+    type_commit: "固定",
+    stacked_commit: "各型号固定 N（逐层累加）",
     ld_title: "负荷持续曲线",
     ld_x: "GPU 档位 k（按忙碌时长排序）",
     ld_y: "每月忙碌小时（h）",

@@ -34,6 +34,11 @@ pub struct Palette {
     pub fixed: RGBColor,
     pub elastic: RGBColor,
     pub spot: RGBColor,
+    /// The GPU types of a mixed fleet in chart 1 (stacked bands and their committed lines),
+    /// in the fleet's order. Neighbours in the stack are neighbours here, so they always
+    /// differ; the first ones (the common two- and three-type fleets) contrast most with
+    /// the background (3:1 for the first five). Each band is also named in the legend and each line labelled.
+    pub types: [RGBColor; 8],
 }
 
 const BLACK: RGBColor = RGBColor(0, 0, 0);
@@ -63,6 +68,16 @@ impl Palette {
         fixed: BLUE,
         elastic: ORANGE,
         spot: GREEN,
+        types: [
+            BLUE,
+            VERMILLION,
+            GREEN,
+            PURPLE,
+            RGBColor(0x57, 0x60, 0x6A),
+            ORANGE,
+            SKY,
+            YELLOW,
+        ],
     };
 
     /// Lighter members of the same families on the dark card surface.
@@ -83,6 +98,16 @@ impl Palette {
         fixed: SKY,
         elastic: ORANGE,
         spot: RGBColor(0x2F, 0xC4, 0x97),
+        types: [
+            SKY,
+            RGBColor(0xFF, 0x8A, 0x3D),
+            RGBColor(0x2F, 0xC4, 0x97),
+            PURPLE,
+            YELLOW,
+            ORANGE,
+            RGBColor(0xA3, 0xAC, 0xB7),
+            RGBColor(0x4C, 0x9B, 0xE8),
+        ],
     };
 
     /// Hex form as the SVG backend writes it ("#0072B2").
@@ -120,6 +145,43 @@ mod tests {
                         assert_ne!(group[i], group[j]);
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn fleet_types_have_distinct_colours_that_stand_out() {
+        // Relative luminance (WCAG) and the contrast ratio of two colours.
+        fn lum(c: RGBColor) -> f64 {
+            let ch = |v: u8| {
+                let s = f64::from(v) / 255.0;
+                if s <= 0.039_28 {
+                    s / 12.92
+                } else {
+                    ((s + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * ch(c.0) + 0.7152 * ch(c.1) + 0.0722 * ch(c.2)
+        }
+        let ratio = |a: RGBColor, b: RGBColor| {
+            let (x, y) = (lum(a), lum(b));
+            (x.max(y) + 0.05) / (x.min(y) + 0.05)
+        };
+        for p in [Palette::LIGHT, Palette::DARK] {
+            for i in 0..8 {
+                assert_ne!(p.types[i], p.background);
+                for j in i + 1..8 {
+                    assert_ne!(p.types[i], p.types[j], "types {i} and {j}");
+                }
+            }
+            // The first five meet the 3:1 of WCAG 1.4.11 against the card (the dark scheme's
+            // all eight); a band is also named in the legend and its line labelled in text.
+            for (i, &c) in p.types[..5].iter().enumerate() {
+                assert!(
+                    ratio(c, p.background) >= 3.0,
+                    "type {i}: {}",
+                    ratio(c, p.background)
+                );
             }
         }
     }

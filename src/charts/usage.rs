@@ -2,6 +2,21 @@
 //! finer), with horizontal lines for the average (dashed), the minimum stable waterline
 //! (dotted) and the recommended N (solid), and weekends shaded. Long histories are drawn
 //! as a min/max envelope per pixel column, so no peak or trough is ever dropped.
+//!
+//! **A mixed fleet with a typed history** (two or more GPU types, each with its history;
+//! [`UsageData::from_types`]) is drawn stacked instead: one band per type in the fleet's
+//! order (bottom first, one colour each from [`super::Palette::types`], the legend naming
+//! each type with its commitment), the top of the stack being the fleet's total. Each type's
+//! committed N (what the fleet's budget buys, formulas § 16) is a dashed line in its colour
+//! drawn **at the top of its band's commitment, cumulatively**: type 1's line at N_1, type
+//! 2's at N_1 + N_2, …, labelled in place "H100 +1 = 4". So the stack of usage and the stack
+//! of commitments read alike: usage of type k above its line is on demand only if the types
+//! below it are busy up to theirs too (the types are not interchangeable, § 16, so the lines
+//! are a reading aid, not a pooled capacity). A type the budget buys none of draws no line.
+//! The envelope rule holds per layer: the cumulative sums (type 1, types 1–2, …) are
+//! downsampled to their min/max per pixel column, so the stack's top keeps every peak of the
+//! total. The average, waterline and recommended-N lines (the selected type's) are not drawn
+//! on the stack; the other charts stay those of the selected type.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -9,8 +24,8 @@ use plotters::prelude::*;
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    axis_end_for_legend, block, cartesian, dashed, finite_or, mesh, message, plot_height, prepare,
-    swatch, tick, ChartError, ChartStyle, Legend, OrChart,
+    axis_end_for_legend, block, cartesian, dashed, finite_or, label_at, mesh, message, plot_height,
+    prepare, swatch, tick, ChartError, ChartStyle, Legend, OrChart, Plot,
 };
 use crate::core::calendar::{civil_from_days, weekday};
 use crate::core::plan::PlanOutputs;
@@ -19,6 +34,7 @@ use crate::core::series::UsageSeries;
 use crate::core::zone::Zone;
 use crate::format::number_trim;
 use crate::i18n::Lang;
+use plotters::style::text_anchor::{HPos, VPos};
 
 /// What chart 1 draws.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +53,32 @@ pub struct UsageData {
     pub waterline: Option<f64>,
     /// The N the plan commits to.
     pub recommended: Option<u32>,
+    /// A mixed fleet's types, stacked bottom first (empty: one type, the chart as always).
+    /// `values` is then their sum, hour by hour.
+    pub types: Vec<TypeBand>,
+}
+
+/// One GPU type's band in the stacked chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeBand {
+    /// The type's name as shown.
+    pub name: String,
+    /// GPUs of this type busy, aligned with [`UsageData::values`].
+    pub values: Vec<f64>,
+    /// N_t the fleet's budget buys (`None` while the fleet cannot be planned: no lines).
+    pub committed: Option<u32>,
+}
+
+/// The first index of the lookback window of `n` values (`ts`: their timestamps, if known).
+fn window_start(n: usize, ts: Option<&[i64]>, lookback: Lookback) -> usize {
+    match (lookback, ts) {
+        (Lookback::All, _) => 0,
+        (Lookback::Days(d), Some(t)) if !t.is_empty() => {
+            let last = t[t.len() - 1];
+            t.partition_point(|&x| last - x >= i64::from(d) * 86_400)
+        }
+        (Lookback::Days(d), _) => n.saturating_sub(d as usize * 24),
+    }
 }
 
 fn is_weekend(local_seconds: i64) -> bool {
@@ -91,7 +133,74 @@ impl UsageData {
             average: clean(average),
             waterline: clean(waterline),
             recommended,
+            types: Vec::new(),
         }
+    }
+
+    /// A mixed fleet's chart: each type's series over the lookback window (the types of one
+    /// typed history share one timeline), stacked in the order given; the committed counts
+    /// are set later ([`TypeBand::committed`], from the fleet's plan). Fewer than two types:
+    /// the one-type chart of the first, without its lines.
+    pub fn from_types(types: &[(&str, &UsageSeries)], lookback: Lookback) -> Self {
+        let Some(&(_, first)) = types.first() else {
+            return Self::new(Vec::new(), None, &Zone::fixed(0), None, None, None);
+        };
+        let n = types.iter().map(|(_, s)| s.values.len()).min().unwrap_or(0);
+        let ts = first
+            .timestamps
+            .as_deref()
+            .filter(|t| t.len() >= n && n > 0);
+        let start = window_start(n, ts.map(|t| &t[..n]), lookback);
+        let bands: Vec<TypeBand> = types
+            .iter()
+            .map(|(name, s)| TypeBand {
+                name: (*name).to_string(),
+                values: s.values[start..n]
+                    .iter()
+                    .map(|&v| finite_or(v, 0.0))
+                    .collect(),
+                committed: None,
+            })
+            .collect();
+        // The total, summed in stacking order (the stack's top, exactly).
+        let mut total = vec![0.0; n - start];
+        for b in &bands {
+            for (t, v) in total.iter_mut().zip(&b.values) {
+                *t += v;
+            }
+        }
+        let mut data = Self::new(
+            total,
+            ts.map(|t| &t[start..n]),
+            &first.zone(),
+            None,
+            None,
+            None,
+        );
+        if bands.len() >= 2 {
+            data.types = bands;
+        }
+        data
+    }
+
+    /// Drawn stacked by GPU type.
+    pub fn stacked(&self) -> bool {
+        self.types.len() >= 2
+    }
+
+    /// Each type's committed line height, cumulative (N_1, N_1 + N_2, …), with its own N;
+    /// empty unless every type's N is known.
+    pub fn committed_levels(&self) -> Vec<(u32, u32)> {
+        let mut level = 0u32;
+        let mut out = Vec::with_capacity(self.types.len());
+        for b in &self.types {
+            let Some(n) = b.committed else {
+                return Vec::new();
+            };
+            level = level.saturating_add(n);
+            out.push((n, level));
+        }
+        out
     }
 
     /// The lookback window of `series` (the same window the sizing used) with the
@@ -102,14 +211,7 @@ impl UsageData {
             .timestamps
             .as_deref()
             .filter(|t| t.len() == n && n > 0);
-        let start = match (lookback, ts) {
-            (Lookback::All, _) => 0,
-            (Lookback::Days(d), Some(t)) => {
-                let last = t[n - 1];
-                t.partition_point(|&x| last - x >= i64::from(d) * 86_400)
-            }
-            (Lookback::Days(d), None) => n.saturating_sub(d as usize * 24),
-        };
+        let start = window_start(n, ts, lookback);
         let values = series.values[start..].to_vec();
         let wl = outputs.waterline.as_ref().ok();
         let average = wl.map(|w| w.average).or_else(|| {
@@ -144,6 +246,9 @@ impl UsageData {
 pub fn summary(data: &UsageData, lang: Lang, _currency: &str) -> String {
     let days = number_trim(data.day_of(data.values.len()), 1, lang);
     let peak = number_trim(data.peak(), 1, lang);
+    if data.stacked() {
+        return stacked_summary(data, lang, &days, &peak);
+    }
     let opt = |v: Option<f64>| {
         v.map(|x| number_trim(x, 2, lang))
             .unwrap_or_else(|| "—".into())
@@ -165,6 +270,37 @@ pub fn summary(data: &UsageData, lang: Lang, _currency: &str) -> String {
     }
 }
 
+/// The text alternative of the stacked chart: every type with its commitment and its line.
+fn stacked_summary(data: &UsageData, lang: Lang, days: &str, peak: &str) -> String {
+    let levels = data.committed_levels();
+    let types: Vec<String> = data
+        .types
+        .iter()
+        .enumerate()
+        .map(|(k, b)| match (levels.get(k), lang) {
+            (Some((n, at)), Lang::En) => format!("{} {n} (line at {at})", b.name),
+            (Some((n, at)), Lang::Zh) => format!("{} {n}（线在 {at}）", b.name),
+            (None, _) => b.name.clone(),
+        })
+        .collect();
+    let weekends = data.weekends.len();
+    match lang {
+        Lang::En => format!(
+            "Usage over time, stacked by GPU type: {days} days, peak {peak} GPUs busy in all; committed N per type, stacked: {}; {weekends} weekend stretches shaded",
+            types.join(", ")
+        ),
+        Lang::Zh => format!(
+            "用量随时间变化（按 GPU 型号堆叠）：{days} 天，合计峰值 {peak} 张 GPU；各型号固定 N（逐层累加）：{}；已标出 {weekends} 段周末",
+            types.join("，")
+        ),
+    }
+}
+
+/// A type's colour in the stack.
+fn type_colour(style: &ChartStyle, k: usize) -> RGBColor {
+    style.palette.types[k % style.palette.types.len()]
+}
+
 /// The legend, in drawing order, with the same styles `draw` uses (built first: its height
 /// sets the headroom above the data).
 fn legend_entries<'a, DB: DrawingBackend + 'a>(
@@ -177,6 +313,23 @@ fn legend_entries<'a, DB: DrawingBackend + 'a>(
     let lang = style.lang;
     if !data.weekends.is_empty() {
         legend.add(w.weekend, block(style, p.weekend.mix(0.16)));
+    }
+    if data.stacked() {
+        let sep = if lang == Lang::Zh { "：" } else { ": " };
+        for (k, b) in data.types.iter().enumerate() {
+            let label = match b.committed {
+                Some(n) => format!("{}{sep}{} {n}", b.name, w.type_commit),
+                None => b.name.clone(),
+            };
+            legend.add(label, block(style, type_colour(style, k).to_rgba()));
+        }
+        if data.committed_levels().iter().any(|&(n, _)| n > 0) {
+            legend.add(
+                w.stacked_commit,
+                swatch(style, style.stroke(p.muted, 2.5), Some((6.0, 3.0))),
+            );
+        }
+        return;
     }
     legend.add(
         w.usage_series,
@@ -225,7 +378,12 @@ pub fn draw<DB: DrawingBackend>(
         data.recommended.map(f64::from).unwrap_or(0.0),
     ]
     .iter()
-    .fold(data.peak(), |a, &b| a.max(finite_or(b, 0.0)));
+    .fold(data.peak(), |a, &b| a.max(finite_or(b, 0.0)))
+    .max(
+        data.committed_levels()
+            .last()
+            .map_or(0.0, |&(_, at)| f64::from(at)),
+    );
     let mut legend = Legend::new();
     legend_entries(&mut legend, data, style);
     // Headroom above the data for the legend (top right): as much as the legend is tall on
@@ -274,24 +432,22 @@ pub fn draw<DB: DrawingBackend>(
 
     // The data: every value while they fit, else a min/max envelope per pixel column.
     let columns = chart.plotting_area().dim_in_pixel().0.max(1) as usize;
-    let cols = minmax_columns(&data.values, columns);
-    let c = cols.len();
-    let mut envelope = Vec::with_capacity(c);
-    let mut path = Vec::with_capacity(c * 2);
-    for (i, &(lo, hi)) in cols.iter().enumerate() {
+    let c = columns.min(n);
+    let x_of = |i: usize| {
         let (a, b) = column_bounds(n, c, i);
-        let x = data.day_of(a) + (data.day_of(b.max(a + 1) - 1) - data.day_of(a)) / 2.0;
-        envelope.push((x, hi));
-        path.push((x, lo));
-        if hi != lo {
-            path.push((x, hi));
-        }
+        data.day_of(a) + (data.day_of(b.max(a + 1) - 1) - data.day_of(a)) / 2.0
+    };
+    if data.stacked() {
+        draw_bands(&mut chart, data, style, c, &x_of)?;
+    } else {
+        let cols = minmax_columns(&data.values, c);
+        let (area_top, path) = envelope(&cols, &x_of);
+        chart
+            .draw_series(AreaSeries::new(area_top, 0.0, p.series.mix(0.18)))
+            .chart()?;
+        let line = style.stroke(p.series, 1.25);
+        chart.draw_series(LineSeries::new(path, line)).chart()?;
     }
-    chart
-        .draw_series(AreaSeries::new(envelope, 0.0, p.series.mix(0.18)))
-        .chart()?;
-    let line = style.stroke(p.series, 1.25);
-    chart.draw_series(LineSeries::new(path, line)).chart()?;
 
     // Reference lines.
     if let Some(v) = data.average {
@@ -313,8 +469,104 @@ pub fn draw<DB: DrawingBackend>(
             .draw_series(LineSeries::new(vec![(0.0, v), (x_end, v)], s))
             .chart()?;
     }
+    if data.stacked() {
+        committed_lines(&mut chart, data, style, x_end)?;
+    }
     legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
+}
+
+/// Points in data coordinates (days, GPUs).
+type Points = Vec<(f64, f64)>;
+
+/// A column envelope's top (the area's upper edge) and the path through every column's
+/// minimum and maximum (so no peak or trough is dropped).
+fn envelope(cols: &[(f64, f64)], x_of: &dyn Fn(usize) -> f64) -> (Points, Points) {
+    let mut top = Vec::with_capacity(cols.len());
+    let mut path = Vec::with_capacity(cols.len() * 2);
+    for (i, &(lo, hi)) in cols.iter().enumerate() {
+        let x = x_of(i);
+        top.push((x, hi));
+        path.push((x, lo));
+        if hi != lo {
+            path.push((x, hi));
+        }
+    }
+    (top, path)
+}
+
+/// The stacked bands, bottom first: layer k is the sum of types 1…k, downsampled to its
+/// min/max per column; band k fills between the tops of layers k − 1 and k, and layer k's
+/// min/max path is stroked in type k's colour.
+fn draw_bands<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Plot<'a, DB>,
+    data: &UsageData,
+    style: &ChartStyle,
+    columns: usize,
+    x_of: &dyn Fn(usize) -> f64,
+) -> Result<(), ChartError> {
+    let mut layer = vec![0.0; data.values.len()];
+    let mut below: Vec<(f64, f64)> = Vec::new();
+    for (k, band) in data.types.iter().enumerate() {
+        for (s, v) in layer.iter_mut().zip(&band.values) {
+            *s += v;
+        }
+        let (top, path) = envelope(&minmax_columns(&layer, columns), x_of);
+        let colour = type_colour(style, k);
+        let mut outline = top.clone();
+        if below.is_empty() {
+            outline.extend(top.iter().rev().map(|&(x, _)| (x, 0.0)));
+        } else {
+            outline.extend(below.iter().rev().copied());
+        }
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                outline,
+                colour.mix(0.3).filled(),
+            )))
+            .chart()?;
+        chart
+            .draw_series(LineSeries::new(path, style.stroke(colour, 1.25)))
+            .chart()?;
+        below = top;
+    }
+    Ok(())
+}
+
+/// Each type's committed N, dashed in its colour at the cumulative height, labelled at the
+/// left ("A100 3", then "H100 +1 = 4").
+fn committed_lines<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Plot<'a, DB>,
+    data: &UsageData,
+    style: &ChartStyle,
+    x_end: f64,
+) -> Result<(), ChartError> {
+    for (k, (&(n, at), b)) in data.committed_levels().iter().zip(&data.types).enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let v = f64::from(at);
+        let s = style.stroke(type_colour(style, k), 2.5);
+        chart
+            .draw_series(dashed(style, vec![(0.0, v), (x_end, v)], s, (6.0, 3.0)))
+            .chart()?;
+        let text = if k == 0 || at == n {
+            format!("{} {n}", b.name)
+        } else {
+            format!("{} +{n} = {at}", b.name)
+        };
+        label_at(
+            chart,
+            style,
+            text,
+            (0.0, v),
+            (4.0, -3.0),
+            &style.palette.text,
+            HPos::Left,
+            VPos::Bottom,
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

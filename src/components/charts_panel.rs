@@ -1,13 +1,17 @@
-//! The five charts, each on its own canvas, fed from the one outputs memo.
+//! The five charts, each on its own canvas, fed from the one outputs memo. A fleet reading
+//! a typed history stacks chart 1 by GPU type with each type's committed line (from the
+//! fleet's plan); the other charts are the selected type's.
 
 use leptos::prelude::*;
 
 use crate::components::bilingual;
+use crate::i18n::pick;
 
 use crate::charts::usage::UsageData;
 use crate::charts::{breakeven, budget, cost, load_duration, usage};
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::context::use_ctx;
+use crate::core::series::UsageSeries;
 use crate::state::{ParseStatus, UsageMode};
 
 #[component]
@@ -17,11 +21,62 @@ pub fn ChartsPanel() -> impl IntoView {
     let inputs = Memo::new(move |_| state.with(|s| s.inputs.clone()));
     let data_mode = Memo::new(move |_| state.with(|s| s.mode == UsageMode::Data));
 
+    let lookback = Memo::new(move |_| inputs.with(|i| i.lookback));
+    // A fleet on a typed history: each type's name and history keys (None otherwise).
+    let fleet_keys = Memo::new(move |_| {
+        state.with(|s| {
+            (s.mode == UsageMode::Data && crate::fleet::active(&s.fleet)).then(|| {
+                s.fleet
+                    .types
+                    .iter()
+                    .map(|t| (t.name.clone(), t.keys.clone()))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    // The stacked chart's bands (every type with its history; kept while prices change).
+    let stacked = Memo::new(move |_| {
+        let keys = fleet_keys.get()?;
+        let lookback = lookback.get();
+        ctx.parse_status.with(|p| match p {
+            ParseStatus::Done(Ok(parsed)) if parsed.types.len() >= 2 => {
+                let series = keys
+                    .iter()
+                    .map(|(_, k)| crate::fleet::row_series(k, &parsed.types))
+                    .collect::<Option<Vec<UsageSeries>>>()?;
+                let bands: Vec<(&str, &UsageSeries)> = keys
+                    .iter()
+                    .zip(&series)
+                    .map(|((name, _), s)| (name.as_str(), s))
+                    .collect();
+                Some(UsageData::from_types(&bands, lookback)).filter(UsageData::stacked)
+            }
+            _ => None,
+        })
+    });
+    // What the fleet's budget buys of each type (empty while it cannot be planned).
+    let committed = Memo::new(move |_| {
+        ctx.fleet.with(|f| match f {
+            Some(Ok(plan)) => plan.rows.iter().map(|r| r.committed).collect(),
+            _ => Vec::new(),
+        })
+    });
+    let is_stacked = Memo::new(move |_| stacked.with(Option::is_some));
     let usage_data = Memo::new(move |_| {
         if !data_mode.get() {
             return None;
         }
-        let lookback = inputs.with(|i| i.lookback);
+        if let Some(mut d) = stacked.get() {
+            committed.with(|c| {
+                if c.len() == d.types.len() {
+                    for (b, &n) in d.types.iter_mut().zip(c) {
+                        b.committed = Some(n);
+                    }
+                }
+            });
+            return Some(d);
+        }
+        let lookback = lookback.get();
         ctx.parse_status.with(|p| match p {
             ParseStatus::Done(Ok(parsed)) => {
                 outputs.with(|o| Some(UsageData::from_series(&parsed.series, lookback, o)))
@@ -78,7 +133,11 @@ pub fn ChartsPanel() -> impl IntoView {
         <section class="card" aria-labelledby="charts-heading">
             <h2 id="charts-heading">{bilingual(lang, "Charts", "图表")}</h2>
             <div class:hidden=move || !data_mode.get()>
-                <h3>{bilingual(lang, "Usage over time", "用量随时间变化")}</h3>
+                <h3>{move || if is_stacked.get() {
+                    pick(lang.get(), "Usage over time, stacked by GPU type", "用量随时间变化（按 GPU 型号堆叠）")
+                } else {
+                    pick(lang.get(), "Usage over time", "用量随时间变化")
+                }}</h3>
                 <ChartCanvas testid="chart-usage" summary=usage_summary lang currency draw=ChartDraw::of(usage_data, usage::draw) />
             </div>
             <h3>{bilingual(lang, "Load-duration curve", "负载持续曲线")}</h3>
