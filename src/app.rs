@@ -61,6 +61,15 @@ const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
 /// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
 const PARSE_SLICE_BYTES: usize = 64 * 1024;
 
+/// A parse result rounded to 0.001 GPU, exactly what a link carries (`url::quantize_parsed`):
+/// everything is planned from it, so links reopen identically.
+fn quantized(mut result: ingest::ParseResult) -> ingest::ParseResult {
+    if let Ok(parsed) = &mut result {
+        url::quantize_parsed(parsed);
+    }
+    result
+}
+
 /// The real page: decodes the link (or the autosaved session) once, then writes the URL
 /// from one Effect and autosaves from another.
 #[component]
@@ -95,7 +104,7 @@ pub fn App() -> impl IntoView {
     let usage_text = RwSignal::new(
         link.history
             .as_ref()
-            .map(|h| url::series_to_csv(&h.series))
+            .map(url::history_to_csv)
             .unwrap_or_default(),
     );
     let parse_status = RwSignal::new(ParseStatus::Empty);
@@ -103,7 +112,7 @@ pub fn App() -> impl IntoView {
     // The history as the link carries it, compressed once per parse (not per keystroke).
     let data = Memo::new(move |_| {
         parse_status.with(|p| match p {
-            ParseStatus::Done(Ok(parsed)) => Some(url::encode_series(&parsed.series, false)),
+            ParseStatus::Done(Ok(parsed)) => Some(url::encode_history(&url::link_history(parsed))),
             _ => None,
         })
     });
@@ -288,9 +297,9 @@ pub fn Planner(
         // named zone's daylight saving costs a few ms, once).
         let options = read_options(options, &tz);
         if len < PARSE_AT_ONCE_BYTES {
-            parse_status.set(ParseStatus::Done(
+            parse_status.set(ParseStatus::Done(quantized(
                 usage_text.with(|t| ingest::parse(t, &options)),
-            ));
+            )));
         } else {
             parse_status.set(ParseStatus::Parsing(0.0));
             leptos::task::spawn_local(async move {
@@ -310,7 +319,7 @@ pub fn Planner(
                         return;
                     }
                 }
-                parse_status.set(ParseStatus::Done(stepper.finish()));
+                parse_status.set(ParseStatus::Done(quantized(stepper.finish())));
             });
         }
     });
@@ -330,10 +339,7 @@ pub fn Planner(
         }
         let settings = settings.get();
         parse_status.with(|p| match p {
-            // Quantised to 0.001 GPU, exactly what a link carries: links reopen identically.
-            ParseStatus::Done(Ok(parsed)) => {
-                Some(profile(&url::quantize(&parsed.series), &settings))
-            }
+            ParseStatus::Done(Ok(parsed)) => Some(profile(&parsed.series, &settings)),
             _ => None,
         })
     });

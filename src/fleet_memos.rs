@@ -52,6 +52,8 @@ pub fn type_profiles(
             ParseStatus::Done(Ok(parsed)) if parsed.types.len() >= 2 => keys
                 .into_iter()
                 .map(|keys| match row_series(&keys, &parsed.types) {
+                    // Each type is rounded as a link carries it (`url::quantize_parsed`); a
+                    // merge's sum is rounded again (0.1 + 0.2 is not 0.3 in binary).
                     Some(series) => profile(&crate::url::quantize(&series), &settings),
                     None => Err(InputError::new(
                         crate::core::error::Field::UsageHistory,

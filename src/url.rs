@@ -14,8 +14,9 @@ mod fleet;
 mod history;
 
 pub use history::{
-    base64url_decode, base64url_encode, decode_series, encode_series, histogram, quantize,
-    series_to_csv, trim_to_lookback, HistoryError, LinkHistory, MAX_DATA_CHARS, SERIES_FORMAT,
+    base64url_decode, base64url_encode, decode_series, encode_history, encode_series, histogram,
+    history_to_csv, link_history, quantize, quantize_parsed, series_to_csv, trim_history,
+    trim_to_lookback, HistoryError, LinkHistory, LinkType, MAX_DATA_CHARS, SERIES_FORMAT,
 };
 
 /// The link format version this build writes. Links with the three original parameters
@@ -434,10 +435,7 @@ pub fn encode(state: &LinkState, data: Option<&str>) -> String {
 
 /// Encode with the state's own history (compressing it): for tests and fallbacks.
 pub fn encode_with_history(state: &LinkState) -> String {
-    let data = state
-        .history
-        .as_ref()
-        .map(|h| encode_series(&h.series, h.histogram));
+    let data = state.history.as_ref().map(encode_history);
     encode(state, data.as_deref())
 }
 
@@ -751,10 +749,7 @@ mod tests {
             mode: UsageMode::Data,
             tz: Some(ZoneChoice::Offset(480)),
             column: ColumnChoice::One(3),
-            history: Some(LinkHistory {
-                series: quantize(&series),
-                histogram: false,
-            }),
+            history: Some(LinkHistory::one(quantize(&series), false)),
             ..LinkState::default()
         };
         let q = encode_with_history(&state);
@@ -808,6 +803,108 @@ mod tests {
         }
         assert_eq!(lengths, vec![169, 1628, 1204]);
         assert!(lengths.iter().all(|&l| l + 40 < PRACTICAL_LINK_CHARS / 4));
+    }
+
+    /// Four GPU types over 30 days, hourly, as a link carries them.
+    fn four_types(minutely: bool) -> LinkHistory {
+        use crate::core::examples::{series, Example};
+        let start = 1_793_538_000;
+        let base = series(Example::SteadyPretraining, start, 480);
+        let n = base.len();
+        let values: Vec<Vec<f64>> = if minutely {
+            // Hourly averages of per-minute integer counts (what a scheduler's per-minute
+            // samples resample to: multiples of 1/60, noisy in the third decimal).
+            let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+            [(48, 8), (16, 6), (24, 10), (8, 5)]
+                .iter()
+                .map(|&(level, swing)| {
+                    (0..n)
+                        .map(|h| {
+                            let day = if (h / 24) % 7 >= 5 { 0.6 } else { 1.0 };
+                            let mut sum = 0u64;
+                            for _ in 0..60 {
+                                x ^= x << 13;
+                                x ^= x >> 7;
+                                x ^= x << 17;
+                                let base = (f64::from(level) * day) as u64;
+                                sum += base.saturating_sub(swing / 2) + x % swing;
+                            }
+                            sum as f64 / 60.0
+                        })
+                        .collect()
+                })
+                .collect()
+        } else {
+            let drop = series(Example::RecentDrop, start, 480).values;
+            let lab = series(Example::BurstyLab, start, 480).values;
+            let mut lab2 = lab.clone();
+            lab2.rotate_left(24 * 3);
+            vec![base.values.clone(), lab, drop, lab2]
+        };
+        let types: Vec<LinkType> = ["A100", "H100", "RTX 4090", "L40S"]
+            .iter()
+            .zip(values)
+            .map(|(label, values)| LinkType {
+                label: label.to_string(),
+                values: quantize(&crate::core::series::UsageSeries::from_values(values)).values,
+            })
+            .collect();
+        let total = (0..n)
+            .map(|i| types.iter().map(|t| t.values[i]).sum::<f64>())
+            .collect();
+        LinkHistory {
+            series: quantize(&crate::core::series::UsageSeries {
+                values: total,
+                ..base
+            }),
+            histogram: false,
+            types,
+        }
+    }
+
+    #[test]
+    fn a_30_day_hourly_history_of_four_types_fits_in_8000_characters() {
+        // Measured (recorded in docs/url.md): a fleet link of four types with their prices,
+        // `lang`, `tz` and the typed `data`, query string only.
+        let mut state = LinkState {
+            lang: Some(Lang::En),
+            mode: UsageMode::Data,
+            tz: Some(ZoneChoice::Offset(480)),
+            ..LinkState::default()
+        };
+        let fleet = {
+            let mut f = fleet::Reader::default();
+            for (k, (name, key)) in [
+                ("A100", "a100"),
+                ("H100", "h100"),
+                ("RTX 4090", "4090"),
+                ("L40S", "l40s"),
+            ]
+            .iter()
+            .enumerate()
+            {
+                assert!(f.read(&format!("type.{k}"), name));
+                assert!(f.read(&format!("keys.{k}"), key));
+                if k > 0 {
+                    assert!(f.read(&format!("monthly.{k}"), &(9000 * (k + 1)).to_string()));
+                    assert!(f.read(&format!("ondemand.{k}"), &(25 * (k + 1)).to_string()));
+                }
+            }
+            f.finish(&state.inputs, &mut Vec::new())
+        };
+        state.fleet = fleet;
+        let mut lengths = Vec::new();
+        for minutely in [false, true] {
+            state.history = Some(four_types(minutely));
+            let q = encode_with_history(&state);
+            let (back, problems) = decode(&q);
+            assert_eq!(problems, vec![]);
+            assert_eq!(back.history, state.history);
+            assert_eq!(back.fleet.types.len(), 4);
+            lengths.push(q.len());
+        }
+        assert_eq!(lengths, vec![3181, 6445]);
+        assert!(lengths.iter().all(|&l| l + 60 <= PRACTICAL_LINK_CHARS));
     }
 
     #[test]

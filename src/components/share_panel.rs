@@ -86,18 +86,22 @@ pub fn SharePanel() -> impl IntoView {
                 return Vec::new();
             };
             let lookback = state.inputs.lookback;
-            let window = url::trim_to_lookback(&parsed.series, lookback);
+            let window = url::trim_history(&url::link_history(parsed), lookback);
             let mut out = Vec::new();
-            if window.len() < parsed.series.len() {
-                let data = url::encode_series(&window, false);
+            if window.series.len() < parsed.series.len() {
+                let data = url::encode_history(&window);
                 out.push(Fallback {
                     histogram: false,
                     link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(&data))),
                 });
             }
+            // A histogram is one series: a typed history's link keeps its types (docs/url.md).
+            if !window.types.is_empty() {
+                return out;
+            }
             let mut hist = LinkState::of(&state);
             hist.inputs.lookback = Lookback::All;
-            let data = url::encode_series(&window, true);
+            let data = url::encode_series(&window.series, true);
             out.push(Fallback {
                 histogram: true,
                 link: format!("{base}{}", url::encode(&hist, Some(&data))),

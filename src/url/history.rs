@@ -11,23 +11,41 @@
 //! n×varint values in milli-GPU, round(value × 1000) (histogram: differences, ascending)
 //! (n−1)×varint [timestamps] hours from the previous hour (1 = consecutive, > 1 = a gap)
 //! ```
+//! Series format 2 carries a typed history (a mixed fleet, two to eight GPU types) in the
+//! same frame, the total being the sum of the types:
+//! ```text
+//! byte    format = 2
+//! byte    flags: bit 0 = timestamps (no histogram)
+//! varint  n, the number of hours        zigzag offset      zigzag [timestamps] first hour
+//! varint  k, the number of types (2 ..= 8)
+//! k×      varint byte length (1 ..= 160), the type's label as written, UTF-8
+//! k×n×    varint values in milli-GPU, type by type (all hours of type 1, then type 2 …)
+//! (n−1)×varint [timestamps] hours from the previous hour
+//! ```
 //! Quantisation to 0.001 GPU is the one lossy step, so the page analyses
-//! [`quantize`]d series: what a link carries is exactly what was planned from.
+//! [`quantize_parsed`] histories: what a link carries is exactly what was planned from.
 
 use std::fmt::Write as _;
 
-use crate::core::ingest::MAX_HOURS;
+use crate::core::ingest::{normalize_type, Parsed, MAX_HOURS, MAX_TYPES};
 use crate::core::profile::Lookback;
 use crate::core::series::UsageSeries;
 
-/// The series format this build writes and reads.
-pub const SERIES_FORMAT: u8 = 1;
+/// The newest series format this build writes and reads (1: one series; 2: typed).
+pub const SERIES_FORMAT: u8 = 2;
+const FORMAT_ONE: u8 = 1;
+const FORMAT_TYPED: u8 = 2;
+/// Longest type label read, in bytes (40 characters of up to 4 bytes).
+const MAX_LABEL_BYTES: u64 = 160;
+/// Longest type label kept, in characters (as `core::ingest` keeps them).
+const MAX_LABEL_CHARS: usize = 40;
 const FLAG_TIMESTAMPS: u8 = 1;
 const FLAG_HISTOGRAM: u8 = 2;
 /// Longest `data` value read (characters of base64url).
 pub const MAX_DATA_CHARS: usize = 4 * 1024 * 1024;
-/// Largest inflated series read (bytes): n values and n deltas of at most 10 bytes each.
-const MAX_INFLATED_BYTES: usize = 16 + MAX_HOURS * 20;
+/// Largest inflated series read (bytes): the labels, n values per type and n deltas of at
+/// most 10 bytes each.
+const MAX_INFLATED_BYTES: usize = 32 + MAX_TYPES * 162 + MAX_HOURS * (MAX_TYPES + 1) * 10;
 /// Largest value read: 10⁹ GPUs (what the parser accepts), in milli-GPU.
 const MAX_MILLI: u64 = 1_000_000_000_000;
 /// Largest planning-time-zone offset read (±18 h).
@@ -76,9 +94,81 @@ impl HistoryError {
 /// A history read from a link.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinkHistory {
+    /// The hours (timestamps, zone) and, for a typed history, the sum of the types.
     pub series: UsageSeries,
     /// Only the load-duration histogram travelled: values sorted ascending, no time order.
     pub histogram: bool,
+    /// A typed history's GPU types (two or more, on the hours of `series`); empty: one series.
+    pub types: Vec<LinkType>,
+}
+
+/// One GPU type of a typed history in a link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkType {
+    /// The type as first written in the history (at most 40 characters).
+    pub label: String,
+    /// GPUs busy per hour (quantised), on the hours of [`LinkHistory::series`].
+    pub values: Vec<f64>,
+}
+
+impl LinkHistory {
+    /// One series (format 1).
+    pub fn one(series: UsageSeries, histogram: bool) -> Self {
+        Self {
+            series,
+            histogram,
+            types: Vec::new(),
+        }
+    }
+}
+
+/// Round a parsed history to 0.001 GPU in place, as a link carries it: each type, and the
+/// total as the rounded sum of the rounded types (in their order, as the parser sums them),
+/// so that the text a link reopens as ([`history_to_csv`]) parses back to the same values.
+/// The page does this once per parse; everything is planned from the result.
+pub fn quantize_parsed(parsed: &mut Parsed) {
+    if parsed.types.is_empty() {
+        for v in &mut parsed.series.values {
+            *v = quantize_value(*v);
+        }
+        return;
+    }
+    for t in &mut parsed.types {
+        for v in &mut t.series.values {
+            *v = quantize_value(*v);
+        }
+    }
+    for (i, v) in parsed.series.values.iter_mut().enumerate() {
+        let sum: f64 = parsed
+            .types
+            .iter()
+            .map(|t| t.series.values.get(i).copied().unwrap_or(0.0))
+            .sum();
+        *v = quantize_value(sum);
+    }
+}
+
+/// What a link carries of a parsed ([`quantize_parsed`]) history: its types when there are
+/// two or more (one type is the total), else the series.
+pub fn link_history(parsed: &Parsed) -> LinkHistory {
+    let n = parsed.series.values.len();
+    let typed = parsed.types.len() >= 2 && parsed.types.iter().all(|t| t.series.len() == n);
+    LinkHistory {
+        series: parsed.series.clone(),
+        histogram: false,
+        types: if typed {
+            parsed
+                .types
+                .iter()
+                .map(|t| LinkType {
+                    label: t.label.clone(),
+                    values: t.series.values.clone(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+    }
 }
 
 /// The series rounded to 0.001 GPU, exactly as a link carries it.
@@ -139,6 +229,24 @@ pub fn trim_to_lookback(series: &UsageSeries, lookback: Lookback) -> UsageSeries
     }
 }
 
+/// A history cut to the lookback window (its types too).
+pub fn trim_history(history: &LinkHistory, lookback: Lookback) -> LinkHistory {
+    let series = trim_to_lookback(&history.series, lookback);
+    let start = history.series.len() - series.len();
+    LinkHistory {
+        types: history
+            .types
+            .iter()
+            .map(|t| LinkType {
+                label: t.label.clone(),
+                values: t.values.get(start..).unwrap_or_default().to_vec(),
+            })
+            .collect(),
+        series,
+        histogram: history.histogram,
+    }
+}
+
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let b = (v & 0x7f) as u8;
@@ -188,13 +296,17 @@ impl Reader<'_> {
     }
 }
 
-/// The binary series (before deflate).
-fn to_binary(series: &UsageSeries, as_histogram: bool) -> Vec<u8> {
+/// The binary series (before deflate): format 2 when `types` has two or more (never with a
+/// histogram), else format 1.
+fn to_binary(series: &UsageSeries, types: &[LinkType], as_histogram: bool) -> Vec<u8> {
     let n = series.values.len();
+    let typed = !as_histogram
+        && (2..=MAX_TYPES).contains(&types.len())
+        && types.iter().all(|t| t.values.len() == n);
     let ts = series.timestamps.as_ref().filter(|t| t.len() == n && n > 0);
     let ts = if as_histogram { None } else { ts };
-    let mut out = Vec::with_capacity(16 + n * 3);
-    out.push(SERIES_FORMAT);
+    let mut out = Vec::with_capacity(16 + n * 3 * if typed { types.len() } else { 1 });
+    out.push(if typed { FORMAT_TYPED } else { FORMAT_ONE });
     let mut flags = 0;
     if ts.is_some() {
         flags |= FLAG_TIMESTAMPS;
@@ -209,7 +321,19 @@ fn to_binary(series: &UsageSeries, as_histogram: bool) -> Vec<u8> {
     if let Some(ts) = ts {
         put_varint(&mut out, zigzag((ts[0] + off).div_euclid(3600)));
     }
-    if as_histogram {
+    if typed {
+        put_varint(&mut out, types.len() as u64);
+        for t in types {
+            let label = clean_label(&t.label);
+            put_varint(&mut out, label.len() as u64);
+            out.extend(label.as_bytes());
+        }
+        for t in types {
+            for &v in &t.values {
+                put_varint(&mut out, milli(v));
+            }
+        }
+    } else if as_histogram {
         let mut m: Vec<u64> = series.values.iter().map(|&v| milli(v)).collect();
         m.sort_unstable();
         let mut prev = 0;
@@ -230,17 +354,39 @@ fn to_binary(series: &UsageSeries, as_histogram: bool) -> Vec<u8> {
     out
 }
 
+/// A label as a link writes and reads it: control characters dropped, trimmed, at most 40
+/// characters (never empty: `?`).
+fn clean_label(label: &str) -> String {
+    let kept: String = label
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .chars()
+        .take(MAX_LABEL_CHARS)
+        .collect();
+    let kept = kept.trim_end();
+    if kept.is_empty() {
+        "?".to_string()
+    } else {
+        kept.to_string()
+    }
+}
+
 fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
     let mut r = Reader { bytes, pos: 0 };
     let format = r.byte()?;
     if format > SERIES_FORMAT {
         return Err(HistoryError::NewerFormat(format));
     }
-    if format != SERIES_FORMAT {
+    if format != FORMAT_ONE && format != FORMAT_TYPED {
         return Err(HistoryError::Malformed);
     }
+    let typed = format == FORMAT_TYPED;
     let flags = r.byte()?;
-    if flags & !(FLAG_TIMESTAMPS | FLAG_HISTOGRAM) != 0 || flags == FLAG_TIMESTAMPS | FLAG_HISTOGRAM
+    if flags & !(FLAG_TIMESTAMPS | FLAG_HISTOGRAM) != 0
+        || flags == FLAG_TIMESTAMPS | FLAG_HISTOGRAM
+        || (typed && flags & FLAG_HISTOGRAM != 0)
     {
         return Err(HistoryError::Malformed);
     }
@@ -258,26 +404,50 @@ fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
     } else {
         None
     };
+    let labels = if typed {
+        read_labels(&mut r)?
+    } else {
+        Vec::new()
+    };
+    let columns = labels.len().max(1);
     // Each value takes at least one byte: reject impossible lengths before allocating.
-    if bytes.len().saturating_sub(r.pos) < n {
+    if bytes.len().saturating_sub(r.pos) / columns < n {
         return Err(HistoryError::Malformed);
     }
     let histogram = flags & FLAG_HISTOGRAM != 0;
-    let mut values = Vec::with_capacity(n);
-    let mut acc: u64 = 0;
-    for _ in 0..n {
-        let v = r.varint()?;
-        let m = if histogram {
-            acc = acc.checked_add(v).ok_or(HistoryError::ValueTooLarge)?;
-            acc
-        } else {
-            v
-        };
-        if m > MAX_MILLI {
-            return Err(HistoryError::ValueTooLarge);
+    let read_values = |r: &mut Reader| -> Result<Vec<f64>, HistoryError> {
+        let mut values = Vec::with_capacity(n);
+        let mut acc: u64 = 0;
+        for _ in 0..n {
+            let v = r.varint()?;
+            let m = if histogram {
+                acc = acc.checked_add(v).ok_or(HistoryError::ValueTooLarge)?;
+                acc
+            } else {
+                v
+            };
+            if m > MAX_MILLI {
+                return Err(HistoryError::ValueTooLarge);
+            }
+            values.push(m as f64 / 1000.0);
         }
-        values.push(m as f64 / 1000.0);
-    }
+        Ok(values)
+    };
+    let mut types = Vec::with_capacity(labels.len());
+    let values = if typed {
+        for label in labels {
+            types.push(LinkType {
+                label,
+                values: read_values(&mut r)?,
+            });
+        }
+        // The total as the page sums a parsed history ([`quantize_parsed`]).
+        (0..n)
+            .map(|i| quantize_value(types.iter().map(|t| t.values[i]).sum()))
+            .collect()
+    } else {
+        read_values(&mut r)?
+    };
     let timestamps = match first_hour {
         None => None,
         Some(h0) => {
@@ -323,12 +493,50 @@ fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
             offset_changes: Vec::new(),
         },
         histogram,
+        types,
     })
+}
+
+/// A typed history's labels: 2 ..= 8, each valid UTF-8, already clean ([`clean_label`]),
+/// and no two with the same matching key (the parser would read them as one type).
+fn read_labels(r: &mut Reader) -> Result<Vec<String>, HistoryError> {
+    let k = r.varint()?;
+    if !(2..=MAX_TYPES as u64).contains(&k) {
+        return Err(HistoryError::Malformed);
+    }
+    let mut labels: Vec<String> = Vec::with_capacity(k as usize);
+    for _ in 0..k {
+        let len = r.varint()?;
+        if len == 0 || len > MAX_LABEL_BYTES {
+            return Err(HistoryError::Malformed);
+        }
+        let start = r.pos;
+        let end = start + len as usize;
+        let raw = r.bytes.get(start..end).ok_or(HistoryError::Malformed)?;
+        r.pos = end;
+        let label = std::str::from_utf8(raw).map_err(|_| HistoryError::Malformed)?;
+        if clean_label(label) != label {
+            return Err(HistoryError::Malformed);
+        }
+        let key = normalize_type(label);
+        if labels.iter().any(|l| normalize_type(l) == key) {
+            return Err(HistoryError::Malformed);
+        }
+        labels.push(label.to_string());
+    }
+    Ok(labels)
 }
 
 /// The `data` value for a series (quantised on the way), or for its histogram.
 pub fn encode_series(series: &UsageSeries, as_histogram: bool) -> String {
-    let bin = to_binary(series, as_histogram);
+    let bin = to_binary(series, &[], as_histogram);
+    base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bin, 9))
+}
+
+/// The `data` value for a history: its types when it has them (series format 2; a
+/// histogram is always the total, format 1).
+pub fn encode_history(history: &LinkHistory) -> String {
+    let bin = to_binary(&history.series, &history.types, history.histogram);
     base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bin, 9))
 }
 
@@ -415,6 +623,59 @@ pub fn series_to_csv(series: &UsageSeries) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The history as text that `core::ingest::parse` reads back to the same history: one series
+/// as [`series_to_csv`]; a typed history with timestamps as a long table
+/// `timestamp,gpu_type,gpus` (every type at every hour, the label quoted), without them as
+/// a wide table with one column per type.
+pub fn history_to_csv(history: &LinkHistory) -> String {
+    if history.types.is_empty() {
+        return series_to_csv(&history.series);
+    }
+    let series = &history.series;
+    let n = series.values.len();
+    let k = history.types.len();
+    let quoted: Vec<String> = history
+        .types
+        .iter()
+        .map(|t| format!("\"{}\"", clean_label(&t.label).replace('"', "\"\"")))
+        .collect();
+    let value = |out: &mut String, t: &LinkType, i: usize| {
+        push_milli(out, milli(t.values.get(i).copied().unwrap_or(0.0)));
+    };
+    match series.timestamps.as_ref().filter(|t| t.len() == n) {
+        Some(ts) => {
+            let mut out = String::with_capacity(n * k * 40 + 24);
+            out.push_str("timestamp,gpu_type,gpus\n");
+            for (i, &t0) in ts.iter().enumerate() {
+                for (t, label) in history.types.iter().zip(&quoted) {
+                    push_utc_iso(&mut out, t0);
+                    out.push(',');
+                    out.push_str(label);
+                    out.push(',');
+                    value(&mut out, t, i);
+                    out.push('\n');
+                }
+            }
+            out
+        }
+        None => {
+            let mut out = String::with_capacity(n * k * 8 + k * 12);
+            out.push_str(&quoted.join(","));
+            out.push('\n');
+            for i in 0..n {
+                for (j, t) in history.types.iter().enumerate() {
+                    if j > 0 {
+                        out.push(',');
+                    }
+                    value(&mut out, t, i);
+                }
+                out.push('\n');
+            }
+            out
+        }
+    }
 }
 
 fn push_milli(out: &mut String, m: u64) {
@@ -608,8 +869,8 @@ mod tests {
         let deflate = |b: &[u8]| base64url_encode(&miniz_oxide::deflate::compress_to_vec(b, 6));
         // Newer series format, unknown flags, zero hours, too many hours.
         assert_eq!(
-            decode_series(&deflate(&[2, 0, 1, 0, 5])).err(),
-            Some(HistoryError::NewerFormat(2))
+            decode_series(&deflate(&[3, 0, 1, 0, 5])).err(),
+            Some(HistoryError::NewerFormat(3))
         );
         assert_eq!(
             decode_series(&deflate(&[1, 4, 1, 0, 5])).err(),
@@ -670,6 +931,186 @@ mod tests {
         // A deflate bomb: 20 MB of zeros.
         let bomb = deflate(&vec![0u8; 20_000_000]);
         assert_eq!(decode_series(&bomb).err(), Some(HistoryError::TooLarge));
+    }
+
+    /// A parsed two-type long table (A100 and H100, a gap hour, fractions to 0.0001).
+    fn typed_parsed(off: i32) -> Parsed {
+        let mut text = String::from("time,gpu_model,gpus\n");
+        for h in 0..30 {
+            if h == 7 {
+                continue; // an hour no type has: excluded
+            }
+            let t = START + h * 3600;
+            let day = crate::core::calendar::civil_from_days(t.div_euclid(86_400));
+            let stamp = format!(
+                "{:04}-{:02}-{:02}T{:02}:00:00Z",
+                day.0,
+                day.1,
+                day.2,
+                t.rem_euclid(86_400) / 3600
+            );
+            text.push_str(&format!(
+                "{stamp},NVIDIA A100-SXM4-80GB,{}\n",
+                3.0 + (h % 5) as f64 * 0.3337
+            ));
+            if h % 4 != 0 {
+                text.push_str(&format!(
+                    "{stamp},\"H100, 80GB\",{}\n",
+                    1.0 / 3.0 + (h % 3) as f64
+                ));
+            }
+        }
+        let opts = ParseOptions {
+            utc_offset_minutes: off,
+            ..Default::default()
+        };
+        let mut parsed = parse(&text, &opts).unwrap();
+        assert_eq!(parsed.types.len(), 2);
+        quantize_parsed(&mut parsed);
+        parsed
+    }
+
+    #[test]
+    fn a_typed_history_round_trips_through_the_link_and_its_text() {
+        for off in [480, 0, -300] {
+            let parsed = typed_parsed(off);
+            let h = link_history(&parsed);
+            assert_eq!(h.types.len(), 2);
+            assert_eq!(h.types[1].label, "H100, 80GB");
+            let back = decode_series(&encode_history(&h)).unwrap();
+            assert_eq!(back, h, "offset {off}");
+            // The text the link reopens as parses back to the same types, labels, keys and
+            // total (the hours without H100 data now read 0 with data: same values).
+            let opts = ParseOptions {
+                utc_offset_minutes: off,
+                ..Default::default()
+            };
+            let mut again = parse(&history_to_csv(&back), &opts).unwrap();
+            quantize_parsed(&mut again);
+            assert_eq!(again.report.rows_rejected, 0);
+            assert_eq!(again.series, parsed.series, "offset {off}");
+            assert_eq!(again.types.len(), 2);
+            for (a, b) in again.types.iter().zip(&parsed.types) {
+                assert_eq!(a.key, b.key);
+                assert_eq!(a.label, b.label);
+                assert_eq!(a.series, b.series);
+            }
+            assert_eq!(link_history(&again), h);
+        }
+        // Rounded once: the total is the rounded sum of the rounded types.
+        let parsed = typed_parsed(0);
+        for (i, &v) in parsed.series.values.iter().enumerate() {
+            let sum: f64 = parsed.types.iter().map(|t| t.series.values[i]).sum();
+            assert_eq!(v, quantize_value(sum));
+        }
+        assert_eq!(parsed.types[0].series.values[1], 3.334);
+        // Without timestamps: a wide table of the types.
+        let h = LinkHistory {
+            series: UsageSeries::from_values(vec![3.5, 2.0]),
+            histogram: false,
+            types: vec![
+                LinkType {
+                    label: "A100".into(),
+                    values: vec![3.0, 2.0],
+                },
+                LinkType {
+                    label: "RTX 4090".into(),
+                    values: vec![0.5, 0.0],
+                },
+            ],
+        };
+        let back = decode_series(&encode_history(&h)).unwrap();
+        assert_eq!(back, h);
+        assert_eq!(history_to_csv(&back), "\"A100\",\"RTX 4090\"\n3,0.5\n2,0\n");
+        let again = parse(&history_to_csv(&back), &ParseOptions::default()).unwrap();
+        assert_eq!(again.types.len(), 2);
+        assert_eq!(again.series.values, vec![3.5, 2.0]);
+        // The lookback cut keeps the types on the window's hours.
+        let long = link_history(&typed_parsed(0));
+        let cut = trim_history(&long, Lookback::Days(1));
+        assert_eq!(cut.series.len(), cut.types[0].values.len());
+        assert!(cut.series.len() < long.series.len());
+        assert_eq!(
+            cut.types[1].values[..],
+            long.types[1].values[long.series.len() - cut.series.len()..]
+        );
+        // A histogram is the total only (format 1).
+        let hist = LinkHistory {
+            histogram: true,
+            ..long.clone()
+        };
+        let back = decode_series(&encode_history(&hist)).unwrap();
+        assert!(back.types.is_empty());
+        assert_eq!(back.series, histogram(&long.series));
+    }
+
+    #[test]
+    fn hostile_typed_histories_are_named_never_a_panic() {
+        let deflate = |b: &[u8]| base64url_encode(&miniz_oxide::deflate::compress_to_vec(b, 6));
+        // format 2, no timestamps, 1 hour, offset 0, then k labels and values.
+        let typed = |labels: &[&[u8]], values: &[u8]| {
+            let mut b = vec![2, 0, 1, 0];
+            put_varint(&mut b, labels.len() as u64);
+            for l in labels {
+                put_varint(&mut b, l.len() as u64);
+                b.extend(*l);
+            }
+            b.extend(values);
+            deflate(&b)
+        };
+        let good = typed(&[b"A100", b"H100"], &[5, 7]);
+        let h = decode_series(&good).unwrap();
+        assert_eq!(h.series.values, vec![0.012]);
+        let bad: [(&[&[u8]], &[u8]); 9] = [
+            (&[b"A100"], &[5]),                 // one type
+            (&[b"A100", b"H100"], &[5]),        // a value missing
+            (&[b"A100", b"H100"], &[5, 7, 1]),  // trailing byte
+            (&[b"A100", b"a 100"], &[5, 7]),    // the same type twice
+            (&[b"A100", b"\xff\xfe"], &[5, 7]), // not UTF-8
+            (&[b"A100", b"H\n100"], &[5, 7]),   // a control character
+            (&[b"A100", b" H100"], &[5, 7]),    // not trimmed
+            (&[b"A100", b""], &[5, 7]),         // empty
+            (
+                &[b"A", b"B", b"C", b"D", b"E", b"F", b"G", b"H", b"I"],
+                &[1; 9],
+            ), // nine
+        ];
+        for (labels, values) in bad {
+            assert_eq!(
+                decode_series(&typed(labels, values)).err(),
+                Some(HistoryError::Malformed),
+                "{labels:?}"
+            );
+        }
+        // 41 characters; a histogram flag on a typed series.
+        let long = [b'x'; 41];
+        assert_eq!(
+            decode_series(&typed(&[b"A100", &long], &[5, 7])).err(),
+            Some(HistoryError::Malformed)
+        );
+        let mut hist = vec![2, 2, 1, 0, 2, 1, b'a', 1, b'b', 5, 7];
+        assert_eq!(
+            decode_series(&deflate(&hist)).err(),
+            Some(HistoryError::Malformed)
+        );
+        hist[1] = 0;
+        assert!(decode_series(&deflate(&hist)).is_ok());
+        // A label a link writes is cleaned the same way it is read.
+        assert_eq!(clean_label("  A100\u{7}\n  "), "A100");
+        assert_eq!(clean_label("\n"), "?");
+        assert_eq!(clean_label(&"长".repeat(50)).chars().count(), 40);
+        // Random bytes after a format-2 header never panic.
+        let mut x: u64 = 0x9e37_79b9;
+        for len in 0..200 {
+            let mut b = vec![2, (x % 2) as u8, (x % 5) as u8, 0, (x % 10) as u8];
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b.push(x as u8);
+            }
+            let _ = from_binary(&b);
+        }
     }
 
     #[test]
