@@ -1,9 +1,14 @@
-//! Exports for planning documents: Markdown summary (headline, sizing table, break-even,
-//! budget split, link) and CSV of the sizing table and the monthly review.
-//! Pure (no browser), natively tested.
+//! Exports for planning documents: Markdown summary (headline, the fleet table for a mixed
+//! fleet, sizing table, break-even, budget split, link) and CSV of the sizing table, the
+//! term table, the monthly review and the fleet table. Pure (no browser), natively tested.
+//!
+//! Text a link or a file brought (type names, month labels) is somebody else's text: in
+//! Markdown it stays inside its cell, in CSV it is quoted and a leading `=`, `+`, `-`, `@`
+//! (a spreadsheet formula) is neutralised with a `'`.
 
 use std::fmt::Write as _;
 
+use crate::core::fleet_plan::FleetPlan;
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::review::Review;
 use crate::core::sizing::SizingTable;
@@ -20,12 +25,106 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
+/// A mixed fleet's plan for the exports, and the type the page's cards (and the sections
+/// after the fleet table) show.
+#[derive(Debug, Clone, Copy)]
+pub struct FleetExport<'a> {
+    pub plan: &'a FleetPlan,
+    /// The selected type's name.
+    pub selected: &'a str,
+}
+
+/// "**sentence** total per month, saving vs all on-demand: saving (share)."
+fn answer(
+    l: Lang,
+    sentence: &str,
+    total: crate::core::money::Money,
+    all_on_demand: crate::core::money::Money,
+    currency: &str,
+) -> String {
+    let m = |x| money(x, currency, l);
+    let saving = all_on_demand - total;
+    format!(
+        "**{}** {} {}{} {}{} ({}).\n",
+        sentence,
+        m(total),
+        pick(l, "per month", "/月"),
+        pick(l, ",", "，"),
+        if saving.is_negative() {
+            pick(l, "costing more than all on-demand by ", "比全部按量多花 ")
+        } else {
+            pick(l, "saving vs all on-demand: ", "比全部按量节省 ")
+        },
+        m(if saving.is_negative() {
+            -saving
+        } else {
+            saving
+        }),
+        percent(saving.ratio(all_on_demand).abs(), 1, l)
+    )
+}
+
+/// The fleet table (§ 16) as the page shows it, its total and the budget sentence.
+fn fleet_table(md: &mut String, l: Lang, f: &FleetPlan, currency: &str) {
+    let names: Vec<String> = f.rows.iter().map(|r| r.name.clone()).collect();
+    let Ok(v) = crate::present::fleet::present(l, currency, &Ok(f.clone()), &names) else {
+        return;
+    };
+    let _ = writeln!(
+        md,
+        "### {}\n\n| {} | {} | N* | {} | {} | {} | {} | {} | {} |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        pick(
+            l,
+            "The fleet: every GPU type under one budget",
+            "机群：所有 GPU 型号共用一份预算"
+        ),
+        pick(l, "GPU type", "GPU 型号"),
+        pick(l, "Waterline", "水位线"),
+        pick(l, "Commit", "固定"),
+        pick(l, "Fixed", "固定支出"),
+        pick(l, "On demand", "按量"),
+        pick(l, "Spot", "竞价"),
+        pick(l, "Monthly total", "每月合计"),
+        pick(l, "Fixed GPUs busy", "固定卡利用率"),
+    );
+    for r in &v.rows {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&r.name),
+            r.waterline.text,
+            r.n_star.text,
+            cell(&r.commit.text),
+            cell(&r.fixed.text),
+            cell(&r.on_demand.text),
+            cell(&r.spot.text),
+            cell(&r.monthly.text),
+            cell(&r.utilization.text),
+        );
+    }
+    let committed: u32 = f.rows.iter().map(|r| r.committed).sum();
+    let _ = writeln!(
+        md,
+        "| **{}** |  |  | {} | {} | {} | {} | **{}** |  |\n\n{}\n",
+        pick(l, "Fleet", "机群合计"),
+        committed,
+        cell(&v.fixed.text),
+        cell(&v.on_demand.text),
+        cell(&v.spot.text),
+        cell(&v.total.text),
+        v.budget,
+    );
+}
+
 /// The plan as Markdown, ready to paste into a planning document: the answer, the tables,
-/// the inputs it was computed from (from `inputs::INPUTS`) and the link.
+/// the inputs it was computed from (from `inputs::INPUTS`) and the link. With a fleet the
+/// answer is the fleet's, the fleet table follows it, and the sections after it are the
+/// selected type's own (as its cards show them).
 pub fn markdown(
     lang: Lang,
     inputs: &PlanInputs,
     out: &PlanOutputs,
+    fleet: Option<FleetExport<'_>>,
     currency: &str,
     link: &str,
 ) -> String {
@@ -41,26 +140,35 @@ pub fn markdown(
             "GPU 方案（GPU Rent Planner）"
         )
     );
-    if let (Ok(base), Ok(pools), Ok(sizing)) = (&out.baseline, &out.pools, &out.sizing) {
-        let saving = sizing.all_on_demand - pools.total;
+    if let Some(FleetExport { plan: f, selected }) = fleet {
+        let sentence = crate::present::fleet::sentence(l, f);
+        md.push_str(&answer(l, &sentence, f.total, f.all_on_demand, currency));
+        md.push('\n');
+        fleet_table(&mut md, l, f, currency);
         let _ = writeln!(
             md,
-            "**{}** {} {}{} {}{} ({}).\n",
-            sentence(l, base, pools.spot_gpu_hours > 0.0),
-            m(pools.total),
-            pick(l, "per month", "/月"),
-            pick(l, ",", "，"),
-            if saving.is_negative() {
-                pick(l, "costing more than all on-demand by ", "比全部按量多花 ")
-            } else {
-                pick(l, "saving vs all on-demand: ", "比全部按量节省 ")
-            },
-            m(if saving.is_negative() {
-                -saving
-            } else {
-                saving
-            }),
-            percent(saving.ratio(sizing.all_on_demand).abs(), 1, l)
+            "### {}\n",
+            match l {
+                Lang::En => format!("{}: the selected type on its own", cell(selected)),
+                Lang::Zh => format!("{}：所选型号单独的方案", cell(selected)),
+            }
+        );
+        let _ = writeln!(
+            md,
+            "{}\n",
+            pick(
+                l,
+                "Sized on its own usage and prices, by its own rule (before the fleet's shared budget); its inputs are listed below.",
+                "按它自己的用量、价格和规则定规模（不计机群共用预算）；输入见下方。"
+            )
+        );
+    }
+    if let (Ok(base), Ok(pools), Ok(sizing)) = (&out.baseline, &out.pools, &out.sizing) {
+        let sentence = sentence(l, base, pools.spot_gpu_hours > 0.0);
+        let _ = writeln!(
+            md,
+            "{}",
+            answer(l, &sentence, pools.total, sizing.all_on_demand, currency)
         );
     }
     if let Ok(b) = &out.breakeven {
@@ -219,6 +327,17 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+/// A CSV field of somebody else's text (a link's type name, a month label): quoted as
+/// [`csv_field`], and one that a spreadsheet would read as a formula (`=`, `+`, `-`, `@`,
+/// tab or carriage return first) starts with `'` instead.
+fn csv_text(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        csv_field(&format!("'{s}"))
+    } else {
+        csv_field(s)
+    }
+}
+
 fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map(|x| plain(x, decimals)).unwrap_or_default()
 }
@@ -285,7 +404,7 @@ pub fn review_csv(review: &Review) -> String {
         let _ = writeln!(
             s,
             "{},{},{},{},{},{},{},{},{},{}",
-            csv_field(&r.label),
+            csv_text(&r.label),
             opt(r.hours, 3),
             review.baseline,
             opt(r.fixed_utilization, 6),
@@ -297,6 +416,51 @@ pub fn review_csv(review: &Review) -> String {
             r.queue_over_limit
         );
     }
+    s
+}
+
+/// The fleet table as CSV: one row per type (money plain, utilisation a fraction, empty
+/// when the budget buys none), then the fleet's total in a row whose `type` is empty (a
+/// type's name never is) with the sums.
+pub fn fleet_csv(f: &FleetPlan) -> String {
+    let mut s = String::from(
+        "type,waterline,n_star,rule_gpus,committed,term,payment,price_per_gpu_month,fixed,on_demand,spot,monthly_total,all_on_demand,saving,fixed_utilization\n",
+    );
+    for r in &f.rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_text(&r.name),
+            r.waterline,
+            r.n_star,
+            r.rule_gpus,
+            r.committed,
+            r.term.key(),
+            r.payment.key(),
+            r.price.to_plain_string(),
+            r.fixed.to_plain_string(),
+            r.on_demand.to_plain_string(),
+            r.spot.to_plain_string(),
+            r.total.to_plain_string(),
+            r.all_on_demand.to_plain_string(),
+            r.saving.to_plain_string(),
+            opt((r.committed > 0).then_some(r.utilization), 6),
+        );
+    }
+    let sum =
+        |n: fn(&crate::core::fleet_plan::FleetRow) -> u32| -> u32 { f.rows.iter().map(n).sum() };
+    let _ = writeln!(
+        s,
+        ",,,{},{},,,,{},{},{},{},{},{},",
+        sum(|r| r.rule_gpus),
+        sum(|r| r.committed),
+        f.fixed.to_plain_string(),
+        f.on_demand.to_plain_string(),
+        f.spot.to_plain_string(),
+        f.total.to_plain_string(),
+        f.all_on_demand.to_plain_string(),
+        f.saving.to_plain_string(),
+    );
     s
 }
 
@@ -316,7 +480,7 @@ mod tests {
             ..PlanInputs::default()
         };
         let out = plan(&inputs);
-        let md = markdown(Lang::En, &inputs, &out, "¥", "https://x.test/?v=2");
+        let md = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=2");
         assert!(
             md.contains("**Commit 1 GPU for 1 year, all upfront, run the rest on demand"),
             "{md}"
@@ -329,7 +493,7 @@ mod tests {
             md.contains("| Monthly | ¥9,000.00 | 1 | ¥9,000.00 | ¥3,500.00 | 1 | ¥108,000.00 |"),
             "{md}"
         );
-        let zh = markdown(Lang::Zh, &inputs, &out, "¥", "https://x.test/?v=2");
+        let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=2");
         assert!(zh.contains("| 包年（全预付）（推荐） |"), "{zh}");
         let csv = terms_csv(out.terms.as_ref().unwrap());
         let lines: Vec<&str> = csv.lines().collect();
@@ -351,6 +515,7 @@ mod tests {
             Lang::En,
             &PlanInputs::default(),
             &out,
+            None,
             "¥",
             "https://x.test/?v=1",
         );
@@ -369,6 +534,7 @@ mod tests {
             Lang::Zh,
             &PlanInputs::default(),
             &out,
+            None,
             "¥",
             "https://x.test/?v=1",
         );
@@ -384,7 +550,7 @@ mod tests {
             ..PlanInputs::default()
         };
         let out = plan(&inputs);
-        let md = markdown(Lang::En, &inputs, &out, "¥", "https://x.test/?v=1");
+        let md = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=1");
         // Prices and usage always (5), then what differs: the interval and the idle time (in
         // minutes, as the field shows it); 49 - 5 - 2 others at their defaults.
         assert!(
@@ -398,7 +564,7 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("- 42 other inputs at their defaults"), "{md}");
-        let zh = markdown(Lang::Zh, &inputs, &out, "¥", "https://x.test/?v=1");
+        let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=1");
         assert!(zh.contains("- 自动关机前的闲置时间（分钟）：15\n"), "{zh}");
     }
 
@@ -447,5 +613,201 @@ mod tests {
         assert!(lines[1].starts_with("\"Sept, \"\"late\"\"\",,0,"), "{csv}");
         assert!(lines[2].starts_with("Oct,,0,"), "{csv}");
         assert!(lines[2].ends_with(",,true,true,false"), "{csv}");
+    }
+
+    /// The two-type example of formulas § 16 (as `fleet_plan::tests`): A100 at 9 000 / 25,
+    /// H100 at 20 000 / 50, 730 hours, budget 90 000 at 60 % fixed, no spot.
+    fn fleet_example() -> (PlanInputs, PlanOutputs, FleetPlan) {
+        use crate::core::fleet_plan::{plan_fleet, TypePlan};
+        use crate::core::plan::{plan_with_history, BaselineRule};
+        use crate::core::profile::{profile, Lookback};
+        use crate::core::series::UsageSeries;
+        let series = |parts: &[(usize, f64)]| {
+            let values: Vec<f64> = parts
+                .iter()
+                .flat_map(|&(h, g)| std::iter::repeat_n(g, h))
+                .collect();
+            UsageSeries {
+                timestamps: Some(
+                    (0..values.len() as i64)
+                        .map(|h| 1_767_225_600 + h * 3600)
+                        .collect(),
+                ),
+                values,
+                utc_offset_minutes: 0,
+                offset_changes: Vec::new(),
+            }
+        };
+        let base = PlanInputs {
+            hours_per_month: 730.0,
+            lookback: Lookback::All,
+            baseline_rule: BaselineRule::CostOptimal,
+            budget: 90_000.0,
+            interruptible_percent: 0.0,
+            ..PlanInputs::default()
+        };
+        let a100 = PlanInputs {
+            monthly_price: 9000.0,
+            on_demand_price: 25.0,
+            ..base.clone()
+        };
+        let h100 = PlanInputs {
+            monthly_price: 20_000.0,
+            on_demand_price: 50.0,
+            ..base
+        };
+        let ha = profile(&series(&[(200, 6.0), (530, 4.0)]), &a100.profile_settings()).unwrap();
+        let hh = profile(&series(&[(300, 4.0), (430, 3.0)]), &h100.profile_settings()).unwrap();
+        let oa = plan_with_history(&a100, Some(&ha));
+        let oh = plan_with_history(&h100, Some(&hh));
+        let f = plan_fleet(&[
+            TypePlan {
+                name: "A100",
+                inputs: &a100,
+                history: Some(&ha),
+                outputs: &oa,
+            },
+            TypePlan {
+                name: "H100",
+                inputs: &h100,
+                history: Some(&hh),
+                outputs: &oh,
+            },
+        ])
+        .unwrap();
+        (a100, oa, f)
+    }
+
+    #[test]
+    fn markdown_carries_the_fleet_table_to_the_cent() {
+        let (inputs, out, f) = fleet_example();
+        let fleet = Some(FleetExport {
+            plan: &f,
+            selected: "A100",
+        });
+        let md = markdown(Lang::En, &inputs, &out, fleet, "¥", "https://x.test/?v=2");
+        // The answer is the fleet's: 163 250 a month, 207 500 − 163 250 = 44 250 saved (21.3 %).
+        assert!(
+            md.contains("**Commit 3 × A100 and 1 × H100 monthly; run the rest on demand.** ¥163,250.00 per month, saving vs all on-demand: ¥44,250.00 (21.3 %).\n"),
+            "{md}"
+        );
+        assert!(md.contains("\n### The fleet: every GPU type under one budget\n\n| GPU type | Waterline | N* | Commit | Fixed | On demand | Spot | Monthly total | Fixed GPUs busy |\n"), "{md}");
+        // A100: 3 × 9 000 fixed + 25 × 1 130 h = 28 250 elastic; H100: 20 000 + 50 × 1 760 h.
+        assert!(
+            md.contains("| A100 | 4 | 4 | 3 (of 4) | ¥27,000.00 | ¥28,250.00 | ¥0.00 | ¥55,250.00 | 100 % |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| H100 | 3 | 3 | 1 (of 3) | ¥20,000.00 | ¥88,000.00 | ¥0.00 | ¥108,000.00 | 100 % |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "| **Fleet** |  |  | 4 | ¥47,000.00 | ¥116,250.00 | ¥0.00 | **¥163,250.00** |  |\n"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("\nThe fixed budget of ¥54,000.00 buys ¥47,000.00 of monthly GPUs; ¥7,000.00 is left. Without that limit each type would commit its own N*: 4 × A100 and 3 × H100 (¥96,000.00 fixed), saving ¥86,500.00 a month against all on demand instead of ¥44,250.00.\n"), "{md}");
+        // Then the selected type's own plan (its rule: 4 A100), as its cards show it.
+        let own = md
+            .find("### A100: the selected type on its own")
+            .expect("selected section");
+        assert!(own > md.find("| **Fleet** |").unwrap());
+        assert!(md[own..].contains("**Commit 4 GPUs monthly"), "{md}");
+        // Exactly one answer line of the fleet's before the table.
+        assert_eq!(md.matches("¥163,250.00 per month").count(), 1);
+
+        let zh = markdown(Lang::Zh, &inputs, &out, fleet, "¥", "https://x.test/?v=2");
+        assert!(zh.contains("**包月固定 3 × A100、1 × H100；其余按量。** ¥163,250.00 /月， 比全部按量节省 ¥44,250.00 (21.3%).\n"),
+            "{zh}");
+        assert!(zh.contains("| GPU 型号 | 水位线 | N* | 固定 | 固定支出 | 按量 | 竞价 | 每月合计 | 固定卡利用率 |"), "{zh}");
+        assert!(
+            zh.contains(
+                "| A100 | 4 | 4 | 3（规则 4） | ¥27,000.00 | ¥28,250.00 | ¥0.00 | ¥55,250.00 |"
+            ),
+            "{zh}"
+        );
+        assert!(zh.contains("| **机群合计** |  |  | 4 | ¥47,000.00 | ¥116,250.00 | ¥0.00 | **¥163,250.00** |  |"), "{zh}");
+        assert!(
+            zh.contains("固定预算 ¥54,000.00 购入包月 GPU ¥47,000.00，剩余 ¥7,000.00。"),
+            "{zh}"
+        );
+        assert!(zh.contains("### A100：所选型号单独的方案"), "{zh}");
+        // One type: no fleet section at all.
+        let one = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=2");
+        assert!(
+            !one.contains("The fleet") && !one.contains("selected type"),
+            "{one}"
+        );
+    }
+
+    #[test]
+    fn fleet_csv_to_the_cent_with_the_total() {
+        let (_, _, f) = fleet_example();
+        let csv = fleet_csv(&f);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 4, "{csv}");
+        assert_eq!(
+            lines[0],
+            "type,waterline,n_star,rule_gpus,committed,term,payment,price_per_gpu_month,fixed,on_demand,spot,monthly_total,all_on_demand,saving,fixed_utilization"
+        );
+        assert_eq!(
+            lines[1],
+            "A100,4,4,4,3,monthly,none,9000.00,27000.00,28250.00,0.00,55250.00,83000.00,27750.00,1"
+        );
+        assert_eq!(
+            lines[2],
+            "H100,3,3,3,1,monthly,none,20000.00,20000.00,88000.00,0.00,108000.00,124500.00,16500.00,1"
+        );
+        assert_eq!(
+            lines[3],
+            ",,,7,4,,,,47000.00,116250.00,0.00,163250.00,207500.00,44250.00,"
+        );
+        assert!(lines.iter().all(|l| l.split(',').count() == 15));
+    }
+
+    #[test]
+    fn csv_text_from_a_link_is_quoted_and_never_a_formula() {
+        let (_, _, mut f) = fleet_example();
+        f.rows[0].name = "A100, \"80G\"".into();
+        f.rows[1].name = "=HYPERLINK(\"x\")".into();
+        f.rows[1].committed = 0;
+        let csv = fleet_csv(&f);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert!(lines[1].starts_with("\"A100, \"\"80G\"\"\",4,"), "{csv}");
+        assert!(
+            lines[2].starts_with("\"'=HYPERLINK(\"\"x\"\")\",3,"),
+            "{csv}"
+        );
+        // Bought none: no utilisation.
+        assert!(lines[2].ends_with(",16500.00,"), "{csv}");
+        for (text, want) in [
+            ("+1", "'+1"),
+            ("-2", "'-2"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("A-100", "A-100"),
+            ("4090", "4090"),
+        ] {
+            assert_eq!(csv_text(text), want);
+        }
+        // A name with `|` or a line break stays in its Markdown cell.
+        f.rows[0].name = "A|B\nC".into();
+        let md = markdown(
+            Lang::En,
+            &PlanInputs::default(),
+            &plan(&PlanInputs::default()),
+            Some(FleetExport {
+                plan: &f,
+                selected: "A|B\nC",
+            }),
+            "¥",
+            "https://x.test/",
+        );
+        assert!(md.contains("\n| A\\|B C | 4 | 4 |"), "{md}");
+        assert!(
+            md.contains("### A\\|B C: the selected type on its own"),
+            "{md}"
+        );
     }
 }

@@ -123,13 +123,27 @@ pub fn SharePanel() -> impl IntoView {
         let l = lang.get_untracked();
         let md = ctx.state.with_untracked(|s| {
             ctx.outputs.with_untracked(|o| {
-                export::markdown(
-                    l,
-                    &s.inputs,
-                    o,
-                    ctx.currency.get_untracked(),
-                    &link.get_untracked(),
-                )
+                ctx.fleet.with_untracked(|f| {
+                    let fleet = match f {
+                        Some(Ok(plan)) => Some(export::FleetExport {
+                            plan,
+                            selected: s
+                                .fleet
+                                .types
+                                .get(s.fleet.selected)
+                                .map_or("", |t| t.name.as_str()),
+                        }),
+                        _ => None,
+                    };
+                    export::markdown(
+                        l,
+                        &s.inputs,
+                        o,
+                        fleet,
+                        ctx.currency.get_untracked(),
+                        &link.get_untracked(),
+                    )
+                })
             })
         });
         copy(
@@ -163,6 +177,15 @@ pub fn SharePanel() -> impl IntoView {
             _ => None,
         }) {
             browser::download_text("gpu-plan-monthly-review.csv", &csv);
+        }
+    };
+    let has_fleet = Memo::new(move |_| ctx.fleet.with(|f| matches!(f, Some(Ok(_)))));
+    let download_fleet = move |_| {
+        if let Some(csv) = ctx.fleet.with_untracked(|f| match f {
+            Some(Ok(plan)) => Some(export::fleet_csv(plan)),
+            _ => None,
+        }) {
+            browser::download_text("gpu-plan-fleet.csv", &csv);
         }
     };
     let start_fresh = move |_| {
@@ -275,6 +298,10 @@ pub fn SharePanel() -> impl IntoView {
                     prop:disabled=move || no_review.get()
                     title=move || no_review.get().then(|| pick(lang.get(), "No monthly review yet: paste a history or type months", "尚无月度复盘：请粘贴历史或填写月份"))>
                     {bilingual(lang, "Download monthly review (CSV)", "下载月度复盘（CSV）")}
+                </button>
+                <button type="button" data-testid="download-fleet-csv" on:click=download_fleet
+                    class:hidden=move || !has_fleet.get()>
+                    {bilingual(lang, "Download fleet table (CSV)", "下载机群表（CSV）")}
                 </button>
                 <span class="copied" role="status" aria-live="polite" data-testid="markdown-copied">
                     {move || md_status.get()}
