@@ -33,7 +33,7 @@ function threeTypes() {
 
 test('a typed history, merged and priced, reopens from its link with the same fleet', async () => {
   const { page, context, problems } = await openPage(browser,
-    `${server.url}?v=2&lang=en&lookback=all&rule=cost-optimal&budget=200000`);
+    `${server.url}?v=2&lang=en&mode=data&lookback=all&rule=cost-optimal&budget=200000`);
   await page.evaluate((text) => {
     const ta = document.querySelector('[data-testid=usage-data]');
     ta.value = text;
