@@ -136,6 +136,8 @@ pub fn field_name(lang: Lang, field: Field) -> &'static str {
         Field::Horizon => ("Horizon (months)", "规划期（月）"),
         Field::MonthsLeft => ("Months left on the current commitment", "现有承诺剩余月数"),
         Field::UsageHistory => ("Usage history", "用量历史"),
+        Field::Region => ("Second region", "第二区域"),
+        Field::Autoscaler => ("Autoscaler settings", "自动扩缩容设置"),
     };
     pick(lang, en, zh)
 }

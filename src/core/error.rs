@@ -40,6 +40,10 @@ pub enum Field {
     Horizon,
     MonthsLeft,
     UsageHistory,
+    /// § 17 the elastic region's prices and data transfer.
+    Region,
+    /// The configuration snippets' free text (Prometheus address, metric, target).
+    Autoscaler,
 }
 
 impl Field {
@@ -79,6 +83,8 @@ impl Field {
             Field::Horizon => "horizon-months",
             Field::MonthsLeft => "months-left",
             Field::UsageHistory => "usage-data",
+            Field::Region => "region",
+            Field::Autoscaler => "autoscaler",
         }
     }
 }

@@ -2,6 +2,7 @@
 //! Plain types in, plain types or typed errors out.
 
 pub mod breakeven;
+pub mod action;
 pub mod budget;
 pub mod burst;
 pub mod calendar;
@@ -20,6 +21,7 @@ pub mod plan;
 pub mod pools;
 pub mod prices;
 pub mod profile;
+pub mod region;
 pub mod review;
 pub mod series;
 pub mod sizing;
