@@ -8,6 +8,7 @@
 //! Adding an input: a field in `PlanInputs` (with its default) that the engine uses, and one
 //! entry here. See `docs/architecture.md`, "Adding an input".
 
+use crate::core::action::{clean_text, MAX_TEXT_CHARS};
 use crate::core::breakeven::{self, MAX_HOURS_PER_MONTH};
 use crate::core::budget::MAX_BUDGET;
 use crate::core::burst::{BillingIncrement, MAX_JOBS, MAX_JOB_HOURS as MAX_BURST_JOB_HOURS};
@@ -21,6 +22,7 @@ use crate::core::own_hw::{
 };
 use crate::core::plan::{BaselineRule, PlanInputs};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES, MAX_GPUS};
+use crate::core::region::{MAX_ALT_PRICE, MAX_GB_PER_GPU_HOUR, MAX_TRANSFER_PRICE};
 use crate::core::review::MAX_QUEUE_HOURS;
 use crate::core::spot::{MAX_INTERRUPTION_RATE, MAX_JOB_HOURS, MAX_SPOT_DURATION_HOURS};
 use crate::core::terms::{self, MAX_HORIZON_MONTHS};
@@ -46,6 +48,8 @@ pub enum Group {
     Hidden,
     Review,
     Terms,
+    /// § 17 the second region's prices and data transfer (the "Put it into practice" card).
+    Region,
     /// No generic field: a select or a control of its own.
     Own,
 }
@@ -75,6 +79,13 @@ pub enum Value {
         keys: &'static [&'static str],
         get: fn(&PlanInputs) -> usize,
         set: fn(&mut PlanInputs, usize),
+    },
+    /// Free text (somebody else's text when a link brought it): cleaned and cut to
+    /// [`MAX_TEXT_CHARS`] characters on the way in (`core::action::clean_text`), shown as
+    /// text only, percent-encoded in a link, a code span in an export.
+    Text {
+        get: fn(&PlanInputs) -> &str,
+        set: fn(&mut PlanInputs, String),
     },
 }
 
@@ -149,6 +160,7 @@ impl InputSpec {
             Value::Count { get, .. } => get(i) as f64,
             Value::RealOrAuto { get, automatic, .. } => get(i).unwrap_or_else(|| automatic(i)),
             Value::Choice { get, .. } => get(i) as f64,
+            Value::Text { .. } => 0.0,
         };
         stored * self.scale()
     }
@@ -165,6 +177,22 @@ impl InputSpec {
                     set(i, stored as usize)
                 }
             }
+            Value::Text { .. } => {}
+        }
+    }
+
+    /// Store a text field's text, cleaned and cut (a number input ignores it).
+    pub fn commit_text(&self, i: &mut PlanInputs, text: &str) {
+        if let Value::Text { set, .. } = self.value {
+            set(i, clean_text(text, MAX_TEXT_CHARS));
+        }
+    }
+
+    /// A text input's value (`None` for a number or a choice).
+    pub fn text_value<'a>(&self, i: &'a PlanInputs) -> Option<&'a str> {
+        match self.value {
+            Value::Text { get, .. } => Some(get(i)),
+            _ => None,
         }
     }
 
@@ -176,7 +204,8 @@ impl InputSpec {
         }
     }
 
-    /// The link's text for this input, `None` when it has its default value.
+    /// The link's text for this input, `None` when it has its default value (before the
+    /// link percent-encodes it: a text input's text is any text).
     pub fn write(&self, i: &PlanInputs, default: &PlanInputs) -> Option<String> {
         match self.value {
             Value::Real { get, .. } => {
@@ -188,11 +217,16 @@ impl InputSpec {
             Value::Choice { keys, get, .. } => {
                 (get(i) != get(default)).then(|| keys[get(i)].to_string())
             }
+            Value::Text { get, .. } => (get(i) != get(default)).then(|| get(i).to_string()),
         }
     }
 
     /// Read a link's text for this input; `false` when it cannot be read (nothing is set).
     pub fn read(&self, i: &mut PlanInputs, text: &str) -> bool {
+        if let Value::Text { set, .. } = self.value {
+            set(i, clean_text(text, MAX_TEXT_CHARS));
+            return true;
+        }
         let text = text.trim();
         let real = || read_real(text);
         match self.value {
@@ -208,6 +242,7 @@ impl InputSpec {
                 .position(|k| *k == text)
                 .map(|k| set(i, k))
                 .is_some(),
+            Value::Text { .. } => unreachable!("read above"),
         }
     }
 
@@ -218,6 +253,7 @@ impl InputSpec {
             Value::Count { get, set } => set(i, get(from)),
             Value::RealOrAuto { get, set, .. } => set(i, get(from)),
             Value::Choice { get, set, .. } => set(i, get(from)),
+            Value::Text { get, set } => set(i, get(from).to_string()),
         }
     }
 
@@ -227,6 +263,7 @@ impl InputSpec {
         match self.value {
             Value::Choice { keys, get, .. } => keys[get(i)].to_string(),
             Value::RealOrAuto { get, .. } if get(i).is_none() => "auto".to_string(),
+            Value::Text { get, .. } => code_span(get(i)),
             _ => crate::format::plain(self.shown(i), 6),
         }
     }
@@ -235,6 +272,19 @@ impl InputSpec {
 /// A number as a link writes it: the shortest text that reads back as exactly the same f64.
 pub fn write_real(v: f64) -> String {
     format!("{v}")
+}
+
+/// Text as a Markdown code span: nothing in it renders (no link, image, HTML or emphasis);
+/// the fence is one backtick longer than the longest run inside.
+pub fn code_span(s: &str) -> String {
+    let (mut run, mut longest) = (0, 0);
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') || s.is_empty() { " " } else { "" };
+    format!("{fence}{pad}{s}{pad}{fence}")
 }
 
 /// A number as a link reads it (finite only).
@@ -1053,6 +1103,110 @@ pub static INPUTS: &[InputSpec] = &[
         range: range(0.0, 36.0, 1.0, |v| whole(Field::MonthsLeft, v, f64::from(MAX_HORIZON_MONTHS))),
         hint_now: None,
     },
+    InputSpec {
+        param: "altod",
+        since: 2,
+        per_type: true,
+        testid: "alt-on-demand-price",
+        field: Field::Region,
+        label: ("Second region: on-demand price per GPU-hour", "第二区域：每卡按需价格（每小时）"),
+        hint: ("A nearby region's on-demand price for the elastic pool. 0: no second region.", "邻近区域的按需价格，用于弹性池。0：没有第二区域。"),
+        group: Group::Region,
+        value: Value::Real { get: |i| i.alt_on_demand_price, set: |i, v| i.alt_on_demand_price = v },
+        range: range(0.0, 200.0, 0.5, |v| non_negative(Field::Region, v, MAX_ALT_PRICE)),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "altspot",
+        since: 2,
+        per_type: true,
+        testid: "alt-spot-price",
+        field: Field::Region,
+        label: ("Second region: spot price per GPU-hour", "第二区域：每卡竞价价格（每小时）"),
+        hint: ("Its spot list price (reclaimed as often as at home). 0: spot stays home.", "该区域的竞价标价（回收频率与本区域相同）。0：竞价留在本区域。"),
+        group: Group::Region,
+        value: Value::Real { get: |i| i.alt_spot_price, set: |i, v| i.alt_spot_price = v },
+        range: range(0.0, 100.0, 0.5, |v| non_negative(Field::Region, v, MAX_ALT_PRICE)),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "gbph",
+        since: 2,
+        per_type: false,
+        testid: "data-gb-per-gpu-hour",
+        field: Field::Region,
+        label: ("Data moved per elastic GPU-hour (GB)", "每弹性卡时搬运的数据（GB）"),
+        hint: ("Datasets, checkpoints and results carried across regions for each GPU-hour.", "每个卡时需要跨区域搬运的数据集、检查点与结果。"),
+        group: Group::Region,
+        value: Value::Real { get: |i| i.data_gb_per_gpu_hour, set: |i, v| i.data_gb_per_gpu_hour = v },
+        range: range(0.0, 100.0, 0.5, |v| non_negative(Field::Region, v, MAX_GB_PER_GPU_HOUR)),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "xfer",
+        since: 2,
+        per_type: false,
+        testid: "transfer-price-per-gb",
+        field: Field::Region,
+        label: ("Cross-region transfer price per GB", "跨区域流量单价（每 GB）"),
+        hint: ("What moving one GB between the two regions costs.", "两个区域之间每搬运 1 GB 数据的费用。"),
+        group: Group::Region,
+        value: Value::Real { get: |i| i.transfer_price_per_gb, set: |i, v| i.transfer_price_per_gb = v },
+        range: range(0.0, 5.0, 0.05, |v| non_negative(Field::Region, v, MAX_TRANSFER_PRICE)),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "regionnote",
+        since: 2,
+        per_type: false,
+        testid: "alt-region-note",
+        field: Field::Region,
+        label: ("Second region: note", "第二区域：备注"),
+        hint: ("Which region and how far, e.g. \"Tianjin, 2 ms\". Shown as text only.", "哪个区域、多远，例如“天津，2 ms”。仅作为文本显示。"),
+        group: Group::Own,
+        value: Value::Text { get: |i| &i.region_note, set: |i, v| i.region_note = v },
+        range: None,
+        hint_now: None,
+    },
+    InputSpec {
+        param: "prom",
+        since: 2,
+        per_type: false,
+        testid: "prometheus-address",
+        field: Field::Autoscaler,
+        label: ("Prometheus address", "Prometheus 地址"),
+        hint: ("Where KEDA reads the queue metric. Empty: a placeholder to edit.", "KEDA 读取队列指标的地址。留空：使用待修改的占位值。"),
+        group: Group::Own,
+        value: Value::Text { get: |i| &i.prometheus_address, set: |i, v| i.prometheus_address = v },
+        range: None,
+        hint_now: None,
+    },
+    InputSpec {
+        param: "metric",
+        since: 2,
+        per_type: false,
+        testid: "queue-metric",
+        field: Field::Autoscaler,
+        label: ("Queue metric (GPUs asked for)", "队列指标（申请的 GPU 数）"),
+        hint: ("The metric of GPUs queued and running; the trigger scales on what exceeds the committed GPUs.", "排队与运行中申请的 GPU 数指标；超出包月 GPU 的部分触发扩容。"),
+        group: Group::Own,
+        value: Value::Text { get: |i| &i.queue_metric, set: |i, v| i.queue_metric = v },
+        range: None,
+        hint_now: None,
+    },
+    InputSpec {
+        param: "target",
+        since: 2,
+        per_type: false,
+        testid: "target-name",
+        field: Field::Autoscaler,
+        label: ("Elastic workload to scale", "要扩缩的弹性工作负载"),
+        hint: ("The Deployment or StatefulSet KEDA scales (scaleTargetRef).", "KEDA 扩缩的 Deployment 或 StatefulSet（scaleTargetRef）。"),
+        group: Group::Own,
+        value: Value::Text { get: |i| &i.target_name, set: |i, v| i.target_name = v },
+        range: None,
+        hint_now: None,
+    },
 ];
 
 #[cfg(test)]
@@ -1109,6 +1263,7 @@ mod tests {
             let mut i = d.clone();
             match s.value {
                 Value::Choice { keys, .. } => s.commit(&mut i, (keys.len() - 1) as f64),
+                Value::Text { .. } => s.commit_text(&mut i, "Tianjin, 2 ms & a=b #c 天津 %"),
                 _ => {
                     let r = s.range.map_or((1.0, 30.0), |r| (r.min, r.max));
                     let v = if r.0 == s.shown(&d) { r.1 } else { r.0 };
@@ -1121,7 +1276,9 @@ mod tests {
             let mut back = d.clone();
             assert!(s.read(&mut back, &text), "{} reads {text}", s.testid);
             assert_eq!(back, i, "{} = {text}", s.testid);
-            assert!(!s.read(&mut back, "x1"), "{} read x1", s.testid);
+            if s.text_value(&i).is_none() {
+                assert!(!s.read(&mut back, "x1"), "{} read x1", s.testid);
+            }
         }
     }
 
@@ -1161,5 +1318,29 @@ mod tests {
             .ends_with("0 = never reclaimed. Now: one reclaim every 50 hours on average."));
         i.interruption_rate = 0.0;
         assert!(rate.hint(Lang::Zh, &i).ends_with(" 当前：从不回收。"));
+    }
+
+    #[test]
+    fn text_inputs_are_cleaned_encoded_and_never_markup() {
+        let note = by_testid("alt-region-note").unwrap();
+        let d = PlanInputs::default();
+        let mut i = d.clone();
+        let hostile = "x\"\nspec:\n  evil: true ![img](http://e/x.png) [a](http://e) <b>`";
+        note.commit_text(&mut i, hostile);
+        assert_eq!(
+            i.region_note,
+            "x\" spec: evil: true ![img](http://e/x.png) [a](http://e) <b>`"
+        );
+        assert_eq!(note.write(&i, &d).as_deref(), Some(i.region_note.as_str()));
+        // A link's text is cut to 200 characters.
+        let mut long = d.clone();
+        assert!(note.read(&mut long, &"天".repeat(500)));
+        assert_eq!(long.region_note.chars().count(), MAX_TEXT_CHARS);
+        // In an export: one code span, its fence longer than any backtick run.
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("`x"), "`` `x ``");
+        assert_eq!(code_span("[a](b)"), "`[a](b)`");
+        assert!(note.text(&i).starts_with("`` x\""), "{}", note.text(&i));
+        assert_eq!(note.shown(&i), 0.0);
     }
 }

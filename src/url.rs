@@ -399,7 +399,8 @@ pub fn encode(state: &LinkState, data: Option<&str>) -> String {
     }
     for spec in inputs::INPUTS {
         if let Some(value) = spec.write(i, di) {
-            put(spec.param, value);
+            // Numbers and keys are URL-safe as they are; a text input's text is not.
+            put(spec.param, percent_encode(&value));
         }
     }
     fleet::write(&state.fleet, &mut put);
@@ -577,6 +578,14 @@ mod tests {
                 term_3y_monthly: 1_200.0,
                 horizon_months: 30,
                 months_left: 4,
+                alt_on_demand_price: 19.5,
+                alt_spot_price: 6.25,
+                data_gb_per_gpu_hour: 5.0,
+                transfer_price_per_gb: 0.5,
+                region_note: "Tianjin, 2 ms & x=\"y\" #z 天津".into(),
+                prometheus_address: "http://prom.example:9090/".into(),
+                queue_metric: "pending_gpus{queue=\"a b\"}".into(),
+                target_name: "trainers".into(),
                 review_months: vec![
                     ReviewMonthInput {
                         label: "2026-09 a_b~c%d 九月".into(),
@@ -613,8 +622,8 @@ mod tests {
         let (back, problems) = decode(&q);
         assert_eq!(problems, vec![]);
         assert_eq!(back, state);
-        // Each field has its own parameter: 50 inputs + lang, cur, mode, col, gaps, smi, v.
-        assert_eq!(q.matches('&').count() + 1, 57, "{q}");
+        // Each field has its own parameter: 58 inputs + lang, cur, mode, col, gaps, smi, v.
+        assert_eq!(q.matches('&').count() + 1, 65, "{q}");
         assert!(q.contains("&rule=custom&custom=7&"), "{q}");
         assert!(q.contains("&lookback=all&"), "{q}");
         assert!(q.contains("&billing=hour&"), "{q}");

@@ -146,6 +146,18 @@ pub struct PlanInputs {
     pub horizon_months: u32,
     /// Months left on a current commitment (new terms start after them). Default 0.
     pub months_left: u32,
+    /// § 17 a second region for the elastic and spot pools: on-demand and spot prices per
+    /// GPU-hour (0: none), GB moved per elastic GPU-hour, transfer price per GB. Default 0.
+    pub alt_on_demand_price: f64,
+    pub alt_spot_price: f64,
+    pub data_gb_per_gpu_hour: f64,
+    pub transfer_price_per_gb: f64,
+    /// § 17 / § 18 free text (cleaned, ≤ 200 characters; empty: the snippets' placeholders):
+    /// the region note, the Prometheus address, the queue metric and the KEDA target.
+    pub region_note: String,
+    pub prometheus_address: String,
+    pub queue_metric: String,
+    pub target_name: String,
 }
 
 impl Default for PlanInputs {
@@ -201,6 +213,14 @@ impl Default for PlanInputs {
             term_3y_monthly: 0.0,
             horizon_months: DEFAULT_HORIZON_MONTHS,
             months_left: 0,
+            alt_on_demand_price: 0.0,
+            alt_spot_price: 0.0,
+            data_gb_per_gpu_hour: 0.0,
+            transfer_price_per_gb: 0.0,
+            region_note: String::new(),
+            prometheus_address: String::new(),
+            queue_metric: String::new(),
+            target_name: String::new(),
         }
     }
 }

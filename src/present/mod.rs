@@ -3,6 +3,7 @@
 //! in one memo and its view places the parts, each part read by its own closure, so a change
 //! touches only the text and attributes that changed. No leptos or browser imports here.
 
+pub mod action;
 pub mod breakeven;
 pub mod budget;
 pub mod burst;
@@ -43,6 +44,8 @@ pub struct Page {
     pub terms: Presented<terms::TermsView>,
     /// § 16 the fleet table (an empty message for one GPU type: the card is not shown).
     pub fleet: Presented<fleet::FleetView>,
+    /// §§ 17–18 "Put it into practice": the configuration snippets and the elastic region.
+    pub action: Presented<action::ActionView>,
 }
 
 /// The fleet's plan as the page holds it: `None` for one GPU type.
@@ -99,6 +102,7 @@ pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bo
             Some(f) => fleet::present(l, cur, f, &names),
             None => Err(String::new()),
         },
+        action: action::present(l, cur, i, o),
     }
 }
 

@@ -1,0 +1,404 @@
+//! §§ 17–18 The "Put it into practice" card: the plan as Volcano, KEDA and Slurm
+//! configuration, and the elastic pools in a cheaper second region. The snippets are
+//! configuration text (English comments, as configuration files have); the sentences are in
+//! the page's language. Free text from a link reaches the page as text only.
+
+use super::{failed, Presented, Shown};
+use crate::core::action::{
+    checkpoint_minutes, clean_text, elastic_max, keda_scaled_object, slurm, volcano_queue,
+    ActionInputs, MAX_TEXT_CHARS,
+};
+use crate::core::error::InputError;
+use crate::core::plan::{PlanInputs, PlanOutputs};
+use crate::core::region::{region_plan, BreakEvenGb, Region, RegionInputs, RegionPlan};
+use crate::format::{money, number_trim, plain};
+use crate::i18n::pick;
+use crate::state::Lang;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionView {
+    /// N, E and the Volcano share (`action-committed`, `action-elastic-max`).
+    pub committed: Shown,
+    pub elastic_max: Shown,
+    /// The snippets, exactly what Copy copies.
+    pub volcano: String,
+    pub keda: String,
+    pub slurm: String,
+    /// The idle auto-stop rule and the checkpoint interval, in words.
+    pub auto_stop: String,
+    pub checkpoint: String,
+    /// § 17: `elastic-region` (`home` | `alt`), `spot-region`, `alt-effective-price`,
+    /// `region-saving`, `region-breakeven-gb`.
+    pub elastic_region: Shown,
+    pub spot_region: Shown,
+    pub home_price: Shown,
+    pub alt_effective_price: Shown,
+    pub alt_spot_price: Shown,
+    pub region_saving: Shown,
+    pub region_breakeven_gb: Shown,
+    /// The region note as typed (text only; empty: none).
+    pub region_note: String,
+    pub region_sentence: String,
+    pub formula: String,
+}
+
+/// The § 17 plan and the § 18 inputs from the plan's inputs and outputs (the first error of
+/// the parts it reads, or of the region's inputs).
+pub fn compute(i: &PlanInputs, o: &PlanOutputs) -> Result<(RegionPlan, ActionInputs), InputError> {
+    let pools = o.pools.as_ref().map_err(Clone::clone)?;
+    let spot = o.spot.as_ref().map_err(Clone::clone)?;
+    let load = o.load_duration.as_ref().map_err(Clone::clone)?;
+    let n = o.baseline.as_ref().map_err(Clone::clone)?.gpus;
+    let region = region_plan(&RegionInputs {
+        home_on_demand: i.on_demand_price,
+        home_spot_effective: spot.effective_price,
+        spot_factor: spot.factor,
+        alt_on_demand: i.alt_on_demand_price,
+        alt_spot: i.alt_spot_price,
+        gb_per_gpu_hour: i.data_gb_per_gpu_hour,
+        transfer_per_gb: i.transfer_price_per_gb,
+        on_demand_gpu_hours: pools.on_demand_gpu_hours,
+        spot_gpu_hours: pools.spot_gpu_hours,
+        home_on_demand_cost: pools.on_demand,
+        home_spot_cost: pools.spot,
+    })?;
+    let mean = load.mean;
+    let action = ActionInputs {
+        committed: n,
+        elastic_max: elastic_max(i.burst_elastic_gpus, load.peak, n),
+        mean_ceil: if mean.is_finite() && mean > 0.0 {
+            mean.ceil().min(u32::MAX as f64) as u32
+        } else {
+            0
+        },
+        idle_seconds: (i.hidden_idle_timeout_hours * 3600.0)
+            .round()
+            .clamp(0.0, 86_400.0) as u32,
+        checkpoint_interval_hours: spot.interval_hours,
+        elastic_region: region.elastic.region.key(),
+        region_note: i.region_note.clone(),
+        prometheus: i.prometheus_address.clone(),
+        metric: i.queue_metric.clone(),
+        target: i.target_name.clone(),
+    };
+    Ok((region, action))
+}
+
+fn duration(l: Lang, seconds: u32) -> String {
+    let minutes = (f64::from(seconds) / 60.0).round();
+    match l {
+        Lang::En if minutes == 1.0 => "1 minute".into(),
+        Lang::En => format!("{} minutes", number_trim(minutes, 0, l)),
+        Lang::Zh => format!("{} 分钟", number_trim(minutes, 0, l)),
+    }
+}
+
+fn region_name(l: Lang, r: Region) -> &'static str {
+    match r {
+        Region::Home => pick(l, "Home region", "本区域"),
+        Region::Alt => pick(l, "Second region", "第二区域"),
+    }
+}
+
+/// §§ 17–18.
+pub fn present(l: Lang, cur: &str, i: &PlanInputs, o: &PlanOutputs) -> Presented<ActionView> {
+    let (region, a) = match compute(i, o) {
+        Ok(x) => x,
+        Err(e) => return failed(l, &e),
+    };
+    let m = |v| money(v, cur, l);
+    let gpus = |n: u32| match l {
+        Lang::En if n == 1 => "1 GPU".to_string(),
+        Lang::En => format!("{n} GPUs"),
+        Lang::Zh => format!("{n} 张卡"),
+    };
+    let idle = duration(l, a.idle_seconds);
+    let auto_stop = match l {
+        Lang::En => format!(
+            "Stop an on-demand instance after {idle} with no GPU activity (KEDA cooldownPeriod {}, Slurm SuspendTime {}).",
+            a.idle_seconds, a.idle_seconds
+        ),
+        Lang::Zh => format!(
+            "按需实例连续 {idle} 没有 GPU 活动就关机（KEDA cooldownPeriod {}，Slurm SuspendTime {}）。",
+            a.idle_seconds, a.idle_seconds
+        ),
+    };
+    let checkpoint = match (a.checkpoint_interval_hours, l) {
+        (Some(h), Lang::En) => format!(
+            "Spot jobs checkpoint every {} minutes (the spot card's interval).",
+            checkpoint_minutes(h)
+        ),
+        (Some(h), Lang::Zh) => format!(
+            "竞价任务每 {} 分钟保存一次检查点（竞价卡片的间隔）。",
+            checkpoint_minutes(h)
+        ),
+        (None, _) => pick(
+            l,
+            "Spot is never reclaimed here: no checkpoint interval.",
+            "此处竞价从不回收：无需检查点间隔。",
+        )
+        .to_string(),
+    };
+
+    let e = &region.elastic;
+    let s = &region.spot;
+    let has_alt_od = e.breakeven != BreakEvenGb::NoAlt;
+    let has_alt_spot = s.breakeven != BreakEvenGb::NoAlt;
+    let none = || Shown::new("—", "none");
+    let alt_effective_price = if has_alt_od {
+        Shown::new(m(e.alt_price_money), e.alt_price_money.to_plain_string())
+    } else {
+        none()
+    };
+    let alt_spot_price = if has_alt_spot {
+        Shown::new(m(s.alt_price_money), s.alt_price_money.to_plain_string())
+    } else {
+        none()
+    };
+    let breakeven = match e.breakeven {
+        BreakEvenGb::NoAlt => none(),
+        BreakEvenGb::HomeAlways => Shown::new(
+            pick(
+                l,
+                "0 GB (home is cheaper at any volume)",
+                "0 GB（任何数据量下本区域都更便宜）",
+            ),
+            "0",
+        ),
+        BreakEvenGb::AltAlways => Shown::new(
+            pick(
+                l,
+                "none (free transfer: the second region is always cheaper)",
+                "无（流量免费：第二区域总是更便宜）",
+            ),
+            "any",
+        ),
+        BreakEvenGb::At(g) => Shown::new(format!("{} GB", number_trim(g, 3, l)), plain(g, 6)),
+    };
+    let note = clean_text(&i.region_note, MAX_TEXT_CHARS);
+    let region_sentence = if !region.has_alt() {
+        pick(
+            l,
+            "No second region given: the elastic and spot pools stay home. Type a nearby region's prices to compare.",
+            "未填写第二区域：弹性池与竞价池都留在本区域。填入邻近区域的价格即可比较。",
+        )
+        .to_string()
+    } else {
+        let saving = m(region.saving);
+        match l {
+            Lang::En => format!(
+                "Elastic pool: {}; spot pool: {}. The fixed baseline stays home (a monthly commitment is bound to its region). Saving {saving} a month.",
+                region_name(l, e.region).to_lowercase(),
+                region_name(l, s.region).to_lowercase()
+            ),
+            Lang::Zh => format!(
+                "弹性池：{}；竞价池：{}。固定基线留在本区域（包月承诺绑定所在区域）。每月节省 {saving}。",
+                region_name(l, e.region),
+                region_name(l, s.region)
+            ),
+        }
+    };
+    let t = region.transfer_per_gpu_hour;
+    let n2 = |v: f64| number_trim(v, 4, l);
+    let mut formula = format!(
+        "t = g·x = {} × {} = {};  ",
+        n2(i.data_gb_per_gpu_hour),
+        n2(i.transfer_price_per_gb),
+        n2(t)
+    );
+    if has_alt_od {
+        formula.push_str(&format!(
+            "r' + t = {} + {} = {} {} r = {};  ",
+            n2(i.alt_on_demand_price),
+            n2(t),
+            m(e.alt_price_money),
+            if e.region == Region::Alt { "<" } else { "≥" },
+            m(e.home_price_money),
+        ));
+    }
+    if has_alt_spot {
+        formula.push_str(&format!(
+            "s'·k + t = {} × {} + {} = {} {} s_eff = {};  ",
+            n2(i.alt_spot_price),
+            n2(o.spot.as_ref().map(|s| s.factor).unwrap_or(1.0)),
+            n2(t),
+            m(s.alt_price_money),
+            if s.region == Region::Alt { "<" } else { "≥" },
+            m(s.home_price_money),
+        ));
+    }
+    formula.push_str(&format!(
+        "{} = ({} − {}) + ({} − {}) = {}",
+        pick(l, "saving", "节省"),
+        m(e.home_cost),
+        m(e.chosen_cost),
+        m(s.home_cost),
+        m(s.chosen_cost),
+        m(region.saving)
+    ));
+    if let BreakEvenGb::At(g) = e.breakeven {
+        formula.push_str(&format!(
+            ";  g* = (r − r')/x = ({} − {}) / {} = {} GB",
+            n2(i.on_demand_price),
+            n2(i.alt_on_demand_price),
+            n2(i.transfer_price_per_gb),
+            number_trim(g, 3, l)
+        ));
+    }
+    formula.push_str(&format!(
+        ";  N = {}, E = {}, deserved = {}, capability = {}",
+        a.committed,
+        a.elastic_max,
+        a.deserved(),
+        a.capability()
+    ));
+
+    Ok(ActionView {
+        committed: Shown::new(gpus(a.committed), a.committed.to_string()),
+        elastic_max: Shown::new(gpus(a.elastic_max), a.elastic_max.to_string()),
+        volcano: volcano_queue(&a),
+        keda: keda_scaled_object(&a),
+        slurm: slurm(&a),
+        auto_stop,
+        checkpoint,
+        elastic_region: Shown::new(region_name(l, e.region), e.region.key()),
+        spot_region: Shown::new(region_name(l, s.region), s.region.key()),
+        home_price: Shown::new(m(e.home_price_money), e.home_price_money.to_plain_string()),
+        alt_effective_price,
+        alt_spot_price,
+        region_saving: Shown::new(m(region.saving), region.saving.to_plain_string()),
+        region_breakeven_gb: breakeven,
+        region_note: note,
+        region_sentence,
+        formula,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::plan;
+
+    /// The page with the § 17 example's region on the default plan (sliders 4 GPUs × 200 h:
+    /// N = 0, 800 elastic GPU-hours, f = 50 %: 400 h on demand at 25 = 10 000.00, 400 h spot
+    /// at s_eff = 8.3978 = 3 359.11).
+    fn inputs() -> PlanInputs {
+        PlanInputs {
+            alt_on_demand_price: 20.0,
+            alt_spot_price: 6.0,
+            data_gb_per_gpu_hour: 5.0,
+            transfer_price_per_gb: 0.5,
+            region_note: "Tianjin, 2 ms".into(),
+            ..PlanInputs::default()
+        }
+    }
+
+    #[test]
+    fn default_plan_with_the_example_region() {
+        // Elastic 22.50 < 25 → alt: 22.5 × 400 = 9 000.00, saving 1 000.00. Spot: 6 × 1.0497214
+        // + 2.5 = 8.80 > 8.40 → home. g* = 10 GB. E = max(48 burst quota, 4 − 0) = 48.
+        let i = inputs();
+        let v = present(Lang::En, "¥", &i, &plan(&i)).unwrap();
+        assert_eq!(v.elastic_region.value, "alt");
+        assert_eq!(v.spot_region.value, "home");
+        assert_eq!(v.alt_effective_price.value, "22.50");
+        assert_eq!(v.alt_effective_price.text, "¥22.50");
+        assert_eq!(v.region_saving.value, "1000.00");
+        assert_eq!(v.region_breakeven_gb.value, "10");
+        assert_eq!(v.region_breakeven_gb.text, "10 GB");
+        assert_eq!(
+            (v.committed.value.as_str(), v.elastic_max.value.as_str()),
+            ("0", "48")
+        );
+        assert!(v.keda.contains("maxReplicaCount: 48\n"));
+        assert!(v.keda.contains("cooldownPeriod: 1800\n"));
+        assert!(v.slurm.contains("after 30 minutes with no GPU activity"));
+        assert!(
+            v.slurm.contains("checkpoint every 2 hours 14 minutes"),
+            "{}",
+            v.slurm
+        );
+        assert!(v.region_sentence.contains("Saving ¥1,000.00 a month"));
+        assert!(
+            v.formula
+                .contains("g* = (r − r')/x = (25 − 20) / 0.5 = 10 GB"),
+            "{}",
+            v.formula
+        );
+        let zh = present(Lang::Zh, "¥", &i, &plan(&i)).unwrap();
+        assert_eq!(zh.elastic_region.text, "第二区域");
+        assert!(zh.auto_stop.contains("30 分钟"));
+        assert!(zh.checkpoint.contains("134 分钟"));
+        // The snippets do not depend on the language.
+        assert_eq!(
+            (zh.volcano, zh.keda, zh.slurm),
+            (v.volcano, v.keda, v.slurm)
+        );
+    }
+
+    #[test]
+    fn no_second_region_by_default() {
+        let i = PlanInputs::default();
+        let v = present(Lang::En, "$", &i, &plan(&i)).unwrap();
+        assert_eq!(v.elastic_region.value, "home");
+        assert_eq!(v.alt_effective_price.value, "none");
+        assert_eq!(v.region_saving.value, "0.00");
+        assert_eq!(v.region_breakeven_gb.value, "none");
+        assert!(v.region_sentence.starts_with("No second region"));
+        assert!(v.volcano.contains("elastic-region: \"home\""));
+        assert!(!v.volcano.contains("region-note"));
+    }
+
+    #[test]
+    fn a_bad_region_value_from_a_link_names_the_field() {
+        let i = PlanInputs {
+            alt_on_demand_price: -1.0,
+            ..PlanInputs::default()
+        };
+        let e = present(Lang::En, "$", &i, &plan(&i)).unwrap_err();
+        assert!(e.starts_with("Second region"), "{e}");
+    }
+
+    #[test]
+    fn hostile_link_text_round_trips_and_stays_one_yaml_scalar() {
+        let hostile =
+            "x\"\nkind: Secret\n![i](http://e/i.png) <script>alert(1)</script> [a](http://e)";
+        let q = format!(
+            "?v=2&regionnote={}&target={}&metric=a%0Ab%3A%20c&altod=20&gbph=5&xfer=0.5",
+            enc(hostile),
+            enc(hostile)
+        );
+        let (s, problems) = crate::url::decode(&q);
+        assert_eq!(problems, vec![]);
+        let i = s.inputs.clone();
+        assert_eq!(
+            i.region_note,
+            "x\" kind: Secret ![i](http://e/i.png) <script>alert(1)</script> [a](http://e)"
+        );
+        assert_eq!(i.queue_metric, "a b: c");
+        // Written back: the same link values, percent-encoded.
+        let again = crate::url::encode(&s, None);
+        let (back, _) = crate::url::decode(&again);
+        assert_eq!(back.inputs, i);
+        assert!(!again.contains(['<', '"', ' ', '\n']), "{again}");
+        let v = present(Lang::En, "$", &i, &plan(&i)).unwrap();
+        assert_eq!(v.region_note, i.region_note);
+        assert!(v.keda.contains("name: \"x\\\" kind: Secret"), "{}", v.keda);
+        assert_eq!(v.keda.lines().count(), 20, "{}", v.keda);
+        // A version-1 link never sets them.
+        let (old, _) = crate::url::decode(&q.replace("v=2", "v=1"));
+        assert_eq!(old.inputs.region_note, "");
+    }
+
+    fn enc(s: &str) -> String {
+        s.bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect()
+    }
+}
