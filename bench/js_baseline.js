@@ -46,3 +46,77 @@ export function jsAnalyse(values, P = 9000, r = 25, H = 730) {
   for (let k = 1; k <= levels; k++) if ((occupancy[k] / T) * H >= hstar) nstar = k;
   return { waterlineBuy: Math.floor(q + 1e-9), nstar, mean: total / T };
 }
+
+// ---- The mixed fleet (8 GPU types): the same job per type.
+
+/** Hour number of `2026-01-01 00:00` (UTC, as the engine reads naive times at offset 0). A
+ * one-entry cache: the long table repeats each time for 8 rows (this favours JS). */
+function hourOf() {
+  let last = null, lastHour = NaN;
+  return (stamp) => {
+    if (stamp === last) return lastHour;
+    const t = Date.parse(String(stamp).replace(' ', 'T') + 'Z');
+    last = stamp; lastHour = Number.isNaN(t) ? NaN : Math.floor(t / 3600000);
+    return lastHour;
+  };
+}
+
+/** Per-type `Map(hour → [sum, count])` → one hourly series per type, all on the union of
+ * hours (an hour a type lacks reads 0, as the engine does). In order of first appearance. */
+function typedSeries(sumsByType) {
+  const all = new Set();
+  for (const sums of sumsByType.values()) for (const h of sums.keys()) all.add(h);
+  const hours = [...all].sort((a, b) => a - b);
+  return [...sumsByType].map(([label, sums]) => {
+    const values = new Float64Array(hours.length);
+    hours.forEach((h, i) => { const s = sums.get(h); values[i] = s ? s[0] / s[1] : 0; });
+    return { label, values };
+  });
+}
+
+function add(sums, h, v) {
+  const s = sums.get(h);
+  if (s) { s[0] += v; s[1] += 1; } else sums.set(h, [v, 1]);
+}
+
+/** A wide table `timestamp,A100,H100,…`: every column but the first is a type. */
+export function jsParseFleetWide(text) {
+  const res = Papa.parse(text, { header: true, skipEmptyLines: true });
+  const names = res.meta.fields.slice(1);
+  const byType = new Map(names.map((n) => [n, new Map()]));
+  const hour = hourOf();
+  const time = res.meta.fields[0];
+  for (const row of res.data) {
+    const h = hour(row[time]);
+    if (Number.isNaN(h)) continue;
+    for (const n of names) {
+      const cell = row[n];
+      if (cell === '' || cell == null) continue;
+      const v = Number(cell);
+      if (Number.isFinite(v) && v >= 0) add(byType.get(n), h, v);
+    }
+  }
+  return typedSeries(byType);
+}
+
+/** A long table `timestamp,gpu_type,gpus`. */
+export function jsParseFleetLong(text) {
+  const res = Papa.parse(text, { header: true, skipEmptyLines: true });
+  const byType = new Map();
+  const hour = hourOf();
+  for (const row of res.data) {
+    const v = Number(row.gpus);
+    if (!Number.isFinite(v) || v < 0 || !row.gpu_type) continue;
+    const h = hour(row.timestamp);
+    if (Number.isNaN(h)) continue;
+    let sums = byType.get(row.gpu_type);
+    if (!sums) byType.set(row.gpu_type, (sums = new Map()));
+    add(sums, h, v);
+  }
+  return typedSeries(byType);
+}
+
+/** `jsAnalyse` per type. Returns one result per type. */
+export function jsAnalyseFleet(types) {
+  return types.map((t) => ({ label: t.label, hours: t.values.length, ...jsAnalyse(t.values) }));
+}

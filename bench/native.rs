@@ -1,13 +1,22 @@
 //! Native benchmarks (criterion): parse (+ hourly resampling), analysis (profile + plan) and
 //! the link codec (encode and decode, with and without a 30-day history), on the same
 //! generated inputs as the browser bench (bench/README.md):
-//! a year of per-minute samples (525 600 rows, ~11.6 MB) and a 30-day hourly series.
-//! `cargo bench --bench engine` (scripts/bench runs it and puts the numbers in its report).
+//! a year of per-minute samples (525 600 rows, ~11.6 MB) and a 30-day hourly series; and the
+//! mixed fleet: a year of per-minute samples of 8 GPU types as a wide table (~23 MB) and as a
+//! long table (~106 MB), parsed into 8 typed series, then planned per type and as a fleet
+//! (§ 16) the way the page does (`fleet_memos`).
+//! `cargo bench --bench engine` (scripts/bench runs it and puts the numbers in its report);
+//! `cargo bench --bench engine -- fleet` for the fleet alone.
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use gpu_rent_planner::core::examples::{generate_hourly_csv, generate_minutely_csv};
-use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper};
-use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs};
-use gpu_rent_planner::core::profile::profile;
+use gpu_rent_planner::core::examples::{
+    generate_fleet_long_csv, generate_fleet_wide_csv, generate_hourly_csv, generate_minutely_csv,
+};
+use gpu_rent_planner::core::fleet_plan::{plan_fleet, FleetPlan, TypePlan};
+use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
+use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs, PlanOutputs};
+use gpu_rent_planner::core::profile::{profile, HistoryProfile};
+use gpu_rent_planner::fleet::{row_series, sync_with_history, type_inputs};
+use gpu_rent_planner::state::{AppState, Lang};
 use std::hint::black_box;
 
 /// The inputs both benches use (bench/wasm_entry.rs builds the same two).
@@ -16,6 +25,154 @@ pub fn inputs() -> [(&'static str, String); 2] {
         ("year-minutely", generate_minutely_csv(525_600)),
         ("30d-hourly", generate_hourly_csv(30 * 24)),
     ]
+}
+
+/// The fleet inputs (bench/wasm_entry.rs builds the same two): a year of minutes, 8 types.
+pub fn fleet_inputs() -> [(&'static str, String); 2] {
+    [
+        ("fleet-wide", generate_fleet_wide_csv(525_600)),
+        ("fleet-long", generate_fleet_long_csv(525_600)),
+    ]
+}
+
+/// The page's limit is 50 MiB; the long year is ~106 MB.
+fn fleet_options() -> ParseOptions {
+    ParseOptions {
+        max_input_bytes: 256 * 1024 * 1024,
+        ..ParseOptions::default()
+    }
+}
+
+/// What the page holds once a typed history is read (`fleet::sync_with_history`): one row
+/// per type with its example prices (A100, H100, 4090) or the defaults; each type's inputs
+/// and its quantised history's profile (`fleet_memos::type_profiles`).
+fn fleet_state(types: &[TypedSeries]) -> (Vec<PlanInputs>, Vec<HistoryProfile>) {
+    let mut s = AppState::new(PlanInputs::default(), Lang::En);
+    sync_with_history(&mut s, types);
+    let inputs: Vec<PlanInputs> = (0..s.fleet.types.len())
+        .map(|k| type_inputs(&s, k))
+        .collect();
+    let profiles = fleet_profiles(&s, types, &inputs);
+    (inputs, profiles)
+}
+
+fn fleet_profiles(
+    s: &AppState,
+    types: &[TypedSeries],
+    inputs: &[PlanInputs],
+) -> Vec<HistoryProfile> {
+    s.fleet
+        .types
+        .iter()
+        .zip(inputs)
+        .map(|(row, i)| {
+            let series = row_series(&row.keys, types).expect("every row has its type");
+            profile(
+                &gpu_rent_planner::url::quantize(&series),
+                &i.profile_settings(),
+            )
+            .expect("valid series")
+        })
+        .collect()
+}
+
+/// Each type planned (`plan_with_history`), then the fleet (`plan_fleet`).
+fn fleet_plan(
+    inputs: &[PlanInputs],
+    profiles: &[HistoryProfile],
+    outputs: &[PlanOutputs],
+) -> FleetPlan {
+    let plans: Vec<TypePlan> = FLEET_NAMES
+        .iter()
+        .zip(inputs)
+        .zip(profiles)
+        .zip(outputs)
+        .map(|(((name, i), h), o)| TypePlan {
+            name,
+            inputs: i,
+            history: Some(h),
+            outputs: o,
+        })
+        .collect();
+    plan_fleet(&plans).expect("the fleet plans")
+}
+
+const FLEET_NAMES: [&str; 8] = gpu_rent_planner::core::examples::FLEET_TYPES;
+
+fn fleet(c: &mut Criterion) {
+    let mut g = c.benchmark_group("parse");
+    g.sample_size(10);
+    let opts = fleet_options();
+    let mut parsed = Vec::new();
+    for (name, text) in fleet_inputs() {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(name), &text, |b, t| {
+            b.iter(|| parse(black_box(t), &opts).map(|p| p.types.len()))
+        });
+        if name == "fleet-wide" {
+            g.bench_with_input(BenchmarkId::new("stepper-64k", name), &text, |b, t| {
+                b.iter(|| {
+                    let mut s = Stepper::new(black_box(t), &opts);
+                    while !s.step(64 * 1024) {}
+                    s.finish().map(|p| p.types.len())
+                })
+            });
+        }
+        let p = parse(&text, &opts).expect("fleet input parses");
+        assert_eq!(p.types.len(), 8, "{name}: 8 typed series");
+        parsed.push(p);
+    }
+    g.finish();
+    // Both forms hold the same hourly series.
+    for (a, b) in parsed[0].types.iter().zip(&parsed[1].types) {
+        assert_eq!(a.series.values.len(), b.series.values.len());
+        assert!(a
+            .series
+            .values
+            .iter()
+            .zip(&b.series.values)
+            .all(|(x, y)| (x - y).abs() < 1e-9));
+    }
+
+    let types = &parsed[0].types;
+    let mut g = c.benchmark_group("analysis");
+    g.sample_size(20);
+    let mut s = AppState::new(PlanInputs::default(), Lang::En);
+    sync_with_history(&mut s, types);
+    let inputs: Vec<PlanInputs> = (0..s.fleet.types.len())
+        .map(|k| type_inputs(&s, k))
+        .collect();
+    // Everything after the parse: 8 profiles (row series, quantised), 8 plans, the fleet.
+    g.bench_function("fleet-profile+plan", |b| {
+        b.iter(|| {
+            let profiles = fleet_profiles(&s, black_box(types), &inputs);
+            let outputs: Vec<PlanOutputs> = inputs
+                .iter()
+                .zip(&profiles)
+                .map(|(i, h)| plan_with_history(i, Some(h)))
+                .collect();
+            fleet_plan(&inputs, &profiles, &outputs).total
+        })
+    });
+    // A price typed for one type: that type re-planned, the fleet re-allocated (the other
+    // types' plans are memos that hold).
+    let (inputs, profiles) = fleet_state(types);
+    let mut outputs: Vec<PlanOutputs> = inputs
+        .iter()
+        .zip(&profiles)
+        .map(|(i, h)| plan_with_history(i, Some(h)))
+        .collect();
+    let mut changed = inputs.clone();
+    g.bench_function("fleet-price-change", |b| {
+        let mut i = 0u32;
+        b.iter(|| {
+            i = i.wrapping_add(1);
+            changed[0].monthly_price = 7000.0 + f64::from(i % 40) * 50.0;
+            outputs[0] = plan_with_history(black_box(&changed[0]), Some(&profiles[0]));
+            fleet_plan(&changed, &profiles, &outputs).total
+        })
+    });
+    g.finish();
 }
 
 fn ingest(c: &mut Criterion) {
@@ -79,10 +236,7 @@ fn links(c: &mut Criterion) {
     state.inputs.monthly_price = 7300.0;
     state.inputs.on_demand_price = 20.0;
     state.tz = Some(gpu_rent_planner::core::zone::ZoneChoice::Offset(480));
-    state.history = Some(LinkHistory {
-        series: series.clone(),
-        histogram: false,
-    });
+    state.history = Some(LinkHistory::one(series.clone(), false));
     let data = url::encode_series(&series, false);
     let full = url::encode(&state, Some(&data));
     g.throughput(Throughput::Elements(series.values.len() as u64));
@@ -98,5 +252,5 @@ fn links(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, ingest, analysis, links);
+criterion_group!(benches, ingest, analysis, links, fleet);
 criterion_main!(benches);

@@ -1,14 +1,30 @@
 // Where a price change's time goes, a year loaded: CPU profile (self time per function, wasm
 // names need a build with the name section) + trace totals. node bench/profile.mjs DIST
 // PROFILE_SCROLL=selector centres that element first (e.g. [data-testid=chart-load-duration]).
+// PROFILE_FLEET=A100 loads the 8-type fleet year instead (bench/out/fleet-wide.csv, written by
+// `BENCH_ONLY=fleet-latency node bench/run.mjs`), selects that type and types its price.
 // Writes the profile to /tmp/prof/p.cpuprofile (open it in Chromium DevTools).
 import path from 'node:path';
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { launch, serve, openPage, pasteYear, RENDER_EVENTS } from '../end2end/lib.mjs';
 const browser = await launch();
 const site = await serve(path.resolve(process.argv[2] || 'dist'), '/');
 const { page: p2, context } = await openPage(browser, site.url);
-await pasteYear(p2);
+const fleetType = process.env.PROFILE_FLEET;
+let base = 7000, step = 50;
+if (fleetType) {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'out', 'fleet-wide.csv');
+  await p2.click('[data-testid=mode-data]');
+  await p2.setInputFiles('[data-testid=usage-file]', file);
+  await p2.waitForFunction(() => document.querySelectorAll('[data-testid=fleet-table] tr[data-type]').length === 8, null, { timeout: 300000, polling: 500 });
+  await p2.click(`[data-testid=fleet-table] tr[data-type="${fleetType}"] [data-testid=fleet-select]`);
+  await p2.waitForTimeout(1000);
+  const monthly = Number(await p2.inputValue('[data-testid=monthly-price]'));
+  base = Math.round(monthly * 0.5); step = Math.max(2, Math.round((monthly * 0.0075) / 2) * 2); // as bench/run.mjs
+} else {
+  await pasteYear(p2);
+}
 await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
 if (process.env.PROFILE_SCROLL) await p2.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), process.env.PROFILE_SCROLL);
 await p2.waitForTimeout(500);
@@ -20,11 +36,11 @@ await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-def
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
 await cdp.send('Profiler.start');
-const samples = await p2.evaluate(async () => {
+const samples = await p2.evaluate(async ([base, step]) => {
   const field = document.querySelector('[data-testid=monthly-price]');
   const out = [];
   for (let i = 0; i < 30; i++) {
-    const price = 7000 + i * 50;
+    const price = base + i * step;
     const t0 = performance.now();
     field.value = String(price);
     field.dispatchEvent(new Event('input', { bubbles: true }));
@@ -35,7 +51,7 @@ const samples = await p2.evaluate(async () => {
     await new Promise((r) => setTimeout(r, 30));
   }
   return out;
-});
+}, [base, step]);
 const { profile } = await cdp.send('Profiler.stop');
 await cdp.send('Tracing.end'); await traced;
 const durs = new Map();

@@ -1,7 +1,9 @@
 // The browser half of scripts/bench, and the report. Runs in one go:
 //  1. the bench page (bench/index.html: bench wasm + PapaParse + the JS baseline) in
 //     headless Debian Chromium → wasm and JS timings on the same generated inputs;
-//  2. interaction latency on the release page (dist/) with a year of per-minute samples loaded;
+//     Also the mixed fleet (8 GPU types, a year of minutes, wide ~23 MB and long ~106 MB);
+//  2. interaction latency on the release page (dist/) with a year of per-minute samples loaded,
+//     and (2b) with the 8-type wide year loaded, one type's monthly price changed;
 //  3. reads the native numbers criterion wrote (target/criterion) in this same run, the bundle
 //     sizes, fuzz counts and Lighthouse scores that scripts/bench left in bench/out/;
 // and writes bench/out/report.json and bench/out/report.md (bench/README.md explains them).
@@ -24,17 +26,56 @@ function criterionMs(group, id) {
   return e ? e.median.point_estimate / 1e6 : null;
 }
 
+// ---- the fleet's input for the release page: the bench wasm's generator (bench/out/pkg,
+// built by scripts/bench) run in Node, written to a file once.
+async function fleetWideFile() {
+  const file = path.join(OUT, 'fleet-wide.csv');
+  const pkg = path.join(OUT, 'pkg', 'bench_wasm.js');
+  if (!fs.existsSync(file)) {
+    if (!fs.existsSync(pkg)) throw new Error('bench/out/pkg missing: run scripts/bench (or its wasm bench build) first');
+    const w = await import(pkg);
+    await w.default({ module_or_path: fs.readFileSync(path.join(OUT, 'pkg', 'bench_wasm_bg.wasm')) });
+    fs.writeFileSync(file, w.gen_fleet_wide(525600));
+  }
+  return { file, bytes: fs.statSync(file).size };
+}
+
+// Load a file into the page as the file picker does, and wait for the 8-type fleet table.
+async function loadFleet(page, file) {
+  await page.click('[data-testid=mode-data]');
+  await page.setInputFiles('[data-testid=usage-file]', file);
+  await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760'
+    && document.querySelectorAll('[data-testid=fleet-table] tr[data-type]').length === 8, null, { timeout: 300000, polling: 500 });
+  await page.waitForTimeout(1000);
+}
+
+// Select `type` in the fleet table; its prices: the changes run from 0.5 × its monthly price in
+// steps of 0.75 % (to 0.79 ×), below the example one-year term's effective price (10 months of
+// the preset price over 12), so the plan buys monthly GPUs and the row's monthly total moves
+// with every price (above it the row keeps the term's price and only the break-even moves).
+async function selectType(page, type) {
+  await page.click(`[data-testid=fleet-table] tr[data-type="${type}"] [data-testid=fleet-select]`);
+  await page.waitForFunction((t) => document.querySelector(`[data-testid=fleet-table] tr[data-type="${t}"] [data-testid=fleet-select]`)?.getAttribute('aria-pressed') === 'true', type);
+  await page.waitForTimeout(500);
+  const monthly = Number(await page.inputValue('[data-testid=monthly-price]'));
+  const ondemand = Number(await page.inputValue('[data-testid=on-demand-price]'));
+  const step = Math.max(2, Math.round((monthly * 0.0075) / 2) * 2);
+  return { base: Math.round(monthly * 0.5), step, ondemand, row: type, monthly };
+}
+
 const browser = await launch();
-const report = { date: new Date().toISOString(), cases: {}, latency: null };
-// BENCH_ONLY=latency: just part 2 (e.g. against GRP_DIST=target/dist-x while working on it).
+const report = { date: new Date().toISOString(), cases: {}, fleet: {}, latency: null, fleet_latency: null };
+// BENCH_ONLY=latency: just part 2 (e.g. against GRP_DIST=target/dist-x while working on it);
+// throughput: part 1; fleet: part 1's fleet inputs only; fleet-latency: part 2b only (needs
+// bench/out/pkg from scripts/bench's wasm bench build, to generate the fleet's input).
 const only = process.env.BENCH_ONLY || '';
 try {
   // ---- 1. wasm vs JS in one page
-  if (!only || only === 'throughput') {
+  if (!only || only === 'throughput' || only === 'fleet') {
   const benchServer = await serve(here, '/');
   const page = await browser.newPage();
   page.on('console', (m) => { if (m.type() === 'error') console.error('bench page:', m.text()); });
-  await page.goto(`${benchServer.url}index.html?reps=${process.env.BENCH_REPS || 5}`);
+  await page.goto(`${benchServer.url}index.html?reps=${process.env.BENCH_REPS || 5}${only === 'fleet' ? '&cases=fleet' : ''}`);
   await page.waitForFunction(() => window.__benchResult, null, { timeout: 15 * 60 * 1000, polling: 500 });
   const browserResult = await page.evaluate(() => window.__benchResult);
   await benchServer.close();
@@ -67,23 +108,45 @@ try {
       same_series: c.hours === c.js.hours && Math.abs(c.wasm.mean - c.js.mean) < 1e-9,
     };
   }
+  // The fleet: parse (8 typed series) + the page's fleet pipeline (8 profiles, 8 plans,
+  // plan_fleet); the analysis is the same for both forms (the same series).
+  for (const [name, c] of Object.entries(browserResult.fleet || {})) {
+    const mb = c.bytes / 1e6;
+    const nativeParse = criterionMs('parse', name);
+    const nativeAnalysis = criterionMs('analysis', 'fleet-profile+plan');
+    const native = nativeParse != null && nativeAnalysis != null
+      ? { parse_ms: nativeParse, analysis_ms: nativeAnalysis, total_ms: nativeParse + nativeAnalysis,
+          total_mbps: mb / ((nativeParse + nativeAnalysis) / 1e3), stepper64k_ms: criterionMs('parse', `stepper-64k/${name}`),
+          replan_one_ms: criterionMs('analysis', 'fleet-price-change') }
+      : null;
+    report.fleet[name] = {
+      ...c,
+      native,
+      ratios: {
+        wasm_vs_js_total: c.js.total_ms / c.wasm.total_ms,
+        wasm_vs_js_parse: c.js.parse_ms / (c.wasm.copy_ms + c.wasm.parse_ms),
+        wasm_vs_js_analysis: c.js.analysis_ms / c.wasm.analysis_ms,
+        wasm_vs_native_parse: native ? c.wasm.parse_ms / native.parse_ms : null,
+        wasm_vs_native_analysis: native ? c.wasm.analysis_ms / native.analysis_ms : null,
+        wasm_vs_native_total: native ? (c.wasm.parse_ms + c.wasm.analysis_ms) / native.total_ms : null,
+      },
+      // Per type: the same label, hours and mean GPUs busy (to 1e-9) on both sides.
+      same_series: c.types === 8 && c.per_type.length === 8 && c.per_type.every((t) => t.same),
+    };
+  }
 
   }
   // ---- 2. interaction latency with a year loaded (release page)
-  if (!only || only === 'latency') {
-  const site = await serve(path.resolve(ROOT, process.env.GRP_DIST || 'dist'), '/');
-  const { page: p2, context } = await openPage(browser, site.url);
-  await pasteYear(p2);
-  await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
-  await p2.waitForTimeout(500);
   // Per change, in the page: "script" = input event → a MessageChannel task (every effect has
   // run: numbers in the DOM, in-view charts redrawn); "painted" = then one requestAnimationFrame
   // + a task (includes waiting for the next vsync). From a Chromium trace of the same run:
   // "render" = the main thread's style, layout, paint and commit work between this change and
   // the next. script + render is the main-thread work one change costs; within one frame when
   // ≤ 16.7 ms.
-  const cdp = await context.newCDPSession(p2);
-  async function changes(label, scrollTo) {
+  // `spec`: prices base + i × step (+ step / 2 when the charts are in view), the break-even
+  // H* = price / ondemand to see shown; with `row` (a fleet type), also that row's
+  // fleet-monthly cell, which must change with the price while the budget commits GPUs of it.
+  async function changes(p2, cdp, label, scrollTo, spec) {
     await p2.evaluate((sel) => { if (sel) document.querySelector(sel).scrollIntoView({ block: 'center' }); else window.scrollTo(0, 0); }, scrollTo);
     await p2.waitForTimeout(500);
     const events = [];
@@ -91,27 +154,37 @@ try {
     cdp.on('Tracing.dataCollected', onData);
     const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
     await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
-    const samples = await p2.evaluate(async (label) => {
+    const samples = await p2.evaluate(async ({ label, spec }) => {
       const field = document.querySelector('[data-testid=monthly-price]');
       const task = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+      const cell = (id) => spec.row && document.querySelector(`[data-testid=fleet-table] tr[data-type="${spec.row}"] [data-testid=${id}]`)?.getAttribute('data-value');
+      let monthly = cell('fleet-monthly');
       const out = [];
       for (let i = 0; i < 40; i++) {
-        const price = 7000 + i * 50 + (label === 'top' ? 0 : 25);
-        const expected = String(Math.round((price / 25) * 100) / 100);
+        const price = spec.base + i * spec.step + (label === 'top' ? 0 : spec.step / 2);
         performance.mark(`change-${i}`);
         const t0 = performance.now();
         field.value = String(price);
         field.dispatchEvent(new Event('input', { bubbles: true }));
         await task();
         const script = performance.now() - t0;
-        const ok = document.querySelector('[data-testid=breakeven-hours]').dataset.value === expected;
+        const shown = Number(document.querySelector('[data-testid=breakeven-hours]').dataset.value);
+        let ok = Math.abs(shown - price / spec.ondemand) < 0.006;
+        let monthlyChanged = null;
+        if (spec.row) {
+          const m = cell('fleet-monthly');
+          monthlyChanged = m !== monthly;
+          // The row's monthly total moves with the price whenever the budget commits GPUs of it.
+          if (cell('fleet-commit') !== '0' && !monthlyChanged) ok = false;
+          monthly = m;
+        }
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        out.push({ script_ms: script, frame_ms: performance.now() - t0, ok });
+        out.push({ script_ms: script, frame_ms: performance.now() - t0, ok, price, monthly_changed: monthlyChanged, commit: cell('fleet-commit') ?? null });
         await new Promise((r) => setTimeout(r, 30));
       }
       performance.mark('change-end');
       return out;
-    }, label);
+    }, { label, spec });
     await cdp.send('Tracing.end');
     await done;
     cdp.off('Tracing.dataCollected', onData);
@@ -120,14 +193,43 @@ try {
       .filter((e) => e.ph === 'X' && RENDER_EVENTS.has(e.name) && e.ts >= t && e.ts < marks[i + 1])
       .reduce((a, e) => a + e.dur / 1000, 0));
     const rows = samples.map((x, i) => ({ ...x, render_ms: render[i] ?? null, work_ms: x.script_ms + (render[i] ?? 0) })).slice(5);
-    if (!rows.every((r) => r.ok)) throw new Error(`latency ${label}: break-even did not show the new value`);
+    const bad = rows.filter((r) => !r.ok);
+    if (bad.length) throw new Error(`latency ${label}: ${bad.length} changes did not show the new break-even${spec.row ? ' / fleet-monthly' : ''}: ${JSON.stringify(bad[0])}`);
     return rows;
   }
   const stat = (xs) => { const s = [...xs].sort((a, b) => a - b); return { median: s[Math.floor(s.length / 2)], p95: s[Math.ceil(s.length * 0.95) - 1], max: s[s.length - 1], n: s.length }; };
   const summarise = (rows) => Object.fromEntries(['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => [k, stat(rows.map((r) => r[k]))]));
+  const dist = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
+  if (!only || only === 'latency') {
+  const site = await serve(dist, '/');
+  const { page: p2, context } = await openPage(browser, site.url);
+  await pasteYear(p2);
+  await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
+  await p2.waitForTimeout(500);
+  const cdp = await context.newCDPSession(p2);
+  const spec = { base: 7000, step: 50, ondemand: 25, row: null };
   report.latency = {
-    top: summarise(await changes('top', null)),
-    charts: summarise(await changes('charts', '[data-testid=chart-load-duration]')),
+    top: summarise(await changes(p2, cdp, 'top', null, spec)),
+    charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),
+  };
+  await context.close();
+  await site.close();
+  }
+  // ---- 2b. the same with the 8-type wide year loaded (a file, as a user would drop it)
+  if (!only || only === 'fleet-latency') {
+  const { file, bytes } = await fleetWideFile();
+  const site = await serve(dist, '/');
+  const { page: p2, context } = await openPage(browser, site.url);
+  const t0 = Date.now();
+  await loadFleet(p2, file);
+  const loadSeconds = (Date.now() - t0) / 1000;
+  const type = process.env.FLEET_TYPE || 'A100';
+  const cdp = await context.newCDPSession(p2);
+  const spec = await selectType(p2, type);
+  report.fleet_latency = {
+    bytes, load_s: loadSeconds, type, prices: spec,
+    top: summarise(await changes(p2, cdp, 'top', null, spec)),
+    charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),
   };
   await context.close();
   await site.close();
@@ -157,6 +259,17 @@ lines.push('|---|---|---|---|---|---|---|---|---|');
 for (const [name, c] of Object.entries(report.cases)) {
   lines.push(`| ${name} | ${f(c.native?.parse_ms, 2)} | ${f(c.native?.analysis_ms, 3)} | ${f(c.wasm.copy_ms, 2)} | ${f(c.wasm.parse_ms, 2)} | ${f(c.wasm.stepper64k_ms, 2)} | ${f(c.wasm.analysis_ms, 3)} | ${f(c.js.parse_ms, 2)} | ${f(c.js.analysis_ms, 3)} |`);
 }
+if (Object.keys(report.fleet).length) {
+  lines.push('', 'Mixed fleet: a year of per-minute samples of 8 GPU types (A100, H100, 4090, L40S, A10, V100, H800, 3090) → 8 hourly series, then the page\'s fleet pipeline (8 profiles + 8 plans + the budget across types); ms, median of the runs:', '');
+  lines.push('| input | MB | native parse + fleet | wasm copy-in + parse + fleet | JS PapaParse + resample + analysis ×8 | wasm ÷ JS (×faster, target ≥ 5) | wasm ÷ native (×slower, target ≤ 2) | same series, per type |');
+  lines.push('|---|---|---|---|---|---|---|---|');
+  for (const [name, c] of Object.entries(report.fleet)) {
+    const n = c.native;
+    lines.push(`| ${name} (${c.rows} rows → ${c.types} × ${c.hours} h) | ${f(c.bytes / 1e6, 1)} | ${f(n?.parse_ms, 0)} + ${f(n?.analysis_ms, 1)} = ${f(n?.total_ms, 0)} | ${f(c.wasm.copy_ms, 0)} + ${f(c.wasm.parse_ms, 0)} + ${f(c.wasm.analysis_ms, 1)} = ${f(c.wasm.total_ms, 0)} | ${f(c.js.parse_ms, 0)} + ${f(c.js.analysis_ms, 1)} = ${f(c.js.total_ms, 0)} | ${f(c.ratios.wasm_vs_js_total, 2)} | ${f(c.ratios.wasm_vs_native_total, 2)} | ${c.same_series ? 'yes (8/8)' : `NO (${c.per_type.filter((t) => t.same).length}/8)`} |`);
+  }
+  const w = report.fleet['fleet-wide'];
+  if (w) lines.push('', `Parts: wasm ÷ native parse ${f(w.ratios.wasm_vs_native_parse, 2)} (wide), ${f(report.fleet['fleet-long']?.ratios.wasm_vs_native_parse, 2)} (long); fleet analysis ${f(w.ratios.wasm_vs_native_analysis, 2)}; wide in 64 KiB slices as the page reads it: native ${f(w.native?.stepper64k_ms, 0)} ms, wasm ${f(w.wasm.stepper64k_ms, 0)} ms. One type's price changed (that type re-planned + the fleet re-allocated, no DOM): native ${f(w.native?.replan_one_ms, 3)} ms, wasm ${f(w.wasm.replan_one_ms, 3)} ms.`);
+}
 if (report.latency) {
   const l = report.latency;
   const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
@@ -164,6 +277,15 @@ if (report.latency) {
     '| where the page is scrolled | script: input → numbers + in-view charts updated | render: style, layout, paint, commit | work = script + render | painted: + wait for the next frame |',
     '|---|---|---|---|---|',
     row('top (charts out of view: redrawn 120 ms after the last change)', l.top),
+    row('charts in view (load-duration chart centred)', l.charts));
+}
+if (report.fleet_latency) {
+  const l = report.fleet_latency;
+  const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
+  lines.push('', `Interaction latency with the 8-type fleet loaded (the wide year, ${f(l.bytes / 1e6, 1)} MB, picked as a file: read and planned in ${f(l.load_s, 1)} s), ${l.type} selected, its monthly price typed ${l.top.script_ms.n} times (${l.prices.base}, +${l.prices.step} …; its break-even and fleet-monthly cell checked); median / p95 ms (target: work p95 < 16 ms):`, '',
+    '| where the page is scrolled | script | render | work = script + render | painted |',
+    '|---|---|---|---|---|',
+    row('top', l.top),
     row('charts in view (load-duration chart centred)', l.charts));
 }
 const urlMs = Object.fromEntries(['decode', 'encode_series_30d', 'encode_query_30d', 'decode_30d'].map((id) => [id, criterionMs('url', id)]));

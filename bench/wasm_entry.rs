@@ -1,17 +1,184 @@
 //! The browser bench's wasm side (built as the `bench_wasm` example, never shipped): the same
 //! engine calls as `bench/native.rs`, exported to the bench page (bench/index.html), which
 //! times them with performance.now() next to the JavaScript baseline (bench/js_baseline.js).
-use gpu_rent_planner::core::examples::{generate_hourly_csv, generate_minutely_csv};
-use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper};
-use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
-use gpu_rent_planner::core::profile::profile;
+//! The mixed fleet (8 GPU types) runs the page's per-type pipeline as bench/native.rs does.
+use gpu_rent_planner::core::examples::{
+    generate_fleet_long_csv, generate_fleet_wide_csv, generate_hourly_csv, generate_minutely_csv,
+    FLEET_TYPES,
+};
+use gpu_rent_planner::core::fleet_plan::{plan_fleet, TypePlan};
+use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
+use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
+use gpu_rent_planner::core::profile::{profile, HistoryProfile};
 use gpu_rent_planner::core::series::UsageSeries;
+use gpu_rent_planner::fleet::{row_series, sync_with_history, type_inputs};
+use gpu_rent_planner::state::{AppState, Lang};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
+
+/// A planned fleet: each type's inputs, profile and plan (for the one-type re-plan).
+#[derive(Default)]
+struct Fleet {
+    inputs: Vec<PlanInputs>,
+    profiles: Vec<HistoryProfile>,
+    outputs: Vec<PlanOutputs>,
+}
 
 thread_local! {
     static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
     static SERIES: RefCell<UsageSeries> = RefCell::new(UsageSeries::default());
+    static TYPES: RefCell<Vec<TypedSeries>> = const { RefCell::new(Vec::new()) };
+    static FLEET: RefCell<Fleet> = RefCell::new(Fleet::default());
+}
+
+/// The mixed-fleet year as a wide table (`core::examples::generate_fleet_wide_csv`).
+#[wasm_bindgen]
+pub fn gen_fleet_wide(rows: usize) -> String {
+    generate_fleet_wide_csv(rows)
+}
+
+/// The same as a long table `timestamp,gpu_type,gpus` (~106 MB for the year).
+#[wasm_bindgen]
+pub fn gen_fleet_long(rows: usize) -> String {
+    generate_fleet_long_csv(rows)
+}
+
+/// The page's limit is 50 MiB; the long year is larger (bench/native.rs reads it the same way).
+fn fleet_options() -> ParseOptions {
+    ParseOptions {
+        max_input_bytes: 256 * 1024 * 1024,
+        ..ParseOptions::default()
+    }
+}
+
+/// Parse + resample the loaded fleet text; returns the typed series read (0 on error).
+#[wasm_bindgen]
+pub fn parse_loaded_fleet() -> usize {
+    TEXT.with(|t| match parse(&t.borrow(), &fleet_options()) {
+        Ok(p) => {
+            let n = p.types.len();
+            TYPES.with(|s| *s.borrow_mut() = p.types);
+            n
+        }
+        Err(_) => 0,
+    })
+}
+
+/// The same through a Stepper in `slice`-byte slices, as the page reads a paste or a file.
+#[wasm_bindgen]
+pub fn step_parse_loaded_fleet(slice: usize) -> usize {
+    TEXT.with(|t| {
+        let t = t.borrow();
+        let mut st = Stepper::new(&t, &fleet_options());
+        while !st.step(slice) {}
+        st.finish().map(|p| p.types.len()).unwrap_or(0)
+    })
+}
+
+/// The page's fleet pipeline on the last parsed types (`fleet::sync_with_history`, then per
+/// type its quantised history's profile and `plan_with_history`, then `plan_fleet`). Returns
+/// the fleet's monthly total (or -1).
+#[wasm_bindgen]
+pub fn analyse_fleet() -> f64 {
+    TYPES.with(|types| {
+        let types = types.borrow();
+        let mut s = AppState::new(PlanInputs::default(), Lang::En);
+        sync_with_history(&mut s, &types);
+        let inputs: Vec<PlanInputs> = (0..s.fleet.types.len())
+            .map(|k| type_inputs(&s, k))
+            .collect();
+        let mut profiles = Vec::with_capacity(inputs.len());
+        for (row, i) in s.fleet.types.iter().zip(&inputs) {
+            let Some(series) = row_series(&row.keys, &types) else {
+                return -1.0;
+            };
+            match profile(
+                &gpu_rent_planner::url::quantize(&series),
+                &i.profile_settings(),
+            ) {
+                Ok(p) => profiles.push(p),
+                Err(_) => return -1.0,
+            }
+        }
+        let outputs: Vec<PlanOutputs> = inputs
+            .iter()
+            .zip(&profiles)
+            .map(|(i, h)| plan_with_history(i, Some(h)))
+            .collect();
+        let fleet = Fleet {
+            inputs,
+            profiles,
+            outputs,
+        };
+        let total = fleet_total(&fleet);
+        FLEET.with(|f| *f.borrow_mut() = fleet);
+        total
+    })
+}
+
+fn fleet_total(f: &Fleet) -> f64 {
+    let plans: Vec<TypePlan> = FLEET_TYPES
+        .iter()
+        .zip(&f.inputs)
+        .zip(&f.profiles)
+        .zip(&f.outputs)
+        .map(|(((name, i), h), o)| TypePlan {
+            name,
+            inputs: i,
+            history: Some(h),
+            outputs: o,
+        })
+        .collect();
+    plan_fleet(&plans).map(|p| p.total.to_f64()).unwrap_or(-1.0)
+}
+
+/// A monthly price typed for the first type: that type re-planned and the fleet re-allocated
+/// (the page's price change, without the DOM). Returns the fleet's monthly total.
+#[wasm_bindgen]
+pub fn replan_fleet_first(monthly_price: f64) -> f64 {
+    FLEET.with(|f| {
+        let mut f = f.borrow_mut();
+        let Some(i) = f.inputs.first_mut() else {
+            return -1.0;
+        };
+        i.monthly_price = monthly_price;
+        let out = plan_with_history(&f.inputs[0], f.profiles.first());
+        f.outputs[0] = out;
+        fleet_total(&f)
+    })
+}
+
+/// Typed series of the last fleet parse.
+#[wasm_bindgen]
+pub fn fleet_type_count() -> usize {
+    TYPES.with(|t| t.borrow().len())
+}
+
+/// Type `k`'s label as read.
+#[wasm_bindgen]
+pub fn fleet_type_label(k: usize) -> String {
+    TYPES.with(|t| {
+        t.borrow()
+            .get(k)
+            .map(|t| t.label.clone())
+            .unwrap_or_default()
+    })
+}
+
+/// Type `k`'s hours.
+#[wasm_bindgen]
+pub fn fleet_type_hours(k: usize) -> usize {
+    TYPES.with(|t| t.borrow().get(k).map_or(0, |t| t.series.values.len()))
+}
+
+/// Type `k`'s average GPUs busy (to compare with the JS baseline).
+#[wasm_bindgen]
+pub fn fleet_type_mean(k: usize) -> f64 {
+    TYPES.with(|t| {
+        t.borrow().get(k).map_or(f64::NAN, |t| {
+            t.series.values.iter().sum::<f64>() / t.series.values.len().max(1) as f64
+        })
+    })
 }
 
 /// A year of per-minute rows (`rows` = 525 600), the native bench's input.

@@ -201,6 +201,141 @@ pub fn generate_minutely_csv(rows: usize) -> String {
     out
 }
 
+/// The GPU types of the mixed-fleet benchmark input, in column (and first-appearance) order.
+/// Each is a header that `ingest::looks_like_gpu_type` recognises.
+pub const FLEET_TYPES: [&str; 8] = [
+    "A100", "H100", "4090", "L40S", "A10", "V100", "H800", "3090",
+];
+
+/// One minute of the mixed-fleet benchmark: GPUs busy per type of [`FLEET_TYPES`], in tenths.
+/// Each type has its own level and shape, so their waterlines differ:
+/// A100 steady training ~60 (tenths); H100 96–100 with a 128-GPU run every third week;
+/// 4090 inference, ~14 in the day (09–21) and ~4 at night (tenths); L40S ~24 on weekday
+/// days, ~10 at night, ~8 at weekends (tenths); A10 2–6; V100 a legacy pool shrinking from
+/// ~20 to ~4 over the year (tenths); H800 jobs of 32–35 GPUs in about a third of the hours;
+/// 3090 experiments, 0–8 on weekday days and 0–1 otherwise.
+struct FleetMinutes {
+    rng: Rng,
+    hour_rng: Rng,
+    h800_on: bool,
+}
+
+impl FleetMinutes {
+    fn new() -> Self {
+        Self {
+            rng: Rng(0xF1EE_7000),
+            hour_rng: Rng(0xF1EE_7001),
+            h800_on: false,
+        }
+    }
+
+    /// Minute `i` from the start (2026-01-01 00:00, a Thursday). Call in order.
+    fn at(&mut self, i: usize) -> [u64; 8] {
+        let day = i / 1440;
+        let hour = i % 1440 / 60;
+        if i % 60 == 0 {
+            self.h800_on = self.hour_rng.next_u64() % 3 == 0;
+        }
+        let weekend = matches!((day + 3) % 7, 5 | 6); // 0 = Monday
+        let daytime = (9..21).contains(&hour);
+        let r = &mut self.rng;
+        let mut n = |m: u64| r.next_u64() % m;
+        let h100_run = (day / 7) % 3 == 0;
+        let v100_level = 200 - (160 * day as u64) / 365;
+        [
+            560 + n(81),
+            if h100_run { 1280 } else { 960 + n(5) * 10 },
+            if daytime { 120 + n(41) } else { 30 + n(21) },
+            if weekend {
+                70 + n(21)
+            } else if daytime {
+                220 + n(41)
+            } else {
+                90 + n(21)
+            },
+            (2 + n(5)) * 10,
+            v100_level + n(21),
+            if self.h800_on { (32 + n(4)) * 10 } else { 0 },
+            if !weekend && daytime {
+                n(9) * 10
+            } else {
+                n(2) * 10
+            },
+        ]
+    }
+}
+
+/// `tenths` / 10 as the shortest decimal: `37.5`, `12`.
+fn push_tenths(out: &mut String, tenths: u64) {
+    if tenths % 10 == 0 {
+        let _ = write!(out, "{}", tenths / 10);
+    } else {
+        let _ = write!(out, "{}.{}", tenths / 10, tenths % 10);
+    }
+}
+
+/// Calls `row(date_time, values)` for each of `rows` minutes from 2026-01-01 00:00.
+fn fleet_rows(rows: usize, mut row: impl FnMut(&str, &[u64; 8])) {
+    let mut gen = FleetMinutes::new();
+    let start_day = 20_454; // 2026-01-01
+    let mut day = -1;
+    let mut stamp = String::new();
+    for i in 0..rows {
+        let d = start_day + (i / 1440) as i64;
+        if d != day {
+            day = d;
+            let (y, m, dd) = civil_from_days(d);
+            stamp.clear();
+            let _ = write!(stamp, "{y:04}-{m:02}-{dd:02} 00:00");
+        }
+        let minute = i % 1440;
+        stamp.truncate(11);
+        let _ = write!(stamp, "{:02}:{:02}", minute / 60, minute % 60);
+        row(&stamp, &gen.at(i));
+    }
+}
+
+/// Mixed-fleet benchmark input as a wide table: `timestamp,A100,H100,…` ([`FLEET_TYPES`]) and
+/// `rows` per-minute rows `2026-01-01 00:00,57.3,96,…` (naive local time; 525 600 rows, a
+/// year, ≈ 23 MB).
+pub fn generate_fleet_wide_csv(rows: usize) -> String {
+    let mut out = String::with_capacity(rows.saturating_mul(48).saturating_add(64));
+    out.push_str("timestamp");
+    for t in FLEET_TYPES {
+        out.push(',');
+        out.push_str(t);
+    }
+    out.push('\n');
+    fleet_rows(rows, |stamp, values| {
+        out.push_str(stamp);
+        for &v in values {
+            out.push(',');
+            push_tenths(&mut out, v);
+        }
+        out.push('\n');
+    });
+    out
+}
+
+/// The same samples as [`generate_fleet_wide_csv`] as a long table `timestamp,gpu_type,gpus`:
+/// eight rows a minute, one per type in [`FLEET_TYPES`] order (a year ≈ 106 MB, more than
+/// the page's 50 MiB input limit: parse it with a larger `max_input_bytes`).
+pub fn generate_fleet_long_csv(rows: usize) -> String {
+    let mut out = String::with_capacity(rows.saturating_mul(8 * 23).saturating_add(32));
+    out.push_str("timestamp,gpu_type,gpus\n");
+    fleet_rows(rows, |stamp, values| {
+        for (t, &v) in FLEET_TYPES.iter().zip(values) {
+            out.push_str(stamp);
+            out.push(',');
+            out.push_str(t);
+            out.push(',');
+            push_tenths(&mut out, v);
+            out.push('\n');
+        }
+    });
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,6 +441,61 @@ mod tests {
             .nth(25)
             .unwrap()
             .starts_with("2026-01-02 00:00,"));
+    }
+
+    #[test]
+    fn fleet_csv_wide_and_long_read_as_the_same_eight_types() {
+        use crate::core::ingest::{looks_like_gpu_type, TypeSource};
+        assert!(FLEET_TYPES.iter().all(|t| looks_like_gpu_type(t)));
+        let days = 3;
+        let wide = generate_fleet_wide_csv(days * 1440);
+        let long = generate_fleet_long_csv(days * 1440);
+        assert_eq!(wide.lines().count(), days * 1440 + 1);
+        assert_eq!(long.lines().count(), days * 1440 * 8 + 1);
+        assert_eq!(
+            wide.lines().next(),
+            Some("timestamp,A100,H100,4090,L40S,A10,V100,H800,3090")
+        );
+        assert!(long
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("2026-01-01 00:00,A100,"));
+        assert!(long
+            .lines()
+            .nth(8)
+            .unwrap()
+            .starts_with("2026-01-01 00:00,3090,"));
+        // A year of the wide form is about 25 MB.
+        let per_row = wide.len() as f64 / (days * 1440) as f64;
+        assert!((44.0..=50.0).contains(&per_row), "{per_row}");
+        let w = parse(&wide, &ParseOptions::default()).unwrap();
+        let l = parse(&long, &ParseOptions::default()).unwrap();
+        assert_eq!(w.report.type_source, Some(TypeSource::Headers));
+        assert!(matches!(l.report.type_source, Some(TypeSource::Column(_))));
+        for p in [&w, &l] {
+            assert_eq!(p.types.len(), 8);
+            assert_eq!(p.report.rows_rejected, 0);
+            assert_eq!(p.series.len(), days * 24);
+            let labels: Vec<&str> = p.types.iter().map(|t| t.label.as_str()).collect();
+            assert_eq!(labels, FLEET_TYPES);
+        }
+        let mut means = Vec::new();
+        for (a, b) in w.types.iter().zip(&l.types) {
+            assert_eq!(a.key, b.key);
+            assert_eq!(a.series.timestamps, b.series.timestamps);
+            assert_eq!(a.series.values.len(), days * 24);
+            for (x, y) in a.series.values.iter().zip(&b.series.values) {
+                assert!((x - y).abs() < 1e-9, "{}: {x} {y}", a.label);
+            }
+            means.push(a.series.values.iter().sum::<f64>() / a.series.len() as f64);
+        }
+        // Different levels per type.
+        assert!(
+            means.windows(2).all(|m| (m[0] - m[1]).abs() > 0.5),
+            "{means:?}"
+        );
+        assert_eq!(w.series, l.series);
     }
 
     #[test]
