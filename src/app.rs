@@ -11,7 +11,6 @@ use crate::browser;
 use crate::components::breakeven_card::BreakevenCard;
 use crate::components::budget_card::BudgetCard;
 use crate::components::burst_card::BurstCard;
-use crate::components::charts_panel::ChartsPanel;
 use crate::components::effective_cost_card::EffectiveCostCard;
 use crate::components::fleet_card::FleetCard;
 use crate::components::headline_card::HeadlineCard;
@@ -21,7 +20,9 @@ use crate::components::own_hardware_card::OwnHardwareCard;
 use crate::components::pools_card::PoolsCard;
 use crate::components::prices_panel::PricesPanel;
 use crate::components::review_card::ReviewCard;
+use crate::components::section_index::SectionIndex;
 use crate::components::share_panel::SharePanel;
+use crate::components::sticky_bar::StickyBar;
 use crate::components::sizing_card::SizingCard;
 use crate::components::spot_card::SpotCard;
 use crate::components::terms_card::TermsCard;
@@ -413,29 +414,32 @@ pub fn Planner(
                 })}
             </div>
             <div class="results-column">
-                {move || step3.get().then(|| view! {
-                    <FleetCard />
-                    <SharePanel />
-                    <BreakevenCard />
-                    <EffectiveCostCard />
-                    <SizingCard />
-                })}
-                {move || step4.get().then(|| view! {
-                    <TermsCard />
-                    <WaterlineCard />
-                    <PoolsCard />
-                    <BudgetCard />
-                    <SpotCard />
-                })}
-                {move || step5.get().then(|| view! {
-                    <BurstCard />
-                    <HiddenCostsCard />
-                    <ReviewCard />
-                    <ChartsPanel />
-                })}
+                {move || step3.get().then(|| view! { <SectionIndex /> })}
+                <div class="results">
+                    {move || step3.get().then(|| view! {
+                        <FleetCard />
+                        <BreakevenCard />
+                        <EffectiveCostCard />
+                        <SizingCard />
+                    })}
+                    {move || step4.get().then(|| view! {
+                        <WaterlineCard />
+                        <TermsCard />
+                        <PoolsCard />
+                        <BudgetCard />
+                        <SpotCard />
+                    })}
+                    {move || step5.get().then(|| view! {
+                        <BurstCard />
+                        <HiddenCostsCard />
+                        <ReviewCard />
+                        <SharePanel />
+                    })}
+                </div>
             </div>
         </main>
         {move || step5.get().then(|| view! {
+            <StickyBar />
             <footer class="foot">
                 <p>{move || text().privacy}</p>
                 <p>

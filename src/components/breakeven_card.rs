@@ -4,6 +4,10 @@
 use leptos::prelude::*;
 
 use crate::components::how_computed::HowComputed;
+use crate::chart_memos;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::charts::breakeven as chart;
+use crate::components::bilingual;
 
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
@@ -13,7 +17,10 @@ use crate::present::breakeven::BreakevenView;
 
 #[component]
 pub fn BreakevenCard() -> impl IntoView {
-    let lang = use_ctx().lang;
+    let ctx = use_ctx();
+    let (lang, currency) = (ctx.lang, ctx.currency);
+    let data = chart_memos::breakeven(ctx);
+    let summary = chart_memos::summary(ctx, data, chart::summary);
     let view = Part::of(|p| &p.breakeven);
     let text = move |part: fn(&BreakevenView) -> String| text_of(view, part);
     let never_pays = flag_of(view, |v| v.never_pays);
@@ -21,6 +28,8 @@ pub fn BreakevenCard() -> impl IntoView {
         <section class="card" aria-labelledby="breakeven-heading">
             <h2 id="breakeven-heading">{move || texts(lang.get()).breakeven_heading}</h2>
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="breakeven-error">
+                <div class="split even">
+                <div class="split-in">
                 <p class="result" aria-live="polite">
                     <span class="result-label">{move || texts(lang.get()).breakeven_label}" "</span>
                     <strong
@@ -49,6 +58,12 @@ pub fn BreakevenCard() -> impl IntoView {
                 </When>
                 <p class="explainer">{text(|v| v.explainer.clone())}</p>
                 <HowComputed formula=text(|v| v.formula.clone()) anchor="breakeven" link=("All formulas", "全部公式") />
+                </div>
+                <div class="split-out">
+                <h3>{bilingual(lang, "Monthly vs on-demand by hours used", "包月与按量随使用小时的成本")}</h3>
+                <ChartCanvas testid="chart-breakeven" summary lang currency draw=ChartDraw::of(data, chart::draw) />
+                </div>
+                </div>
             </CardBody>
         </section>
     }

@@ -5,6 +5,9 @@
 use leptos::prelude::*;
 
 use crate::components::how_computed::HowComputed;
+use crate::chart_memos;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::charts::budget as chart;
 
 use crate::components::bilingual;
 
@@ -21,6 +24,9 @@ pub fn BudgetCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let state = ctx.state;
+    let currency = ctx.currency;
+    let data = chart_memos::budget(ctx);
+    let summary = chart_memos::summary(ctx, data, chart::summary);
     let view = Part::of(|p| &p.budget);
     let text = move |part: fn(&BudgetView) -> String| text_of(view, part);
     let shown = move |part| shown_of(view, part);
@@ -28,6 +34,8 @@ pub fn BudgetCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="budget-heading">
             <h2 id="budget-heading">{bilingual(lang, "Budget split", "预算分配")}</h2>
+            <div class="split">
+            <div class="split-in">
             <InputFields group_of=Group::Budget />
             <div class="share-fields">
                 <InputFields group_of=Group::BudgetShares />
@@ -37,6 +45,8 @@ pub fn BudgetCard() -> impl IntoView {
                 s.inputs.budget_elastic_percent = 25.0;
                 s.inputs.budget_spot_percent = 15.0;
             })>{bilingual(lang, "Reset to 60 / 25 / 15", "恢复 60 / 25 / 15")}</button>
+            </div>
+            <div class="split-out">
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="budget-split-error">
                 <dl class="figures">
                     <div>
@@ -60,8 +70,12 @@ pub fn BudgetCard() -> impl IntoView {
                         {text(|v| v.implied.clone().unwrap_or_default())}
                     </p>
                 </When>
+                <h3>{bilingual(lang, "Budget split: target vs plan", "预算分配：目标与方案")}</h3>
+                <ChartCanvas testid="chart-budget" summary lang currency draw=ChartDraw::of(data, chart::draw) />
                 <HowComputed formula=text(|v| v.formula.clone()) formula_testid="budget-formula" anchor="budget" general="fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s" />
             </CardBody>
+            </div>
+            </div>
         </section>
     }
 }

@@ -51,6 +51,8 @@ pub fn BurstCard() -> impl IntoView {
             <h2 id="burst-heading">
                 {bilingual(lang, "Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")}
             </h2>
+            <div class="split">
+            <div class="split-in">
             <InputFields group_of=Group::Burst />
             <div class="field">
                 <label class="field-label" for="billing-increment">
@@ -69,6 +71,8 @@ pub fn BurstCard() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
+            </div>
+            <div class="split-out">
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <div class="table-wrap" tabindex="0"><table class="compare" data-testid="burst-table">
                     <caption>{bilingual(lang, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
@@ -129,6 +133,8 @@ pub fn BurstCard() -> impl IntoView {
                     </p>
                 </HowComputed>
             </CardBody>
+            </div>
+            </div>
         </section>
     }
 }

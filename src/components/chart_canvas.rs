@@ -60,6 +60,8 @@ struct Hooks {
     _on_seen: Closure<dyn FnMut(js_sys::Array)>,
     scheme: Option<web_sys::MediaQueryList>,
     on_scheme: Closure<dyn FnMut()>,
+    print: Option<web_sys::MediaQueryList>,
+    on_print: Closure<dyn FnMut()>,
 }
 
 impl Hooks {
@@ -76,10 +78,18 @@ impl Hooks {
                 self.on_scheme.as_ref().unchecked_ref(),
             );
         }
+        if let Some(m) = &self.print {
+            let _ = m
+                .remove_event_listener_with_callback("change", self.on_print.as_ref().unchecked_ref());
+        }
         if let Some(w) = web_sys::window() {
             let _ = w.remove_event_listener_with_callback(
                 "resize",
                 self._on_resize.as_ref().unchecked_ref(),
+            );
+            let _ = w.remove_event_listener_with_callback(
+                "beforeprint",
+                self.on_print.as_ref().unchecked_ref(),
             );
         }
     }
@@ -156,6 +166,42 @@ pub fn ChartCanvas(
     let stale = StoredValue::new(false);
     let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
 
+    // Draw now. Reads are untracked: the effects below say when.
+    let paint = move || {
+        stale.set_value(false);
+        let (w, h, dpr) = size.get_untracked();
+        let style = ChartStyle::new(
+            lang.get_untracked(),
+            currency.get_untracked(),
+            dark.get_untracked(),
+            dpr,
+        );
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
+        if !(w >= 1.0 && h >= 1.0) {
+            return;
+        }
+        let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+        if canvas.width() != pw {
+            canvas.set_width(pw);
+        }
+        if canvas.height() != ph {
+            canvas.set_height(ph);
+        }
+        let Some(backend) = ChartBackend::new(canvas) else {
+            failed.set(Some("canvas 2D context unavailable".into()));
+            return;
+        };
+        let area = backend.into_drawing_area();
+        let result = draw
+            .try_with_value(|f| (f.draw)(&area, &style))
+            .unwrap_or(Ok(()));
+        let err = result.err().map(|e| e.to_string());
+        if failed.get_untracked() != err {
+            failed.set(err);
+        }
+    };
     canvas_ref.on_load(move |canvas: web_sys::HtmlCanvasElement| {
         // No measuring here: that forces a layout of the half-mounted page per chart
         // (measured 35 ms on a 4× slowed CPU). The ResizeObserver reports the first size
@@ -207,6 +253,24 @@ pub fn ChartCanvas(
             let _ =
                 m.add_event_listener_with_callback("change", on_scheme.as_ref().unchecked_ref());
         }
+        // Printing: every chart is drawn now, in view or not (an off-screen card has no box
+        // until it is measured, so it would print blank). `beforeprint`, and the print
+        // media query for browsers that print without that event.
+        let printed = canvas.clone();
+        let on_print = Closure::<dyn FnMut()>::new(move || {
+            let m = measure(&printed);
+            size.update_untracked(|s| *s = m);
+            pending.set_value(None);
+            paint();
+        });
+        let print = web_sys::window().and_then(|w| w.match_media("print").ok().flatten());
+        if let Some(m) = &print {
+            let _ = m.add_event_listener_with_callback("change", on_print.as_ref().unchecked_ref());
+        }
+        if let Some(w) = web_sys::window() {
+            let _ = w
+                .add_event_listener_with_callback("beforeprint", on_print.as_ref().unchecked_ref());
+        }
         hooks.set_value(Some(Hooks {
             observer,
             _on_resize: on_resize,
@@ -214,6 +278,8 @@ pub fn ChartCanvas(
             _on_seen: on_seen,
             scheme,
             on_scheme,
+            print,
+            on_print,
         }));
     });
     on_cleanup(move || {
@@ -224,42 +290,6 @@ pub fn ChartCanvas(
         });
     });
 
-    // Draw now. Reads are untracked: the effects below say when.
-    let paint = move || {
-        stale.set_value(false);
-        let (w, h, dpr) = size.get_untracked();
-        let style = ChartStyle::new(
-            lang.get_untracked(),
-            currency.get_untracked(),
-            dark.get_untracked(),
-            dpr,
-        );
-        let Some(canvas) = canvas_ref.get_untracked() else {
-            return;
-        };
-        if !(w >= 1.0 && h >= 1.0) {
-            return;
-        }
-        let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
-        if canvas.width() != pw {
-            canvas.set_width(pw);
-        }
-        if canvas.height() != ph {
-            canvas.set_height(ph);
-        }
-        let Some(backend) = ChartBackend::new(canvas) else {
-            failed.set(Some("canvas 2D context unavailable".into()));
-            return;
-        };
-        let area = backend.into_drawing_area();
-        let result = draw
-            .try_with_value(|f| (f.draw)(&area, &style))
-            .unwrap_or(Ok(()));
-        let err = result.err().map(|e| e.to_string());
-        if failed.get_untracked() != err {
-            failed.set(err);
-        }
-    };
     // Anything the picture depends on changed: in view, redraw in this frame; out of view,
     // once the changes pause (so it is current when scrolled to, printed or downloaded).
     Effect::new(move |_| {

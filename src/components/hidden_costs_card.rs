@@ -37,7 +37,11 @@ pub fn HiddenCostsCard() -> impl IntoView {
                     "弹性 GPU 每月还有一些按小时价格里看不到的额外费用。",
                 )}
             </p>
+            <div class="split">
+            <div class="split-in">
             <InputFields group_of=Group::Hidden />
+            </div>
+            <div class="split-out">
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <dl class="figures">
                     <Figure testid="hidden-storage-cost" en="Storage" zh="存储" shown=shown(|v| &v.storage) />
@@ -71,6 +75,8 @@ pub fn HiddenCostsCard() -> impl IntoView {
                 <p class="explainer" data-testid="hidden-verdict">{text(|v| v.verdict.clone())}</p>
                 <HowComputed formula=text(|v| v.formula.clone()) anchor="hidden-costs" />
             </CardBody>
+            </div>
+            </div>
         </section>
     }
 }

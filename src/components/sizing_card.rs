@@ -7,6 +7,9 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 use crate::components::rows::Rows;
+use crate::chart_memos;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::charts::{cost, load_duration};
 
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
@@ -52,8 +55,12 @@ fn guard_part(v: &SizingView, part: fn(&GuardView) -> String) -> String {
 #[component]
 pub fn SizingCard() -> impl IntoView {
     let ctx = use_ctx();
-    let lang = ctx.lang;
+    let (lang, currency) = (ctx.lang, ctx.currency);
     let state = ctx.state;
+    let ld = chart_memos::load_duration(ctx);
+    let ld_summary = chart_memos::summary(ctx, ld, load_duration::summary);
+    let cost_data = chart_memos::cost(ctx);
+    let cost_summary = chart_memos::summary(ctx, cost_data, cost::summary);
     let rule = memo_of(state, |s| s.inputs.baseline_rule);
     let custom = memo_of(state, |s| s.inputs.custom_baseline_gpus);
     let view = Part::of(|p| &p.sizing);
@@ -146,6 +153,16 @@ pub fn SizingCard() -> impl IntoView {
                         {text(|v| guard_part(v, |g| g.text.clone()))}
                     </p>
                 </When>
+                <div class="split even">
+                <div class="split-in">
+                <h3>{bilingual(lang, "Load-duration curve", "负载持续曲线")}</h3>
+                <ChartCanvas testid="chart-load-duration" summary=ld_summary lang currency draw=ChartDraw::of(ld, load_duration::draw) />
+                </div>
+                <div class="split-out">
+                <h3>{bilingual(lang, "Monthly cost vs GPUs committed", "月度成本与包月 GPU 数")}</h3>
+                <ChartCanvas testid="chart-cost" summary=cost_summary lang currency draw=ChartDraw::of(cost_data, cost::draw) />
+                </div>
+                </div>
                 <details class="how">
                     <summary>{bilingual(lang, "How is this computed?", "怎么算的？")}</summary>
                     <p class="formula">

@@ -49,6 +49,8 @@ pub fn SpotCard() -> impl IntoView {
             <h2 id="spot-heading">
                 {bilingual(lang, "Spot instances with checkpoints", "竞价实例（带检查点）")}
             </h2>
+            <div class="split">
+            <div class="split-in">
             <InputFields group_of=Group::Spot />
             <div class="field">
                 <label class="check">
@@ -69,6 +71,8 @@ pub fn SpotCard() -> impl IntoView {
             <When when=custom_interval>
                 <InputFields group_of=Group::SpotInterval />
             </When>
+            </div>
+            <div class="split-out">
             <CardBody ok=is_ok(checkpoints) error=error_of(checkpoints)>
                 <When when=flag_of(checkpoints, |v| v.warning.is_some())>
                     <p class="warning" role="alert" data-testid="spot-warning">
@@ -104,8 +108,14 @@ pub fn SpotCard() -> impl IntoView {
                 </When>
                 <HowComputed formula=text(|v| v.formula.clone()) anchor="spot" />
             </CardBody>
+            </div>
+            </div>
             <h3>{bilingual(lang, "Without checkpoints", "不做检查点")}</h3>
+            <div class="split">
+            <div class="split-in">
             <InputFields group_of=Group::SpotJob />
+            </div>
+            <div class="split-out">
             <CardBody ok=is_ok(no_checkpoint) error=error_of(no_checkpoint)>
                 <When when=flag_of(no_checkpoint, |v| v.warning.is_some())>
                     <p class="warning" role="alert" data-testid="spot-no-checkpoint-warning">
@@ -128,6 +138,8 @@ pub fn SpotCard() -> impl IntoView {
                 </dl>
                 <HowComputed formula=text_nc(|v| v.formula.clone()) anchor="spot" />
             </CardBody>
+            </div>
+            </div>
         </section>
     }
 }

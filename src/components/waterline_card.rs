@@ -4,6 +4,10 @@
 use leptos::prelude::*;
 
 use crate::components::how_computed::HowComputed;
+use crate::chart_memos;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::charts::usage as chart;
+use crate::i18n::pick;
 
 use std::sync::Arc;
 
@@ -19,7 +23,10 @@ use crate::present::waterline::WaterlineView;
 #[component]
 pub fn WaterlineCard() -> impl IntoView {
     let ctx = use_ctx();
-    let lang = ctx.lang;
+    let (lang, currency) = (ctx.lang, ctx.currency);
+    let (data, stacked) = chart_memos::usage(ctx);
+    let summary = chart_memos::summary(ctx, data, chart::summary);
+    let has_chart = Memo::new(move |_| data.with(Option::is_some));
     let view = Part::of(|p| &p.waterline);
     let text = move |part: fn(&WaterlineView) -> String| text_of(view, part);
     let at = move |i: usize, part: fn(&WaterlineView, usize) -> String| text_at(view, i, part);
@@ -29,6 +36,8 @@ pub fn WaterlineCard() -> impl IntoView {
         <section class="card" aria-labelledby="waterline-heading">
             <h2 id="waterline-heading">{bilingual(lang, "Minimum stable waterline", "最低稳定水位")}</h2>
             <CardBody ok=is_ok(view) error=error_of(view)>
+                <div class="split even">
+                <div class="split-in">
                 <p>
                     {bilingual(lang, "Waterline: ", "水位：")}
                     <strong data-testid="waterline" data-value=text(|v| v.overall.value.clone())>
@@ -78,6 +87,16 @@ pub fn WaterlineCard() -> impl IntoView {
                     </div>
                 </When>
                 <HowComputed formula=text(|v| v.formula.clone()) anchor="waterline" />
+                </div>
+                <div class="split-out" class:hidden=move || !has_chart.get()>
+                    <h3>{move || if stacked.get() {
+                        pick(lang.get(), "Usage over time, stacked by GPU type", "用量随时间变化（按 GPU 型号堆叠）")
+                    } else {
+                        pick(lang.get(), "Usage over time", "用量随时间变化")
+                    }}</h3>
+                    <ChartCanvas testid="chart-usage" summary lang currency draw=ChartDraw::of(data, chart::draw) />
+                </div>
+                </div>
             </CardBody>
         </section>
     }

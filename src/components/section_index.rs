@@ -1,0 +1,91 @@
+//! The results' section index: one link per card heading, in the order of the decision
+//! (the answer, the commitment, pools and budget, the what-ifs, the link). Keyboard
+//! reachable (plain links); the section being read is marked `aria-current="location"`,
+//! from the headings' positions on scroll (read once per frame at most). Sticky at the top
+//! of the results on wide screens; out of print.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use crate::components::bilingual;
+use crate::context::use_ctx;
+use crate::i18n::pick;
+
+/// (heading id, English, Chinese). A heading missing from the page (the fleet card of a
+/// one-type plan) has no link.
+const SECTIONS: [(&str, &str, &str); 13] = [
+    ("headline-heading", "The plan", "方案"),
+    ("fleet-heading", "Fleet", "机群"),
+    ("breakeven-heading", "Break-even", "盈亏平衡"),
+    ("sizing-heading", "How many to commit", "买多少"),
+    ("waterline-heading", "Waterline", "水位"),
+    ("terms-heading", "Terms", "期限"),
+    ("pools-heading", "Pools", "三个池"),
+    ("budget-heading", "Budget", "预算"),
+    ("spot-heading", "Spot", "竞价"),
+    ("burst-heading", "Burst", "突发"),
+    ("hidden-heading", "Hidden costs", "隐性成本"),
+    ("review-heading", "Monthly review", "月度复盘"),
+    ("share-heading", "Share", "分享"),
+];
+
+/// A heading counts as being read once its top is above this line (px from the top).
+const READING_LINE_PX: f64 = 140.0;
+
+fn heading_top(id: &str) -> Option<f64> {
+    let el = web_sys::window()?.document()?.get_element_by_id(id)?;
+    Some(el.get_bounding_client_rect().top())
+}
+
+/// The section whose heading was passed last (the first one before any).
+fn current_section() -> &'static str {
+    let mut current = SECTIONS[0].0;
+    for (id, _, _) in SECTIONS {
+        match heading_top(id) {
+            Some(top) if top <= READING_LINE_PX => current = id,
+            _ => {}
+        }
+    }
+    current
+}
+
+#[component]
+pub fn SectionIndex() -> impl IntoView {
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let fleet = Memo::new(move |_| ctx.state.with(|s| crate::fleet::active(&s.fleet)));
+    let current = RwSignal::new(SECTIONS[0].0);
+    let pending = StoredValue::new(false);
+    let handle = window_event_listener(ev::scroll, move |_| {
+        if pending.get_value() {
+            return;
+        }
+        pending.set_value(true);
+        request_animation_frame(move || {
+            pending.try_set_value(false);
+            let c = current_section();
+            if current.try_get_untracked() != Some(c) {
+                current.try_set(c);
+            }
+        });
+    });
+    on_cleanup(move || handle.remove());
+    view! {
+        <nav class="section-index" aria-label=move || pick(lang.get(), "Sections", "章节")>
+            <span class="section-index-label">{bilingual(lang, "Jump to:", "跳转：")}</span>
+            <ul>
+                {SECTIONS.into_iter().map(|(id, en, zh)| {
+                    let hidden = move || id == "fleet-heading" && !fleet.get();
+                    view! {
+                        <li class:hidden=hidden>
+                            <a href=format!("#{id}") data-testid=format!("index-{}", id.trim_end_matches("-heading"))
+                                aria-current=move || (current.get() == id).then_some("location")>
+                                {bilingual(lang, en, zh)}
+                            </a>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </nav>
+    }
+}

@@ -1,0 +1,59 @@
+//! On a phone, while the results scroll past the answer, a compact bar at the bottom keeps
+//! the plan's monthly total and the committed count in view (the headline's own figures:
+//! `sticky-total` and `sticky-n` carry the `data-value`s of `plan-monthly-total` and
+//! `recommended-n`). CSS shows it on narrow screens only, hides it while a field has the
+//! focus (it must never cover one) and in print.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use crate::components::bilingual;
+use crate::context::{text_of, use_ctx, Part};
+use crate::present::headline::HeadlineView;
+
+/// The bar shows once the headline's bottom has scrolled above the top of the screen.
+fn answer_scrolled_away() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("headline-heading"))
+        .and_then(|h| h.closest("section").ok().flatten())
+        .is_some_and(|s| s.get_bounding_client_rect().bottom() < 0.0)
+}
+
+#[component]
+pub fn StickyBar() -> impl IntoView {
+    let lang = use_ctx().lang;
+    let view = Part::of(|p| &p.headline);
+    let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
+    let shown = RwSignal::new(false);
+    let pending = StoredValue::new(false);
+    let handle = window_event_listener(ev::scroll, move |_| {
+        if pending.get_value() {
+            return;
+        }
+        pending.set_value(true);
+        request_animation_frame(move || {
+            pending.try_set_value(false);
+            let s = answer_scrolled_away();
+            if shown.try_get_untracked() != Some(s) {
+                shown.try_set(s);
+            }
+        });
+    });
+    on_cleanup(move || handle.remove());
+    view! {
+        <aside class="sticky-bar" class:shown=move || shown.get()
+            aria-label=move || crate::i18n::pick(lang.get(), "The plan in short", "方案摘要")>
+            <span data-testid="sticky-n" data-value=text(|v| v.sentence.value.clone())>
+                {bilingual(lang, "Commit ", "包月 ")}
+                <strong>{text(|v| v.sentence.value.clone())}</strong>
+                {bilingual(lang, " GPUs", " 张")}
+            </span>
+            <span data-testid="sticky-total" data-value=text(|v| v.total.value.clone())>
+                <strong>{text(|v| v.total.text.clone())}</strong>
+                {bilingual(lang, " / month", " /月")}
+            </span>
+            <a href="#headline-heading">{bilingual(lang, "The plan ↑", "方案 ↑")}</a>
+        </aside>
+    }
+}
