@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::components::bilingual;
 
 use crate::browser;
+use crate::components::action_card::ActionCard;
 use crate::components::breakeven_card::BreakevenCard;
 use crate::components::budget_card::BudgetCard;
 use crate::components::burst_card::BurstCard;
@@ -433,6 +434,7 @@ pub fn Planner(
                         <BurstCard />
                         <HiddenCostsCard />
                         <ReviewCard />
+                        <ActionCard />
                         <SharePanel />
                     })}
                 </div>

@@ -1,5 +1,6 @@
 //! One component per file, named after it.
 
+pub mod action_card;
 pub mod breakeven_card;
 pub mod budget_card;
 pub mod burst_card;

@@ -1,0 +1,182 @@
+//! §§ 17–18 "Put it into practice": the plan as Volcano, KEDA and Slurm configuration (each
+//! snippet with a Copy button that copies exactly its text), and the elastic pools in a
+//! cheaper second region. The texts: `present::action`; this file places them and holds the
+//! inputs. Free text from a link is shown as text only (text nodes and `value`, never markup).
+
+use leptos::prelude::*;
+
+use crate::browser;
+use crate::components::bilingual;
+use crate::components::card_body::CardBody;
+use crate::components::figure::Figure;
+use crate::components::how_computed::HowComputed;
+use crate::components::input_fields::InputFields;
+use crate::components::when::When;
+use crate::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
+use crate::core::action::{clean_text, MAX_TEXT_CHARS};
+use crate::i18n::pick;
+use crate::inputs::{by_testid, Group, InputSpec};
+use crate::present::action::ActionView;
+
+/// A declared text input (`inputs::Value::Text`): the field keeps what is typed; the state
+/// gets it cleaned and cut.
+#[component]
+fn TextField(spec: &'static InputSpec) -> impl IntoView {
+    let ctx = use_ctx();
+    let (state, lang) = (ctx.state, ctx.lang);
+    let stored = Memo::new(move |_| {
+        state.with(|s| spec.text_value(&s.inputs).unwrap_or_default().to_string())
+    });
+    let text = RwSignal::new(stored.get_untracked());
+    // A value set from elsewhere (a link, a preset) replaces the text unless it already reads
+    // as that value.
+    Effect::new(move |_| {
+        let v = stored.get();
+        if clean_text(&text.get_untracked(), MAX_TEXT_CHARS) != v {
+            text.set(v);
+        }
+    });
+    let on_input = move |ev| {
+        let raw = event_target_value(&ev);
+        text.set(raw.clone());
+        state.update(|s| spec.commit_text(&mut s.inputs, &raw));
+    };
+    let hint_id = format!("{}-hint", spec.testid);
+    view! {
+        <div class="field">
+            <label class="field-label" for=spec.testid>{move || spec.label(lang.get())}</label>
+            <p class="field-hint" id=hint_id.clone()>{move || spec.hint_text(lang.get())}</p>
+            <input
+                type="text"
+                autocomplete="off"
+                spellcheck="false"
+                class="field-text"
+                style="width:100%;box-sizing:border-box"
+                maxlength=MAX_TEXT_CHARS.to_string()
+                id=spec.testid
+                data-testid=spec.testid
+                aria-describedby=hint_id
+                prop:value=move || text.get()
+                on:input=on_input
+            />
+        </div>
+    }
+}
+
+/// One snippet: its text in `<pre data-testid>` (exactly what Copy copies) and the button.
+#[component]
+fn Snippet(
+    testid: &'static str,
+    title: (&'static str, &'static str),
+    text: Signal<String>,
+) -> impl IntoView {
+    let lang = use_ctx().lang;
+    let status: RwSignal<Option<&'static str>> = RwSignal::new(None);
+    let copy = move |_| {
+        let t = text.get_untracked();
+        let l = lang.get_untracked();
+        leptos::task::spawn_local(async move {
+            status.set(Some(if browser::copy_text(&t).await {
+                pick(l, "Copied", "已复制")
+            } else {
+                pick(
+                    l,
+                    "Copying was refused: select the text and press Ctrl+C (⌘C).",
+                    "无法自动复制：请选中文本后按 Ctrl+C（⌘C）。",
+                )
+            }));
+        });
+    };
+    let heading_id = format!("{testid}-heading");
+    view! {
+        <div class="snippet">
+            <h3 id=heading_id.clone()>{bilingual(lang, title.0, title.1)}</h3>
+            <pre
+                data-testid=testid
+                tabindex="0"
+                aria-labelledby=heading_id
+                style="overflow-x:auto;max-width:100%;font-size:0.8rem;line-height:1.35;padding:0.5rem;border:1px solid currentColor;border-radius:4px"
+            >{move || text.get()}</pre>
+            <button type="button" data-testid=format!("copy-{testid}") on:click=copy>
+                {bilingual(lang, "Copy", "复制")}
+            </button>
+            " "
+            <span role="status" aria-live="polite">{move || status.get()}</span>
+        </div>
+    }
+}
+
+#[component]
+pub fn ActionCard() -> impl IntoView {
+    let lang = use_ctx().lang;
+    let part = Part::of(|p| &p.action);
+    let text = move |f: fn(&ActionView) -> String| text_of(part, f);
+    let shown = move |f| shown_of(part, f);
+    let text_field = |id: &'static str| by_testid(id).map(|spec| view! { <TextField spec /> });
+
+    view! {
+        <section class="card" aria-labelledby="action-heading" data-testid="action-card">
+            <h2 id="action-heading">{bilingual(lang, "Put it into practice", "付诸实践")}</h2>
+            <p class="explainer">
+                {bilingual(
+                    lang,
+                    "The plan as scheduler and autoscaler configuration: the committed GPUs as the guaranteed quota, elastic GPUs added when the queue exceeds them and released when idle.",
+                    "把方案变成调度器与自动扩缩容配置：包月 GPU 作为保证配额，排队超出时加弹性 GPU，空闲后释放。",
+                )}
+            </p>
+            <h3>{bilingual(lang, "The elastic region", "弹性区域")}</h3>
+            <InputFields group_of=Group::Region />
+            {text_field("alt-region-note")}
+            <CardBody ok=is_ok(part) error=error_of(part)>
+                <p class="explainer" data-testid="region-sentence">{text(|v| v.region_sentence.clone())}</p>
+                <When when=flag_of(part, |v| !v.region_note.is_empty())>
+                    <p class="explainer">
+                        {bilingual(lang, "Second region: ", "第二区域：")}
+                        <span data-testid="region-note-shown">{text(|v| v.region_note.clone())}</span>
+                    </p>
+                </When>
+                <dl class="figures">
+                    <Figure testid="elastic-region" en="Elastic pool runs in" zh="弹性池所在区域"
+                        shown=shown(|v| &v.elastic_region) />
+                    <Figure testid="spot-region" en="Spot pool runs in" zh="竞价池所在区域"
+                        shown=shown(|v| &v.spot_region) />
+                    <Figure testid="home-elastic-price" en="Home on-demand price per GPU-hour" zh="本区域每卡时按需价格"
+                        shown=shown(|v| &v.home_price) />
+                    <Figure testid="alt-effective-price"
+                        en="Second region per GPU-hour, transfer included" zh="第二区域每卡时价格（含流量）"
+                        shown=shown(|v| &v.alt_effective_price) />
+                    <Figure testid="alt-spot-effective-price"
+                        en="Second region spot per useful GPU-hour, transfer included" zh="第二区域竞价每有效卡时（含流量）"
+                        shown=shown(|v| &v.alt_spot_price) />
+                    <Figure testid="region-saving" en="Monthly saving" zh="每月节省"
+                        shown=shown(|v| &v.region_saving) />
+                    <Figure testid="region-breakeven-gb"
+                        en="Break-even data per GPU-hour (above it, home is cheaper)" zh="盈亏平衡数据量（每卡时，超过则本区域更便宜）"
+                        shown=shown(|v| &v.region_breakeven_gb) />
+                </dl>
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="region" />
+                <h3>{bilingual(lang, "Configuration", "配置")}</h3>
+                <dl class="figures">
+                    <Figure testid="action-committed" en="Committed GPUs (guaranteed)" zh="包月 GPU（保证配额）"
+                        shown=shown(|v| &v.committed) />
+                    <Figure testid="action-elastic-max" en="Elastic GPUs at most" zh="弹性 GPU 上限"
+                        shown=shown(|v| &v.elastic_max) />
+                </dl>
+                <p class="explainer" data-testid="auto-stop-rule">{text(|v| v.auto_stop.clone())}</p>
+                <p class="explainer" data-testid="checkpoint-rule">{text(|v| v.checkpoint.clone())}</p>
+            </CardBody>
+            {text_field("prometheus-address")}
+            {text_field("queue-metric")}
+            {text_field("target-name")}
+            <When when=is_ok(part)>
+                <Snippet testid="snippet-volcano" title=("Volcano Queue", "Volcano 队列（Queue）")
+                    text=text(|v| v.volcano.clone()) />
+                <Snippet testid="snippet-keda" title=("KEDA ScaledObject", "KEDA ScaledObject")
+                    text=text(|v| v.keda.clone()) />
+                <Snippet testid="snippet-slurm" title=("Slurm", "Slurm")
+                    text=text(|v| v.slurm.clone()) />
+                <HowComputed formula=text(|v| v.formula.clone()) anchor="action" />
+            </When>
+        </section>
+    }
+}
