@@ -973,6 +973,29 @@ fn usage_stacks_the_fleet_by_type_with_cumulative_committed_lines() {
         "用量随时间变化（按 GPU 型号堆叠）：30.4 天，合计峰值 10 张 GPU；各型号固定 N（逐层累加）：A100 3（线在 3），H100 1（线在 4）；已标出 4 段周末"
     );
 
+    // On a phone the lines at 3 and 4 are a few pixels apart: A100's label goes below its
+    // line, H100's above its own, so neither covers the other.
+    let phone = render((320, 260), |a| draw(a, &data, &style).unwrap());
+    let line_y = |k: usize| stroked_width(&phone, p.types[k], "3")[0].points()[0].1;
+    let text_y = |t: &str| {
+        phone
+            .plot
+            .iter()
+            .find(|e| e.tag == "text" && e.text == t)
+            .unwrap_or_else(|| panic!("no label {t}"))
+            .num("y")
+    };
+    assert!(
+        line_y(0) - line_y(1) < 20.0,
+        "lines {} px apart",
+        line_y(0) - line_y(1)
+    );
+    assert!(text_y("A100 3") > line_y(0), "A100's label below its line");
+    assert!(
+        text_y("H100 +1 = 4") < line_y(1),
+        "H100's label above its line"
+    );
+
     // A type the budget buys none of draws no line; the next one's stacks on what is below.
     data.types[0].committed = Some(0);
     data.types[1].committed = Some(2);

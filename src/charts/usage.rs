@@ -534,36 +534,70 @@ fn draw_bands<'a, DB: DrawingBackend + 'a>(
 }
 
 /// Each type's committed N, dashed in its colour at the cumulative height, labelled at the
-/// left ("A100 3", then "H100 +1 = 4").
+/// left ("A100 3", then "H100 +1 = 4"): above its line when the room up to the next line
+/// holds the text, else below it when that room is free, else only in the legend (lines a
+/// few pixels apart on a phone).
 fn committed_lines<'a, DB: DrawingBackend + 'a>(
     chart: &mut Plot<'a, DB>,
     data: &UsageData,
     style: &ChartStyle,
     x_end: f64,
 ) -> Result<(), ChartError> {
-    for (k, (&(n, at), b)) in data.committed_levels().iter().zip(&data.types).enumerate() {
-        if n == 0 {
-            continue;
-        }
+    let lines: Vec<(usize, u32, u32)> = data
+        .committed_levels()
+        .iter()
+        .enumerate()
+        .filter(|(_, &(n, _))| n > 0)
+        .map(|(k, &(n, at))| (k, n, at))
+        .collect();
+    // Backend pixels: each line's y, the plotting area's top and bottom.
+    let ys: Vec<i32> = lines
+        .iter()
+        .map(|&(_, _, at)| chart.backend_coord(&(0.0, f64::from(at))).1)
+        .collect();
+    let (_, rows) = chart.plotting_area().get_pixel_range();
+    let need = (style.font_px(12.0) * 1.25).round() as i32 + style.pxi(4.0);
+    let mut previous_above = false;
+    for (i, &(k, n, at)) in lines.iter().enumerate() {
         let v = f64::from(at);
         let s = style.stroke(type_colour(style, k), 2.5);
         chart
             .draw_series(dashed(style, vec![(0.0, v), (x_end, v)], s, (6.0, 3.0)))
             .chart()?;
-        let text = if k == 0 || at == n {
-            format!("{} {n}", b.name)
+        let above = ys[i] - ys.get(i + 1).copied().unwrap_or(rows.start);
+        let below = if i == 0 {
+            rows.end - ys[i]
+        } else if previous_above {
+            0
         } else {
-            format!("{} +{n} = {at}", b.name)
+            ys[i - 1] - ys[i]
+        };
+        let place = if above >= need {
+            Some((VPos::Bottom, -3.0))
+        } else if below >= need {
+            Some((VPos::Top, 3.0))
+        } else {
+            None
+        };
+        previous_above = matches!(place, Some((VPos::Bottom, _)));
+        let Some((vpos, dy)) = place else {
+            continue;
+        };
+        let name = &data.types[k].name;
+        let text = if i == 0 {
+            format!("{name} {n}")
+        } else {
+            format!("{name} +{n} = {at}")
         };
         label_at(
             chart,
             style,
             text,
             (0.0, v),
-            (4.0, -3.0),
+            (4.0, dy),
             &style.palette.text,
             HPos::Left,
-            VPos::Bottom,
+            vpos,
         )?;
     }
     Ok(())
