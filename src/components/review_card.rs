@@ -334,7 +334,9 @@ pub fn ReviewCard() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="review-heading">
             <h2 id="review-heading">{bilingual(lang, "Monthly review", "月度复盘")}</h2>
-            <InputFields group_of=Group::Review />
+            <div class="field-grid">
+                <InputFields group_of=Group::Review />
+            </div>
             <CardBody ok=is_ok(review) error=error_of(review)>
                 <When when=flag_of(review, |v| !v.has_months)>
                     <p class="explainer" data-testid="review-empty">

@@ -42,7 +42,9 @@ pub fn TermsCard() -> impl IntoView {
                 "Type the offers from your cloud console, per GPU: the upfront amount and the monthly amount of each term (all upfront, partial or no upfront). Leave both at 0 when a term is not offered.",
                 "按每张 GPU 填入云控制台给出的报价：每种期限的预付金额与每月金额（全预付、部分预付或无预付）。没有该期限时两项都留 0。",
             )}</p>
-            <InputFields group_of=Group::Terms />
+            <div class="field-grid">
+                <InputFields group_of=Group::Terms />
+            </div>
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="terms-error">
                 <p class="term-recommendation">
                     {bilingual(lang, "Recommended: ", "推荐：")}
