@@ -51,7 +51,6 @@ fn TextField(spec: &'static InputSpec) -> impl IntoView {
                 autocomplete="off"
                 spellcheck="false"
                 class="field-text"
-                style="width:100%;box-sizing:border-box"
                 maxlength=MAX_TEXT_CHARS.to_string()
                 id=spec.testid
                 data-testid=spec.testid
@@ -95,7 +94,6 @@ fn Snippet(
                 data-testid=testid
                 tabindex="0"
                 aria-labelledby=heading_id
-                style="overflow-x:auto;max-width:100%;font-size:0.8rem;line-height:1.35;padding:0.5rem;border:1px solid currentColor;border-radius:4px"
             >{move || text.get()}</pre>
             <button type="button" data-testid=format!("copy-{testid}") on:click=copy>
                 {bilingual(lang, "Copy", "复制")}
@@ -130,7 +128,7 @@ pub fn ActionCard() -> impl IntoView {
             <CardBody ok=is_ok(part) error=error_of(part)>
                 <p class="explainer" data-testid="region-sentence">{text(|v| v.region_sentence.clone())}</p>
                 <When when=flag_of(part, |v| !v.region_note.is_empty())>
-                    <p class="explainer">
+                    <p class="explainer action-note">
                         {bilingual(lang, "Second region: ", "第二区域：")}
                         <span data-testid="region-note-shown">{text(|v| v.region_note.clone())}</span>
                     </p>
