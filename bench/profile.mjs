@@ -32,7 +32,7 @@ const cdp = await context.newCDPSession(p2);
 const trace = [];
 cdp.on('Tracing.dataCollected', (e) => trace.push(...e.value));
 const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
 await cdp.send('Profiler.start');
@@ -41,11 +41,13 @@ const samples = await p2.evaluate(async ([base, step]) => {
   const out = [];
   for (let i = 0; i < 30; i++) {
     const price = base + i * step;
+    performance.mark(`change-${i}`);
     const t0 = performance.now();
     field.value = String(price);
     field.dispatchEvent(new Event('input', { bubbles: true }));
     await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
     const t1 = performance.now();
+    performance.mark(`done-${i}`);
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     out.push([t1 - t0, performance.now() - t0]);
     await new Promise((r) => setTimeout(r, 30));
@@ -64,13 +66,33 @@ fs.writeFileSync('/tmp/prof/p.cpuprofile', JSON.stringify(profile));
 const s = samples.slice(5).map((x) => x[0]).sort((a, b) => a - b);
 const f = samples.slice(5).map((x) => x[1]).sort((a, b) => a - b);
 console.log('input → effects done (script) ms median', s[Math.floor(s.length / 2)], 'frame', f[Math.floor(f.length / 2)]);
-// self time by function
-const self = new Map();
+// self time by function: over the whole run (idle work included: the address bar's write),
+// then only inside the slowest changes (PROFILE_SLOWEST, default 5, warm-ups left out): from
+// the input event to the task after it, the "script" of bench/run.mjs.
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const dt = profile.timeDeltas;
-const counts = new Map();
-profile.samples.forEach((id, i) => counts.set(id, (counts.get(id) || 0) + (dt[i] || 0)));
-for (const [id, t] of counts) { const n = byId.get(id); const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}`; self.set(k, (self.get(k) || 0) + t); }
-const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 45);
-for (const [k, t] of top) console.log((t / 1000).toFixed(1).padStart(8), 'ms', k);
+const name = (n) => `${(n.callFrame.functionName || '(anon)').replace(/\[[0-9a-f]{8,}\]/g, '')} ${n.callFrame.url.split('/').pop()}`;
+function selfTime(keep) {
+  const self = new Map();
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += dt[i] || 0;
+    if (!keep(at)) return;
+    const k = name(byId.get(id));
+    self.set(k, (self.get(k) || 0) + (dt[i] || 0));
+  });
+  return self;
+}
+const print = (self, n) => { for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log((t / 1000).toFixed(1).padStart(8), 'ms', k); };
+console.log('\nself time, whole run:');
+print(selfTime(() => true), 45);
+const mark = (m) => trace.find((e) => e.name === m)?.ts;
+const slowest = samples.map((x, i) => [x[0], i]).slice(5).sort((a, b) => b[0] - a[0]).slice(0, Number(process.env.PROFILE_SLOWEST || 5));
+const windows = slowest.map(([, i]) => [mark(`change-${i}`), mark(`done-${i}`)]).filter(([a, b]) => a != null && b != null);
+if (windows.length) {
+  const inside = selfTime((t) => windows.some(([a, b]) => t >= a && t <= b));
+  const total = [...inside.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nself time in the ${windows.length} slowest changes (script ${slowest.map(([ms]) => ms.toFixed(1)).join(', ')} ms; ${(total / 1000).toFixed(1)} ms sampled):`);
+  print(inside, 30);
+}
 await context.close(); await site.close(); await browser.close();
