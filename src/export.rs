@@ -280,6 +280,8 @@ pub fn markdown(
             );
         }
     }
+    md.push('\n');
+    md.push_str(&crate::present::action::markdown(l, currency, inputs, out));
     let _ = writeln!(md, "\n### {}\n", pick(l, "Inputs", "输入"));
     let defaults = PlanInputs::default();
     let mut unchanged = 0;

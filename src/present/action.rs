@@ -274,6 +274,83 @@ pub fn present(l: Lang, cur: &str, i: &PlanInputs, o: &PlanOutputs) -> Presented
     })
 }
 
+/// A fenced code block whose fence is longer than any backtick run inside (at least 3).
+fn fenced(info: &str, text: &str) -> String {
+    let (mut run, mut longest) = (0, 0);
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    format!("{fence}{info}\n{text}{fence}\n")
+}
+
+/// The card in the Markdown export: the region's figures and sentences, then each snippet
+/// in a fenced block (somebody else's text: the note as a code span, the snippets fenced).
+pub fn markdown(l: Lang, cur: &str, i: &PlanInputs, o: &PlanOutputs) -> String {
+    let v = match present(l, cur, i, o) {
+        Ok(v) => v,
+        Err(_) => return String::new(),
+    };
+    let mut md = format!("### {}\n\n", pick(l, "Put it into practice", "付诸实践"));
+    let sep = pick(l, ": ", "：");
+    let line = |md: &mut String, label: &str, text: &str| {
+        md.push_str(&format!("- {label}{sep}{text}\n"));
+    };
+    line(
+        &mut md,
+        pick(l, "Elastic pool runs in", "弹性池所在区域"),
+        &v.elastic_region.text,
+    );
+    line(
+        &mut md,
+        pick(l, "Spot pool runs in", "竞价池所在区域"),
+        &v.spot_region.text,
+    );
+    if !v.region_note.is_empty() {
+        line(
+            &mut md,
+            pick(l, "Second region", "第二区域"),
+            &crate::inputs::code_span(&v.region_note),
+        );
+    }
+    line(
+        &mut md,
+        pick(
+            l,
+            "Second region per GPU-hour, transfer included",
+            "第二区域每卡时价格（含流量）",
+        ),
+        &v.alt_effective_price.text,
+    );
+    line(
+        &mut md,
+        pick(l, "Monthly saving", "每月节省"),
+        &v.region_saving.text,
+    );
+    line(
+        &mut md,
+        pick(
+            l,
+            "Break-even data per GPU-hour",
+            "盈亏平衡数据量（每卡时）",
+        ),
+        &v.region_breakeven_gb.text,
+    );
+    md.push_str(&format!(
+        "- {}\n- {}\n- {}\n\n",
+        v.region_sentence, v.auto_stop, v.checkpoint
+    ));
+    for (title, text, info) in [
+        ("Volcano Queue", &v.volcano, "yaml"),
+        ("KEDA ScaledObject", &v.keda, "yaml"),
+        ("Slurm", &v.slurm, "sh"),
+    ] {
+        md.push_str(&format!("{title}:\n\n{}\n", fenced(info, text)));
+    }
+    md
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,5 +477,36 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn markdown_has_the_snippets_fenced_and_the_note_as_code() {
+        let mut i = inputs();
+        i.region_note = "[a](http://e) ![i](http://e/i.png) ``` `".into();
+        let md = markdown(Lang::En, "¥", &i, &plan(&i));
+        assert!(
+            md.starts_with("### Put it into practice\n\n- Elastic pool runs in: Second region\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- Second region: ```` [a](http://e) ![i](http://e/i.png) ``` ` ````\n"),
+            "{md}"
+        );
+        assert!(md.contains("- Monthly saving: ¥1,000.00\n"), "{md}");
+        let v = present(Lang::En, "¥", &i, &plan(&i)).unwrap();
+        // The note contains a run of 3 backticks: the YAML blocks are fenced with 4.
+        assert!(
+            md.contains(&format!("Volcano Queue:\n\n````yaml\n{}````\n", v.volcano)),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!("Slurm:\n\n````sh\n{}````\n", v.slurm)),
+            "{md}"
+        );
+        let zh = markdown(Lang::Zh, "¥", &i, &plan(&i));
+        assert!(
+            zh.starts_with("### 付诸实践\n\n- 弹性池所在区域：第二区域\n"),
+            "{zh}"
+        );
     }
 }
