@@ -13,7 +13,9 @@ use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::when::When;
 use crate::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
-use crate::core::action::{clean_text, MAX_TEXT_CHARS};
+use crate::core::action::{
+    clean_text, DEFAULT_METRIC, DEFAULT_PROMETHEUS, DEFAULT_TARGET, MAX_TEXT_CHARS,
+};
 use crate::i18n::pick;
 use crate::inputs::{by_testid, Group, InputSpec};
 use crate::present::action::ActionView;
@@ -21,7 +23,12 @@ use crate::present::action::ActionView;
 /// A declared text input (`inputs::Value::Text`): the field keeps what is typed; the state
 /// gets it cleaned and cut.
 #[component]
-fn TextField(spec: &'static InputSpec) -> impl IntoView {
+fn TextField(
+    spec: &'static InputSpec,
+    /// What the snippet uses while the field is empty.
+    #[prop(optional)]
+    placeholder: &'static str,
+) -> impl IntoView {
     let ctx = use_ctx();
     let (state, lang) = (ctx.state, ctx.lang);
     let stored = Memo::new(move |_| {
@@ -52,6 +59,7 @@ fn TextField(spec: &'static InputSpec) -> impl IntoView {
                 spellcheck="false"
                 class="field-text"
                 maxlength=MAX_TEXT_CHARS.to_string()
+                placeholder=placeholder
                 id=spec.testid
                 data-testid=spec.testid
                 aria-describedby=hint_id
@@ -110,7 +118,9 @@ pub fn ActionCard() -> impl IntoView {
     let part = Part::of(|p| &p.action);
     let text = move |f: fn(&ActionView) -> String| text_of(part, f);
     let shown = move |f| shown_of(part, f);
-    let text_field = |id: &'static str| by_testid(id).map(|spec| view! { <TextField spec /> });
+    let text_field = |id: &'static str, placeholder: &'static str| {
+        by_testid(id).map(|spec| view! { <TextField spec placeholder /> })
+    };
 
     view! {
         <section class="card" aria-labelledby="action-heading" data-testid="action-card">
@@ -124,7 +134,7 @@ pub fn ActionCard() -> impl IntoView {
             </p>
             <h3>{bilingual(lang, "The elastic region", "弹性区域")}</h3>
             <InputFields group_of=Group::Region />
-            {text_field("alt-region-note")}
+            {text_field("alt-region-note", "")}
             <CardBody ok=is_ok(part) error=error_of(part)>
                 <p class="explainer" data-testid="region-sentence">{text(|v| v.region_sentence.clone())}</p>
                 <When when=flag_of(part, |v| !v.region_note.is_empty())>
@@ -163,9 +173,9 @@ pub fn ActionCard() -> impl IntoView {
                 <p class="explainer" data-testid="auto-stop-rule">{text(|v| v.auto_stop.clone())}</p>
                 <p class="explainer" data-testid="checkpoint-rule">{text(|v| v.checkpoint.clone())}</p>
             </CardBody>
-            {text_field("prometheus-address")}
-            {text_field("queue-metric")}
-            {text_field("target-name")}
+            {text_field("prometheus-address", DEFAULT_PROMETHEUS)}
+            {text_field("queue-metric", DEFAULT_METRIC)}
+            {text_field("target-name", DEFAULT_TARGET)}
             <When when=is_ok(part)>
                 <Snippet testid="snippet-volcano" title=("Volcano Queue", "Volcano 队列（Queue）")
                     text=text(|v| v.volcano.clone()) />

@@ -119,7 +119,7 @@ pub fn present(l: Lang, cur: &str, i: &PlanInputs, o: &PlanOutputs) -> Presented
             a.idle_seconds, a.idle_seconds
         ),
         Lang::Zh => format!(
-            "按需实例连续 {idle} 没有 GPU 活动就关机（KEDA cooldownPeriod {}，Slurm SuspendTime {}）。",
+            "按需实例连续 {idle}没有 GPU 活动就关机（KEDA cooldownPeriod {}，Slurm SuspendTime {}）。",
             a.idle_seconds, a.idle_seconds
         ),
     };
