@@ -3,6 +3,7 @@
 // cards; a fleet built from sliders writes a link that reopens it; Chinese at 375 px, axe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
 
@@ -36,8 +37,31 @@ function exampleHistory() {
 const EXAMPLE = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
   + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
 
+// Every text drawn on a canvas, by the canvas' test id (the charts draw their legends through
+// fillText: the stacked usage chart's type entries can only be read there).
+const recordCanvasTexts = (page) => page.evaluate(() => {
+  window.canvasTexts = {};
+  const fill = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    const id = this.canvas.dataset.testid;
+    (window.canvasTexts[id] ??= new Set()).add(String(text));
+    return fill.call(this, text, ...rest);
+  };
+});
+// (Scrolled to first: a card off screen is not rendered, so its canvas has no size to draw.)
+const canvasHas = async (page, id, texts) => {
+  await page.locator(`[data-testid=${id}]`).scrollIntoViewIfNeeded();
+  return page.waitForFunction(([id, texts]) => {
+  const drawn = window.canvasTexts[id];
+    return drawn && texts.every((t) => drawn.has(t));
+  }, [id, texts], { timeout: 8000 });
+};
+
 test('the two-type history of § 16 gives the per-type figures of the formulas doc', async () => {
-  const { page, context, problems } = await openPage(browser, server.url + EXAMPLE);
+  const { page, context, problems } = await openPage(browser, server.url + EXAMPLE, {
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  await recordCanvasTexts(page);
   await paste(page, exampleHistory());
   await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
   assert.equal(await cell(page, 'A100', 'fleet-waterline'), '4');
@@ -58,6 +82,32 @@ test('the two-type history of § 16 gives the per-type figures of the formulas d
   // The cards below are the selected type's (A100): its own N* of § 4.
   assert.equal(await page.getAttribute('[data-testid=type-tab][aria-pressed=true]', 'data-type'), 'A100');
   assert.equal(await page.inputValue('[data-testid=monthly-price]'), '9000');
+  // Chart 1 is stacked by type: a legend entry per type with what the budget buys, each
+  // committed line labelled at its cumulative height (A100 at 3, H100 at 3 + 1).
+  await canvasHas(page, 'chart-usage-canvas',
+    ['A100: commit 3', 'H100: commit 1', 'Committed N per type, stacked', 'A100 3', 'H100 +1 = 4']);
+  assert.match(await page.getAttribute('[data-testid=chart-usage-canvas]', 'aria-label'),
+    /^Usage over time, stacked by GPU type: 30\.4 days, peak 10 GPUs busy in all; committed N per type, stacked: A100 3 \(line at 3\), H100 1 \(line at 4\);/);
+  // The Markdown copy carries the fleet table, its total and the budget sentence.
+  await page.click('[data-testid=copy-markdown]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=markdown-copied]').textContent.includes('Markdown copied'));
+  const md = await page.evaluate(() => navigator.clipboard.readText());
+  assert.ok(md.includes('**Commit 3 × A100 and 1 × H100 monthly; run the rest on demand.** ¥163,250.00 per month'), md);
+  assert.ok(md.includes('| A100 | 4 | 4 | 3 (of 4) | ¥27,000.00 | ¥28,250.00 | ¥0.00 | ¥55,250.00 | 100 % |'), md);
+  assert.ok(md.includes('| H100 | 3 | 3 | 1 (of 3) | ¥20,000.00 | ¥88,000.00 | ¥0.00 | ¥108,000.00 | 100 % |'), md);
+  assert.ok(md.includes('| **Fleet** |  |  | 4 | ¥47,000.00 | ¥116,250.00 | ¥0.00 | **¥163,250.00** |  |'), md);
+  assert.ok(md.includes('The fixed budget of ¥54,000.00 buys ¥47,000.00 of monthly GPUs; ¥7,000.00 is left.'), md);
+  assert.ok(md.includes('### A100: the selected type on its own'), md);
+  // And the fleet's CSV, to the cent.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-testid=download-fleet-csv]'),
+  ]);
+  assert.equal(download.suggestedFilename(), 'gpu-plan-fleet.csv');
+  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(csv.length, 4);
+  assert.equal(csv[1], 'A100,4,4,4,3,monthly,none,9000.00,27000.00,28250.00,0.00,55250.00,83000.00,27750.00,1');
+  assert.equal(csv[3], ',,,7,4,,,,47000.00,116250.00,0.00,163250.00,207500.00,44250.00,');
   // Selecting H100 in the table shows its prices; a price typed for it changes only its row.
   await page.click(`${row('H100')} [data-testid=fleet-select]`);
   await page.waitForFunction(() => document.querySelector('[data-testid=monthly-price]').value === '20000');
@@ -80,8 +130,10 @@ test('the two-type history of § 16 gives the per-type figures of the formulas d
 test('a fleet from sliders: add a type, name it, price it; the link reopens it', async () => {
   const { page, context, problems } = await openPage(browser, server.url + '?lang=en');
   assert.equal(await page.$('[data-testid=fleet-table]'), null);
+  assert.equal(await page.isVisible('[data-testid=download-fleet-csv]'), false, 'one type: no fleet CSV');
   await page.click('[data-testid=add-type]');
   await page.waitForSelector('[data-testid=fleet-table]');
+  await page.waitForSelector('[data-testid=download-fleet-csv]', { state: 'visible' });
   await page.fill('[data-testid=type-name]', 'H100');
   await page.press('[data-testid=type-name]', 'Tab');
   await page.waitForSelector(`${row('H100')}`);
@@ -116,10 +168,14 @@ test('a fleet from sliders: add a type, name it, price it; the link reopens it',
 test('Chinese at 375 px: the fleet card fits, speaks Chinese, and passes axe', async () => {
   const { page, context, problems } = await openPage(browser, server.url + EXAMPLE.replace('lang=en', 'lang=zh'),
     { viewport: { width: 375, height: 800 }, locale: 'zh-CN' });
+  await recordCanvasTexts(page);
   await paste(page, exampleHistory());
   await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
   assert.match(await page.textContent('[data-testid=fleet-budget]'), /固定预算 ¥54,000\.00 购入包月 GPU ¥47,000\.00/);
   assert.equal(await page.textContent('[data-testid=recommended-n]'), '包月固定 3 × A100、1 × H100；其余按量。');
+  assert.match(await page.getAttribute('[data-testid=chart-usage-canvas]', 'aria-label'),
+    /^用量随时间变化（按 GPU 型号堆叠）：.*A100 3（线在 3），H100 1（线在 4）/);
+  await canvasHas(page, 'chart-usage-canvas', ['A100：固定 3', 'H100：固定 1', '各型号固定 N（逐层累加）']);
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375);
   const axe = await new AxeBuilder({ page }).include('.fleet').include('.type-bar').analyze();
   assert.deepEqual(axe.violations.map((v) => v.id), []);
