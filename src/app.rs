@@ -419,6 +419,7 @@ pub fn Planner(
                 <div class="results">
                     {move || step3.get().then(|| view! {
                         <FleetCard />
+                        <SharePanel />
                         <BreakevenCard />
                         <EffectiveCostCard />
                         <SizingCard />
@@ -435,7 +436,6 @@ pub fn Planner(
                         <HiddenCostsCard />
                         <ReviewCard />
                         <ActionCard />
-                        <SharePanel />
                     })}
                 </div>
             </div>

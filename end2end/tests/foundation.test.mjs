@@ -37,6 +37,7 @@ test('moving the slider by keyboard changes the break-even figure', async () => 
 
 test('dragging the slider with the mouse changes the break-even figure', async () => {
   const { page, context } = await openPage(browser, server.url);
+  await page.locator('[data-testid=monthly-price-slider]').scrollIntoViewIfNeeded();
   const box = await page.locator('[data-testid=monthly-price-slider]').boundingBox();
   await page.mouse.click(box.x + box.width * 0.9, box.y + box.height / 2);
   const monthly = Number(await page.inputValue('[data-testid=monthly-price]'));

@@ -1,5 +1,5 @@
 //! The results' section index: one link per card heading, in the order of the decision
-//! (the answer, the commitment, pools and budget, the what-ifs, the link). Keyboard
+//! (the answer and its link, the commitment, pools and budget, the what-ifs). Keyboard
 //! reachable (plain links); the section being read is marked `aria-current="location"`,
 //! from the headings' positions on scroll (read once per frame at most). Sticky at the top
 //! of the results on wide screens; out of print.
@@ -16,6 +16,7 @@ use crate::i18n::pick;
 const SECTIONS: [(&str, &str, &str); 13] = [
     ("headline-heading", "The plan", "方案"),
     ("fleet-heading", "Fleet", "机群"),
+    ("share-heading", "Share", "分享"),
     ("breakeven-heading", "Break-even", "盈亏平衡"),
     ("sizing-heading", "How many to commit", "买多少"),
     ("waterline-heading", "Waterline", "水位"),
@@ -26,7 +27,6 @@ const SECTIONS: [(&str, &str, &str); 13] = [
     ("burst-heading", "Burst", "突发"),
     ("hidden-heading", "Hidden costs", "隐性成本"),
     ("review-heading", "Monthly review", "月度复盘"),
-    ("share-heading", "Share", "分享"),
 ];
 
 /// A heading counts as being read once its top is above this line (px from the top).
