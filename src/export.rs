@@ -16,6 +16,7 @@ use crate::core::terms::Terms;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::{pick, Lang};
 use crate::inputs::{Group, INPUTS};
+use crate::present::fleet::FleetView;
 use crate::present::headline::sentence;
 use crate::present::sizing::rule_name;
 use crate::present::terms::option_name;
@@ -25,11 +26,13 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
-/// A mixed fleet's plan for the exports, and the type the page's cards (and the sections
-/// after the fleet table) show.
+/// A mixed fleet's plan for the exports: the plan, its table as the page presents it (in the
+/// export's language: `present::fleet::present`, the page's memo holds it), and the type the
+/// page's cards (and the sections after the fleet table) show.
 #[derive(Debug, Clone, Copy)]
 pub struct FleetExport<'a> {
     pub plan: &'a FleetPlan,
+    pub view: &'a FleetView,
     /// The selected type's name.
     pub selected: &'a str,
 }
@@ -65,11 +68,7 @@ fn answer(
 }
 
 /// The fleet table (§ 16) as the page shows it, its total and the budget sentence.
-fn fleet_table(md: &mut String, l: Lang, f: &FleetPlan, currency: &str) {
-    let names: Vec<String> = f.rows.iter().map(|r| r.name.clone()).collect();
-    let Ok(v) = crate::present::fleet::present(l, currency, &Ok(f.clone()), &names) else {
-        return;
-    };
+fn fleet_table(md: &mut String, l: Lang, f: &FleetPlan, v: &FleetView) {
     let _ = writeln!(
         md,
         "### {}\n\n| {} | {} | N* | {} | {} | {} | {} | {} | {} |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -140,11 +139,16 @@ pub fn markdown(
             "GPU 方案（GPU Rent Planner）"
         )
     );
-    if let Some(FleetExport { plan: f, selected }) = fleet {
+    if let Some(FleetExport {
+        plan: f,
+        view,
+        selected,
+    }) = fleet
+    {
         let sentence = crate::present::fleet::sentence(l, f);
         md.push_str(&answer(l, &sentence, f.total, f.all_on_demand, currency));
         md.push('\n');
-        fleet_table(&mut md, l, f, currency);
+        fleet_table(&mut md, l, f, view);
         let _ = writeln!(
             md,
             "### {}\n",
@@ -680,14 +684,31 @@ mod tests {
         (a100, oa, f)
     }
 
+    /// The fleet table as the page presents it.
+    fn fleet_view(l: Lang, f: &FleetPlan) -> FleetView {
+        let names: Vec<String> = f.rows.iter().map(|r| r.name.clone()).collect();
+        crate::present::fleet::present(l, "¥", &Ok(f.clone()), &names).unwrap()
+    }
+
     #[test]
     fn markdown_carries_the_fleet_table_to_the_cent() {
         let (inputs, out, f) = fleet_example();
-        let fleet = Some(FleetExport {
-            plan: &f,
-            selected: "A100",
-        });
-        let md = markdown(Lang::En, &inputs, &out, fleet, "¥", "https://x.test/?v=2");
+        let (en_view, zh_view) = (fleet_view(Lang::En, &f), fleet_view(Lang::Zh, &f));
+        let fleet = |view| {
+            Some(FleetExport {
+                plan: &f,
+                view,
+                selected: "A100",
+            })
+        };
+        let md = markdown(
+            Lang::En,
+            &inputs,
+            &out,
+            fleet(&en_view),
+            "¥",
+            "https://x.test/?v=2",
+        );
         // The answer is the fleet's: 163 250 a month, 207 500 − 163 250 = 44 250 saved (21.3 %).
         assert!(
             md.contains("**Commit 3 × A100 and 1 × H100 monthly; run the rest on demand.** ¥163,250.00 per month, saving vs all on-demand: ¥44,250.00 (21.3 %).\n"),
@@ -719,7 +740,14 @@ mod tests {
         // Exactly one answer line of the fleet's before the table.
         assert_eq!(md.matches("¥163,250.00 per month").count(), 1);
 
-        let zh = markdown(Lang::Zh, &inputs, &out, fleet, "¥", "https://x.test/?v=2");
+        let zh = markdown(
+            Lang::Zh,
+            &inputs,
+            &out,
+            fleet(&zh_view),
+            "¥",
+            "https://x.test/?v=2",
+        );
         assert!(zh.contains("**包月固定 3 × A100、1 × H100；其余按量。** ¥163,250.00 /月， 比全部按量节省 ¥44,250.00 (21.3%).\n"),
             "{zh}");
         assert!(zh.contains("| GPU 型号 | 水位线 | N* | 固定 | 固定支出 | 按量 | 竞价 | 每月合计 | 固定卡利用率 |"), "{zh}");
@@ -801,6 +829,7 @@ mod tests {
             &plan(&PlanInputs::default()),
             Some(FleetExport {
                 plan: &f,
+                view: &fleet_view(Lang::En, &f),
                 selected: "A|B\nC",
             }),
             "¥",

@@ -119,30 +119,35 @@ pub fn SharePanel() -> impl IntoView {
             Some(input),
         )
     };
+    let page = crate::context::use_page();
     let copy_markdown = move |_| {
         let l = lang.get_untracked();
         let md = ctx.state.with_untracked(|s| {
             ctx.outputs.with_untracked(|o| {
                 ctx.fleet.with_untracked(|f| {
-                    let fleet = match f {
-                        Some(Ok(plan)) => Some(export::FleetExport {
-                            plan,
-                            selected: s
-                                .fleet
-                                .types
-                                .get(s.fleet.selected)
-                                .map_or("", |t| t.name.as_str()),
-                        }),
-                        _ => None,
-                    };
-                    export::markdown(
-                        l,
-                        &s.inputs,
-                        o,
-                        fleet,
-                        ctx.currency.get_untracked(),
-                        &link.get_untracked(),
-                    )
+                    page.with_untracked(|p| {
+                        // The fleet table as the page shows it (the page memo's, in this language).
+                        let fleet = match (f, &p.fleet) {
+                            (Some(Ok(plan)), Ok(view)) => Some(export::FleetExport {
+                                plan,
+                                view,
+                                selected: s
+                                    .fleet
+                                    .types
+                                    .get(s.fleet.selected)
+                                    .map_or("", |t| t.name.as_str()),
+                            }),
+                            _ => None,
+                        };
+                        export::markdown(
+                            l,
+                            &s.inputs,
+                            o,
+                            fleet,
+                            ctx.currency.get_untracked(),
+                            &link.get_untracked(),
+                        )
+                    })
                 })
             })
         });
