@@ -30,26 +30,26 @@ const scrollTo = async (page, selector) => {
 
 test('a chart in view redraws with the input; one out of view redraws when the changes pause', async () => {
   const { page, context, problems } = await openPage(browser, server.url, { viewport: { width: 1280, height: 800 } });
-  await scrollTo(page, '[data-testid=chart-budget]');
-  const before9000 = await pixels(page, 'chart-budget');
+  await scrollTo(page, '[data-testid=chart-breakeven]');
+  const before9000 = await pixels(page, 'chart-breakeven');
 
   // In view: the new picture is there when the input's effects are done.
-  // The budget chart: the fixed 60 000 buys ⌊60 000 / P⌋ GPUs (8 at 7 300, 6 at 9 000).
   assert.equal(await setPrice(page, 7300), '292'); // H* = 7300 / 25
-  const inView7300 = await pixels(page, 'chart-budget');
+  const inView7300 = await pixels(page, 'chart-breakeven');
   assert.notEqual(inView7300, before9000, 'the chart in view was redrawn in the same task');
 
-  // Out of view: not redrawn in the input's task, redrawn 120 ms after the last change.
-  await scrollTo(page, null);
+  // Out of view (the page's foot): not redrawn in the input's task, redrawn 120 ms after the
+  // last change.
+  await scrollTo(page, 'footer.foot');
   assert.equal(await setPrice(page, 9000), '360');
-  assert.equal(await pixels(page, 'chart-budget'), inView7300, 'out of view: no redraw per change');
-  await page.waitForFunction((old) => document.querySelector('[data-testid=chart-budget-canvas]').toDataURL() !== old, inView7300, { timeout: 2000 });
-  assert.equal(await pixels(page, 'chart-budget'), before9000, 'redrawn while out of view, same picture as before at 9000');
+  assert.equal(await pixels(page, 'chart-breakeven'), inView7300, 'out of view: no redraw per change');
+  await page.waitForFunction((old) => document.querySelector('[data-testid=chart-breakeven-canvas]').toDataURL() !== old, inView7300, { timeout: 2000 });
+  assert.equal(await pixels(page, 'chart-breakeven'), before9000, 'redrawn while out of view, same picture as before at 9000');
 
   // Changes while out of view, then scrolled back: drawn on arrival, equal to a fresh page.
   assert.equal(await setPrice(page, 7300), '292');
-  await scrollTo(page, '[data-testid=chart-budget]');
-  assert.equal(await pixels(page, 'chart-budget'), inView7300);
+  await scrollTo(page, '[data-testid=chart-breakeven]');
+  assert.equal(await pixels(page, 'chart-breakeven'), inView7300);
   assert.deepEqual(problems, []);
   await context.close();
 });

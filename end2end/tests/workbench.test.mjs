@@ -14,6 +14,10 @@ async function withHistory(viewport, locale = 'en-US') {
   const opened = await openPage(browser, `${server.url}?mode=data`, { viewport, locale });
   await opened.page.click('[data-testid=sample-bursty-lab]');
   await opened.page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '720');
+  // The example button was clicked down in the usage panel: back to the top of the page and
+  // of the inputs column (which scrolls on its own on wide screens), as a planner starts.
+  await opened.page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.inputs-column').scrollTop = 0; });
+  await opened.page.waitForTimeout(100);
   return opened;
 }
 

@@ -21,6 +21,10 @@ type DrawFn = dyn Fn(&DrawingArea<ChartBackend, Shift>, &ChartStyle) -> Result<(
 /// dragged redraws only the charts in view, each frame).
 const OFFSCREEN_REDRAW_MS: u32 = 120;
 
+/// The CSS size a chart is drawn at for print (at 2× for the printer's resolution): the
+/// width of an A4 page's text, a third of its height.
+const PRINT_SIZE: (f64, f64) = (720.0, 300.0);
+
 /// A chart module's `draw` on the canvas backend (`charts::cost::draw` etc.).
 pub type DrawOn<T> =
     fn(&DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) -> Result<(), ChartError>;
@@ -61,7 +65,7 @@ struct Hooks {
     scheme: Option<web_sys::MediaQueryList>,
     on_scheme: Closure<dyn FnMut()>,
     print: Option<web_sys::MediaQueryList>,
-    on_print: Closure<dyn FnMut()>,
+    on_print: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 impl Hooks {
@@ -79,18 +83,22 @@ impl Hooks {
             );
         }
         if let Some(m) = &self.print {
-            let _ = m
-                .remove_event_listener_with_callback("change", self.on_print.as_ref().unchecked_ref());
+            let _ = m.remove_event_listener_with_callback(
+                "change",
+                self.on_print.as_ref().unchecked_ref(),
+            );
         }
         if let Some(w) = web_sys::window() {
             let _ = w.remove_event_listener_with_callback(
                 "resize",
                 self._on_resize.as_ref().unchecked_ref(),
             );
-            let _ = w.remove_event_listener_with_callback(
-                "beforeprint",
-                self.on_print.as_ref().unchecked_ref(),
-            );
+            for event in ["beforeprint", "afterprint"] {
+                let _ = w.remove_event_listener_with_callback(
+                    event,
+                    self.on_print.as_ref().unchecked_ref(),
+                );
+            }
         }
     }
 }
@@ -254,22 +262,33 @@ pub fn ChartCanvas(
                 m.add_event_listener_with_callback("change", on_scheme.as_ref().unchecked_ref());
         }
         // Printing: every chart is drawn now, in view or not (an off-screen card has no box
-        // until it is measured, so it would print blank). `beforeprint`, and the print
-        // media query for browsers that print without that event.
+        // until it is measured, so it would print blank), at the paper's proportions
+        // (`PRINT_SIZE`; style/charts.css scales it to the page width). `beforeprint`, and
+        // the print media query for browsers that print without that event; when printing
+        // ends (`afterprint`, the query stops matching) the chart is drawn for the screen.
         let printed = canvas.clone();
-        let on_print = Closure::<dyn FnMut()>::new(move || {
-            let m = measure(&printed);
+        let print = web_sys::window().and_then(|w| w.match_media("print").ok().flatten());
+        let print_mq = print.clone();
+        let on_print = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let printing =
+                e.type_() == "beforeprint" || print_mq.as_ref().is_some_and(|m| m.matches());
+            let m = if printing {
+                (PRINT_SIZE.0, PRINT_SIZE.1, 2.0)
+            } else {
+                measure(&printed)
+            };
             size.update_untracked(|s| *s = m);
             pending.set_value(None);
             paint();
         });
-        let print = web_sys::window().and_then(|w| w.match_media("print").ok().flatten());
         if let Some(m) = &print {
             let _ = m.add_event_listener_with_callback("change", on_print.as_ref().unchecked_ref());
         }
         if let Some(w) = web_sys::window() {
-            let _ = w
-                .add_event_listener_with_callback("beforeprint", on_print.as_ref().unchecked_ref());
+            for event in ["beforeprint", "afterprint"] {
+                let _ =
+                    w.add_event_listener_with_callback(event, on_print.as_ref().unchecked_ref());
+            }
         }
         hooks.set_value(Some(Hooks {
             observer,

@@ -1,6 +1,7 @@
 //! The results' section index: one link per card heading, in the order of the decision
 //! (the answer and its link, the commitment, pools and budget, the what-ifs). Keyboard
-//! reachable (plain links); the section being read is marked `aria-current="location"`,
+//! reachable (links; a jump scrolls without adding a `#` to the address, whose query is
+//! the plan's link); the section being read is marked `aria-current="location"`,
 //! from the headings' positions on scroll (read once per frame at most). Sticky at the top
 //! of the results on wide screens; out of print.
 
@@ -29,12 +30,28 @@ const SECTIONS: [(&str, &str, &str); 13] = [
     ("review-heading", "Monthly review", "月度复盘"),
 ];
 
-/// A heading counts as being read once its top is above this line (px from the top).
-const READING_LINE_PX: f64 = 140.0;
+/// A heading counts as being read once its top is above this line (px from the top: below
+/// the sticky index and a jump's landing place).
+const READING_LINE_PX: f64 = 160.0;
 
 fn heading_top(id: &str) -> Option<f64> {
     let el = web_sys::window()?.document()?.get_element_by_id(id)?;
     Some(el.get_bounding_client_rect().top())
+}
+
+/// Scroll to a heading, and once more after two frames: cards above it that were never on
+/// screen hold a placeholder height until they are laid out, which moves the heading.
+fn jump_to(id: &'static str) {
+    let go = move || {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id))
+        {
+            el.scroll_into_view();
+        }
+    };
+    go();
+    request_animation_frame(move || request_animation_frame(go));
 }
 
 /// The section whose heading was passed last (the first one before any).
@@ -79,6 +96,10 @@ pub fn SectionIndex() -> impl IntoView {
                     view! {
                         <li class:hidden=hidden>
                             <a href=format!("#{id}") data-testid=format!("index-{}", id.trim_end_matches("-heading"))
+                                on:click=move |ev| {
+                                    ev.prevent_default();
+                                    jump_to(id);
+                                }
                                 aria-current=move || (current.get() == id).then_some("location")>
                                 {bilingual(lang, en, zh)}
                             </a>
