@@ -22,8 +22,9 @@ type DrawFn = dyn Fn(&DrawingArea<ChartBackend, Shift>, &ChartStyle) -> Result<(
 const OFFSCREEN_REDRAW_MS: u32 = 120;
 
 /// The CSS size a chart is drawn at for print (at 2× for the printer's resolution): the
-/// width of an A4 page's text, a third of its height.
-const PRINT_SIZE: (f64, f64) = (720.0, 300.0);
+/// width of an A4 page's text and a quarter of its height, as style/charts.css sizes the
+/// canvas on paper.
+const PRINT_SIZE: (f64, f64) = (720.0, 260.0);
 
 /// A chart module's `draw` on the canvas backend (`charts::cost::draw` etc.).
 pub type DrawOn<T> =
