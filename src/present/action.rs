@@ -188,8 +188,8 @@ pub fn present(l: Lang, cur: &str, i: &PlanInputs, o: &PlanOutputs) -> Presented
         match l {
             Lang::En => format!(
                 "Elastic pool: {}; spot pool: {}. The fixed baseline stays home (a monthly commitment is bound to its region). Saving {saving} a month.",
-                region_name(l, e.region).to_lowercase(),
-                region_name(l, s.region).to_lowercase()
+                region_name(l, e.region).to_ascii_lowercase(),
+                region_name(l, s.region).to_ascii_lowercase()
             ),
             Lang::Zh => format!(
                 "弹性池：{}；竞价池：{}。固定基线留在本区域（包月承诺绑定所在区域）。每月节省 {saving}。",
