@@ -509,4 +509,50 @@ mod tests {
             "{zh}"
         );
     }
+
+    #[test]
+    fn the_export_shows_hostile_link_text_as_code_only() {
+        let hostile = "[a](http://e) ![i](http://e/i.png) <b>x</b>";
+        let q = format!(
+            "?v=2&altod=20&gbph=5&xfer=0.5&regionnote={}&target={}",
+            enc(hostile),
+            enc(hostile)
+        );
+        let (s, _) = crate::url::decode(&q);
+        let i = s.inputs;
+        let md = crate::export::markdown(Lang::En, &i, &plan(&i), None, "¥", "https://x.test/");
+        // The note in the card's section and in the inputs list: code spans only.
+        assert!(
+            md.contains(&format!("- Second region: `{hostile}`\n")),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!("- Second region: note: `{hostile}`\n")),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!("- Elastic workload to scale: `{hostile}`\n")),
+            "{md}"
+        );
+        // Outside code spans and fences no link, image or tag survives.
+        let mut outside = String::new();
+        let mut in_fence = false;
+        for line in md.lines() {
+            if line.starts_with("```") {
+                in_fence = !in_fence;
+                continue;
+            }
+            if !in_fence {
+                let parts: Vec<&str> = line.split('`').collect();
+                for (k, p) in parts.iter().enumerate() {
+                    if k % 2 == 0 {
+                        outside.push_str(p);
+                    }
+                }
+                outside.push('\n');
+            }
+        }
+        assert!(!outside.contains("](http://e"), "{outside}");
+        assert!(!outside.contains("<b>"), "{outside}");
+    }
 }
