@@ -1,8 +1,8 @@
 //! The pure planning engine: no leptos, web-sys or gloo imports here.
 //! Plain types in, plain types or typed errors out.
 
-pub mod breakeven;
 pub mod action;
+pub mod breakeven;
 pub mod budget;
 pub mod burst;
 pub mod calendar;
