@@ -30,9 +30,10 @@ const SECTIONS: [(&str, &str, &str); 13] = [
     ("review-heading", "Monthly review", "月度复盘"),
 ];
 
-/// A heading counts as being read once its top is above this line (px from the top: below
-/// the sticky index and a jump's landing place).
-const READING_LINE_PX: f64 = 160.0;
+/// A heading counts as being read once its top is above this share of the window's height
+/// (the upper part of the screen is what is read; the last sections, which cannot scroll
+/// to the very top, still get their turn).
+const READING_LINE: f64 = 0.4;
 
 fn heading_top(id: &str) -> Option<f64> {
     let el = web_sys::window()?.document()?.get_element_by_id(id)?;
@@ -56,10 +57,14 @@ fn jump_to(id: &'static str) {
 
 /// The section whose heading was passed last (the first one before any).
 fn current_section() -> &'static str {
+    let line = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .map_or(300.0, |h| h * READING_LINE);
     let mut current = SECTIONS[0].0;
     for (id, _, _) in SECTIONS {
         match heading_top(id) {
-            Some(top) if top <= READING_LINE_PX => current = id,
+            Some(top) if top <= line => current = id,
             _ => {}
         }
     }
