@@ -14,7 +14,7 @@ use crate::i18n::pick;
 
 /// (heading id, English, Chinese). A heading missing from the page (the fleet card of a
 /// one-type plan) has no link.
-const SECTIONS: [(&str, &str, &str); 13] = [
+const SECTIONS: [(&str, &str, &str); 14] = [
     ("headline-heading", "The plan", "方案"),
     ("fleet-heading", "Fleet", "机群"),
     ("share-heading", "Share", "分享"),
@@ -28,6 +28,7 @@ const SECTIONS: [(&str, &str, &str); 13] = [
     ("burst-heading", "Burst", "突发"),
     ("hidden-heading", "Hidden costs", "隐性成本"),
     ("review-heading", "Monthly review", "月度复盘"),
+    ("action-heading", "Put it into practice", "付诸实践"),
 ];
 
 /// A heading counts as being read once its top is above this share of the window's height
