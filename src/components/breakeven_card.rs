@@ -3,11 +3,11 @@
 
 use leptos::prelude::*;
 
-use crate::components::how_computed::HowComputed;
 use crate::chart_memos;
-use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::charts::breakeven as chart;
 use crate::components::bilingual;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::components::how_computed::HowComputed;
 
 use crate::components::card_body::CardBody;
 use crate::components::when::When;

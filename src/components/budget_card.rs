@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::components::how_computed::HowComputed;
 use crate::chart_memos;
-use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::charts::budget as chart;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::components::how_computed::HowComputed;
 
 use crate::components::bilingual;
 

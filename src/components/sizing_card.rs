@@ -6,10 +6,10 @@ use leptos::prelude::*;
 
 use std::sync::Arc;
 
-use crate::components::rows::Rows;
 use crate::chart_memos;
-use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::charts::{cost, load_duration};
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::components::rows::Rows;
 
 use crate::components::card_body::CardBody;
 use crate::components::when::When;

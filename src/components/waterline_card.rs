@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::components::how_computed::HowComputed;
 use crate::chart_memos;
-use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::charts::usage as chart;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::components::how_computed::HowComputed;
 use crate::i18n::pick;
 
 use std::sync::Arc;
