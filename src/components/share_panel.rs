@@ -74,38 +74,52 @@ pub fn SharePanel() -> impl IntoView {
         link_status.set(None);
     });
 
-    // Shorter links, computed only when the full one is too long.
-    let fallbacks = Memo::new(move |_| {
+    // Shorter links, computed only when the full one is too long. The shorter histories are
+    // deflated once per history and lookback (a year of a fleet takes milliseconds), not on
+    // every keystroke; only the query around them follows the inputs.
+    let lookback = Memo::new(move |_| ctx.state.with(|s| s.inputs.lookback));
+    let fallback_data = Memo::new(move |_| {
         if !too_long.get() {
-            return Vec::new();
+            return (None, None);
         }
-        let base = browser::page_base();
-        let state = ctx.state.get();
+        let lookback = lookback.get();
         ctx.parse_status.with(|p| {
             let ParseStatus::Done(Ok(parsed)) = p else {
-                return Vec::new();
+                return (None, None);
             };
-            let lookback = state.inputs.lookback;
             let window = url::trim_history(&url::link_history(parsed), lookback);
+            let shorter =
+                (window.series.len() < parsed.series.len()).then(|| url::encode_history(&window));
+            // A histogram is one series: a typed history's link keeps its types (docs/url.md).
+            let histogram = window
+                .types
+                .is_empty()
+                .then(|| url::encode_series(&window.series, true));
+            (shorter, histogram)
+        })
+    });
+    let fallbacks = Memo::new(move |_| {
+        fallback_data.with(|(shorter, histogram)| {
+            if shorter.is_none() && histogram.is_none() {
+                return Vec::new();
+            }
+            let base = browser::page_base();
+            let state = ctx.state.get();
             let mut out = Vec::new();
-            if window.series.len() < parsed.series.len() {
-                let data = url::encode_history(&window);
+            if let Some(data) = shorter {
                 out.push(Fallback {
                     histogram: false,
-                    link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(&data))),
+                    link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(data))),
                 });
             }
-            // A histogram is one series: a typed history's link keeps its types (docs/url.md).
-            if !window.types.is_empty() {
-                return out;
+            if let Some(data) = histogram {
+                let mut hist = LinkState::of(&state);
+                hist.inputs.lookback = Lookback::All;
+                out.push(Fallback {
+                    histogram: true,
+                    link: format!("{base}{}", url::encode(&hist, Some(data))),
+                });
             }
-            let mut hist = LinkState::of(&state);
-            hist.inputs.lookback = Lookback::All;
-            let data = url::encode_series(&window.series, true);
-            out.push(Fallback {
-                histogram: true,
-                link: format!("{base}{}", url::encode(&hist, Some(&data))),
-            });
             out
         })
     });
