@@ -133,8 +133,15 @@ pub fn ActionCard() -> impl IntoView {
                 )}
             </p>
             <h3>{bilingual(lang, "The elastic region", "弹性区域")}</h3>
+            <div class="split">
+            <div class="split-in">
             <InputFields group_of=Group::Region />
             {text_field("alt-region-note", "")}
+            {text_field("prometheus-address", DEFAULT_PROMETHEUS)}
+            {text_field("queue-metric", DEFAULT_METRIC)}
+            {text_field("target-name", DEFAULT_TARGET)}
+            </div>
+            <div class="split-out">
             <CardBody ok=is_ok(part) error=error_of(part)>
                 <p class="explainer" data-testid="region-sentence">{text(|v| v.region_sentence.clone())}</p>
                 <When when=flag_of(part, |v| !v.region_note.is_empty())>
@@ -173,16 +180,17 @@ pub fn ActionCard() -> impl IntoView {
                 <p class="explainer" data-testid="auto-stop-rule">{text(|v| v.auto_stop.clone())}</p>
                 <p class="explainer" data-testid="checkpoint-rule">{text(|v| v.checkpoint.clone())}</p>
             </CardBody>
-            {text_field("prometheus-address", DEFAULT_PROMETHEUS)}
-            {text_field("queue-metric", DEFAULT_METRIC)}
-            {text_field("target-name", DEFAULT_TARGET)}
+            </div>
+            </div>
             <When when=is_ok(part)>
+                <div class="snippet-grid">
                 <Snippet testid="snippet-volcano" title=("Volcano Queue", "Volcano 队列（Queue）")
                     text=text(|v| v.volcano.clone()) />
                 <Snippet testid="snippet-keda" title=("KEDA ScaledObject", "KEDA ScaledObject")
                     text=text(|v| v.keda.clone()) />
                 <Snippet testid="snippet-slurm" title=("Slurm", "Slurm")
                     text=text(|v| v.slurm.clone()) />
+                </div>
                 <HowComputed formula=text(|v| v.formula.clone()) anchor="action" />
             </When>
         </section>

@@ -53,7 +53,15 @@ pub fn StickyBar() -> impl IntoView {
                 <strong>{text(|v| v.total.text.clone())}</strong>
                 {bilingual(lang, " / month", " /月")}
             </span>
-            <a href="#headline-heading">{bilingual(lang, "The plan ↑", "方案 ↑")}</a>
+            <a href="#headline-heading"
+                on:click=|ev| {
+                    // No `#` in the address: its query is the plan's link.
+                    ev.prevent_default();
+                    if let Some(w) = web_sys::window() {
+                        w.scroll_to_with_x_and_y(0.0, 0.0);
+                    }
+                }
+                aria-label=move || crate::i18n::pick(lang.get(), "Back to the plan", "回到方案")>"↑"</a>
         </aside>
     }
 }
