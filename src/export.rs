@@ -621,67 +621,10 @@ mod tests {
         assert!(lines[2].ends_with(",,true,true,false"), "{csv}");
     }
 
-    /// The two-type example of formulas § 16 (as `fleet_plan::tests`): A100 at 9 000 / 25,
+    /// The two-type example of formulas § 16 (`fleet_plan::example`): A100 at 9 000 / 25,
     /// H100 at 20 000 / 50, 730 hours, budget 90 000 at 60 % fixed, no spot.
     fn fleet_example() -> (PlanInputs, PlanOutputs, FleetPlan) {
-        use crate::core::fleet_plan::{plan_fleet, TypePlan};
-        use crate::core::plan::{plan_with_history, BaselineRule};
-        use crate::core::profile::{profile, Lookback};
-        use crate::core::series::UsageSeries;
-        let series = |parts: &[(usize, f64)]| {
-            let values: Vec<f64> = parts
-                .iter()
-                .flat_map(|&(h, g)| std::iter::repeat_n(g, h))
-                .collect();
-            UsageSeries {
-                timestamps: Some(
-                    (0..values.len() as i64)
-                        .map(|h| 1_767_225_600 + h * 3600)
-                        .collect(),
-                ),
-                values,
-                utc_offset_minutes: 0,
-                offset_changes: Vec::new(),
-            }
-        };
-        let base = PlanInputs {
-            hours_per_month: 730.0,
-            lookback: Lookback::All,
-            baseline_rule: BaselineRule::CostOptimal,
-            budget: 90_000.0,
-            interruptible_percent: 0.0,
-            ..PlanInputs::default()
-        };
-        let a100 = PlanInputs {
-            monthly_price: 9000.0,
-            on_demand_price: 25.0,
-            ..base.clone()
-        };
-        let h100 = PlanInputs {
-            monthly_price: 20_000.0,
-            on_demand_price: 50.0,
-            ..base
-        };
-        let ha = profile(&series(&[(200, 6.0), (530, 4.0)]), &a100.profile_settings()).unwrap();
-        let hh = profile(&series(&[(300, 4.0), (430, 3.0)]), &h100.profile_settings()).unwrap();
-        let oa = plan_with_history(&a100, Some(&ha));
-        let oh = plan_with_history(&h100, Some(&hh));
-        let f = plan_fleet(&[
-            TypePlan {
-                name: "A100",
-                inputs: &a100,
-                history: Some(&ha),
-                outputs: &oa,
-            },
-            TypePlan {
-                name: "H100",
-                inputs: &h100,
-                history: Some(&hh),
-                outputs: &oh,
-            },
-        ])
-        .unwrap();
-        (a100, oa, f)
+        crate::core::fleet_plan::example::plan(|_| {})
     }
 
     /// The fleet table as the page presents it.

@@ -234,10 +234,11 @@ pub fn plan_fleet<'a>(types: &[TypePlan<'a>]) -> Result<FleetPlan, FleetError> {
     })
 }
 
+/// The worked example of `docs/formulas.md` § 16, for this module's tests and the exports'.
 #[cfg(test)]
-mod tests {
+pub(crate) mod example {
     use super::*;
-    use crate::core::plan::{plan_with_history, BaselineRule};
+    use crate::core::plan::{plan_with_history, BaselineRule, PlanOutputs};
     use crate::core::profile::{profile, Lookback};
     use crate::core::series::UsageSeries;
 
@@ -259,7 +260,7 @@ mod tests {
 
     /// The § 16 example: cost-optimal rule, H = 730, all 730 hours of history, budget
     /// 90 000 at 60 % fixed, no spot (f = 0), so each pool total is M_t(N_t).
-    fn example_inputs() -> PlanInputs {
+    pub(crate) fn inputs() -> PlanInputs {
         PlanInputs {
             hours_per_month: 730.0,
             lookback: Lookback::All,
@@ -270,38 +271,54 @@ mod tests {
         }
     }
 
-    #[test]
-    fn two_types_worked_example_to_the_cent() {
-        let base = example_inputs();
-        let a100 = PlanInputs {
+    /// The example planned: A100 at 9 000 / 25 (200 h at 6 GPUs, then 530 h at 4), H100 at
+    /// 20 000 / 50 (300 h at 4, then 430 h at 3); `a100` changes A100's inputs first. Returns
+    /// A100's inputs and plan, and the fleet's.
+    pub(crate) fn plan(a100: impl FnOnce(&mut PlanInputs)) -> (PlanInputs, PlanOutputs, FleetPlan) {
+        let base = inputs();
+        let mut a = PlanInputs {
             monthly_price: 9000.0,
             on_demand_price: 25.0,
             ..base.clone()
         };
-        let h100 = PlanInputs {
+        a100(&mut a);
+        let h = PlanInputs {
             monthly_price: 20_000.0,
             on_demand_price: 50.0,
-            ..base.clone()
+            ..base
         };
-        let ha = profile(&series(&[(200, 6.0), (530, 4.0)]), &a100.profile_settings()).unwrap();
-        let hh = profile(&series(&[(300, 4.0), (430, 3.0)]), &h100.profile_settings()).unwrap();
-        let oa = plan_with_history(&a100, Some(&ha));
-        let oh = plan_with_history(&h100, Some(&hh));
+        let ha = profile(&series(&[(200, 6.0), (530, 4.0)]), &a.profile_settings()).unwrap();
+        let hh = profile(&series(&[(300, 4.0), (430, 3.0)]), &h.profile_settings()).unwrap();
+        let oa = plan_with_history(&a, Some(&ha));
+        let oh = plan_with_history(&h, Some(&hh));
         let f = plan_fleet(&[
             TypePlan {
                 name: "A100",
-                inputs: &a100,
+                inputs: &a,
                 history: Some(&ha),
                 outputs: &oa,
             },
             TypePlan {
                 name: "H100",
-                inputs: &h100,
+                inputs: &h,
                 history: Some(&hh),
                 outputs: &oh,
             },
         ])
         .unwrap();
+        (a, oa, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::example::inputs as example_inputs;
+    use super::*;
+    use crate::core::plan::{plan_with_history, BaselineRule};
+
+    #[test]
+    fn two_types_worked_example_to_the_cent() {
+        let (_, _, f) = super::example::plan(|_| {});
         let m = |x: f64| Money::from_f64(x);
         // Unconstrained: N* = 4 and 3 (96 000 fixed); 54 000 buys 3 A100 + 1 H100.
         assert_eq!(f.rows[0].n_star, 4);
@@ -341,38 +358,10 @@ mod tests {
     fn the_budget_never_buys_more_than_the_rule() {
         // A custom rule of 2 A100: 54 000 then buys 2 H100 + 1 A100 (42 250, § 16 table)
         // over 1 H100 + 2 A100 (35 000).
-        let base = example_inputs();
-        let a100 = PlanInputs {
-            monthly_price: 9000.0,
-            on_demand_price: 25.0,
-            baseline_rule: BaselineRule::Custom,
-            custom_baseline_gpus: 2,
-            ..base.clone()
-        };
-        let h100 = PlanInputs {
-            monthly_price: 20_000.0,
-            on_demand_price: 50.0,
-            ..base
-        };
-        let ha = profile(&series(&[(200, 6.0), (530, 4.0)]), &a100.profile_settings()).unwrap();
-        let hh = profile(&series(&[(300, 4.0), (430, 3.0)]), &h100.profile_settings()).unwrap();
-        let oa = plan_with_history(&a100, Some(&ha));
-        let oh = plan_with_history(&h100, Some(&hh));
-        let f = plan_fleet(&[
-            TypePlan {
-                name: "A100",
-                inputs: &a100,
-                history: Some(&ha),
-                outputs: &oa,
-            },
-            TypePlan {
-                name: "H100",
-                inputs: &h100,
-                history: Some(&hh),
-                outputs: &oh,
-            },
-        ])
-        .unwrap();
+        let (_, _, f) = super::example::plan(|a| {
+            a.baseline_rule = BaselineRule::Custom;
+            a.custom_baseline_gpus = 2;
+        });
         assert_eq!(f.rows[0].committed, 1);
         assert_eq!(f.rows[1].committed, 2);
         assert_eq!(f.allocation.saving, Money::from_f64(42_250.0));
