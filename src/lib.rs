@@ -16,6 +16,7 @@ pub mod i18n;
 pub mod inputs;
 pub mod present;
 pub mod presets;
+pub mod scroll_signal;
 pub mod state;
 pub mod time_zones;
 pub mod url;

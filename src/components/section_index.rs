@@ -5,12 +5,12 @@
 //! from the headings' positions on scroll (read once per frame at most). Sticky at the top
 //! of the results on wide screens; out of print.
 
-use leptos::ev;
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 use crate::context::use_ctx;
 use crate::i18n::pick;
+use crate::scroll_signal::per_scroll_frame;
 
 /// (heading id, English, Chinese). A heading missing from the page (the fleet card of a
 /// one-type plan) has no link.
@@ -77,22 +77,7 @@ pub fn SectionIndex() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let fleet = Memo::new(move |_| ctx.state.with(|s| crate::fleet::active(&s.fleet)));
-    let current = RwSignal::new(SECTIONS[0].0);
-    let pending = StoredValue::new(false);
-    let handle = window_event_listener(ev::scroll, move |_| {
-        if pending.get_value() {
-            return;
-        }
-        pending.set_value(true);
-        request_animation_frame(move || {
-            pending.try_set_value(false);
-            let c = current_section();
-            if current.try_get_untracked() != Some(c) {
-                current.try_set(c);
-            }
-        });
-    });
-    on_cleanup(move || handle.remove());
+    let current = per_scroll_frame(SECTIONS[0].0, current_section);
     view! {
         <nav class="section-index" aria-label=move || pick(lang.get(), "Sections", "章节")>
             <span class="section-index-label">{bilingual(lang, "Jump to:", "跳转：")}</span>

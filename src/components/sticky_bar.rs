@@ -4,12 +4,12 @@
 //! `recommended-n`). CSS shows it on narrow screens only, hides it while a field has the
 //! focus (it must never cover one) and in print.
 
-use leptos::ev;
 use leptos::prelude::*;
 
 use crate::components::bilingual;
 use crate::context::{text_of, use_ctx, Part};
 use crate::present::headline::HeadlineView;
+use crate::scroll_signal::per_scroll_frame;
 
 /// The bar shows once the headline's bottom has scrolled above the top of the screen.
 fn answer_scrolled_away() -> bool {
@@ -25,22 +25,7 @@ pub fn StickyBar() -> impl IntoView {
     let lang = use_ctx().lang;
     let view = Part::of(|p| &p.headline);
     let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
-    let shown = RwSignal::new(false);
-    let pending = StoredValue::new(false);
-    let handle = window_event_listener(ev::scroll, move |_| {
-        if pending.get_value() {
-            return;
-        }
-        pending.set_value(true);
-        request_animation_frame(move || {
-            pending.try_set_value(false);
-            let s = answer_scrolled_away();
-            if shown.try_get_untracked() != Some(s) {
-                shown.try_set(s);
-            }
-        });
-    });
-    on_cleanup(move || handle.remove());
+    let shown = per_scroll_frame(false, answer_scrolled_away);
     view! {
         <aside class="sticky-bar" class:shown=move || shown.get()
             aria-label=move || crate::i18n::pick(lang.get(), "The plan in short", "方案摘要")>
