@@ -9,14 +9,8 @@ use leptos::prelude::*;
 use crate::charts::usage::UsageData;
 use crate::charts::{breakeven, budget, cost, load_duration};
 use crate::context::Ctx;
-use crate::core::plan::PlanInputs;
 use crate::core::series::UsageSeries;
 use crate::state::{ParseStatus, UsageMode};
-
-fn inputs(ctx: Ctx) -> Memo<PlanInputs> {
-    let state = ctx.state;
-    Memo::new(move |_| state.with(|s| s.inputs.clone()))
-}
 
 /// Chart 1 (usage over time; `None` without a history) and whether it is stacked by type.
 pub fn usage(ctx: Ctx) -> (Memo<Option<UsageData>>, Memo<bool>) {
@@ -102,17 +96,17 @@ pub fn cost(ctx: Ctx) -> Memo<Option<cost::CostData>> {
 
 /// Chart 4: the budget split, target against plan.
 pub fn budget(ctx: Ctx) -> Memo<Option<budget::BudgetData>> {
-    let (inputs, outputs) = (inputs(ctx), ctx.outputs);
+    let (state, outputs) = (ctx.state, ctx.outputs);
     Memo::new(move |_| {
-        inputs.with(|i| outputs.with(|o| Some(budget::BudgetData::from_outputs(i, o))))
+        state.with(|s| outputs.with(|o| Some(budget::BudgetData::from_outputs(&s.inputs, o))))
     })
 }
 
 /// Chart 5: monthly against on-demand cost by hours used.
 pub fn breakeven(ctx: Ctx) -> Memo<Option<breakeven::BreakevenData>> {
-    let (inputs, outputs) = (inputs(ctx), ctx.outputs);
+    let (state, outputs) = (ctx.state, ctx.outputs);
     Memo::new(move |_| {
-        inputs.with(|i| outputs.with(|o| breakeven::BreakevenData::from_outputs(i, o)))
+        state.with(|s| outputs.with(|o| breakeven::BreakevenData::from_outputs(&s.inputs, o)))
     })
 }
 
