@@ -142,25 +142,31 @@ pub fn elastic_max(burst_quota: u32, peak: f64, committed: u32) -> u32 {
     burst_quota.max(peak.saturating_sub(committed))
 }
 
-/// Volcano `Queue` YAML.
-pub fn volcano_queue(a: &ActionInputs) -> String {
-    let note = a.note();
-    let mut y = String::new();
-    y.push_str("apiVersion: scheduling.volcano.sh/v1beta1\n");
-    y.push_str("kind: Queue\n");
+/// A Kubernetes object's `metadata`: its name and the plan's annotations (the elastic
+/// region, and the region note when there is one, each a double-quoted scalar).
+fn metadata(y: &mut String, name: &str, a: &ActionInputs) {
     y.push_str("metadata:\n");
-    y.push_str("  name: gpu-plan\n");
+    y.push_str(&format!("  name: {name}\n"));
     y.push_str("  annotations:\n");
     y.push_str(&format!(
         "    gpu-rent-planner/elastic-region: {}\n",
         yaml_quoted(a.elastic_region)
     ));
+    let note = a.note();
     if !note.is_empty() {
         y.push_str(&format!(
             "    gpu-rent-planner/region-note: {}\n",
             yaml_quoted(&note)
         ));
     }
+}
+
+/// Volcano `Queue` YAML.
+pub fn volcano_queue(a: &ActionInputs) -> String {
+    let mut y = String::new();
+    y.push_str("apiVersion: scheduling.volcano.sh/v1beta1\n");
+    y.push_str("kind: Queue\n");
+    metadata(&mut y, "gpu-plan", a);
     y.push_str("spec:\n");
     y.push_str("  weight: 1\n");
     y.push_str("  reclaimable: true\n");
@@ -185,23 +191,10 @@ pub fn keda_query(a: &ActionInputs) -> String {
 
 /// KEDA `ScaledObject` YAML for the elastic pool.
 pub fn keda_scaled_object(a: &ActionInputs) -> String {
-    let note = a.note();
     let mut y = String::new();
     y.push_str("apiVersion: keda.sh/v1alpha1\n");
     y.push_str("kind: ScaledObject\n");
-    y.push_str("metadata:\n");
-    y.push_str("  name: gpu-elastic\n");
-    y.push_str("  annotations:\n");
-    y.push_str(&format!(
-        "    gpu-rent-planner/elastic-region: {}\n",
-        yaml_quoted(a.elastic_region)
-    ));
-    if !note.is_empty() {
-        y.push_str(&format!(
-            "    gpu-rent-planner/region-note: {}\n",
-            yaml_quoted(&note)
-        ));
-    }
+    metadata(&mut y, "gpu-elastic", a);
     y.push_str("spec:\n");
     y.push_str("  scaleTargetRef:\n");
     y.push_str(&format!(
