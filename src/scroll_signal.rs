@@ -5,8 +5,10 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-/// `read()` now and on every frame in which the window scrolled.
-pub fn per_scroll_frame<T>(initial: T, read: fn() -> T) -> ReadSignal<T>
+/// `read()` on every frame in which the window scrolled (`initial` until then). Only its
+/// reader writes it. (An `RwSignal`, like the page's other signals: a `ReadSignal` here
+/// compiled its own copy of the signal-reading code: 464.2 against 463.0 KB gzip, measured.)
+pub fn per_scroll_frame<T>(initial: T, read: fn() -> T) -> RwSignal<T>
 where
     T: PartialEq + Send + Sync + 'static,
 {
@@ -26,5 +28,5 @@ where
         });
     });
     on_cleanup(move || handle.remove());
-    value.read_only()
+    value
 }
