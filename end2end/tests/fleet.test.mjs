@@ -150,7 +150,10 @@ test('a fleet from sliders: add a type, name it, price it; the link reopens it',
   await page.waitForSelector('[data-testid=type-name-error]');
   assert.match(await page.textContent('[data-testid=type-name-error]'), /already called “GPU 1”/);
   assert.equal(await page.inputValue('[data-testid=type-name]'), 'gpu 1');
-  await page.waitForFunction(() => location.search.includes('type.1=H100'));
+  // The address is written when the page is idle (at most every 100 ms): wait for the last
+  // values typed, not only the name, before taking the link.
+  await page.waitForFunction(() => ['type.1=H100', 'monthly.1=20000', 'ondemand.1=50', 'used.1=600']
+    .every((p) => location.search.includes(p)));
   const link = await page.evaluate(() => location.search);
   const again = await openPage(browser, server.url + link);
   await again.page.waitForSelector(`${row('H100')}`);
