@@ -29,7 +29,7 @@ use crate::components::sticky_bar::StickyBar;
 use crate::components::terms_card::TermsCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
-use crate::context::{memo_of, page_memo, Ctx, PageCtx, ShareCtx, AUTOSAVE_KEY};
+use crate::context::{memo_of, page_memo, Ctx, HistoryFile, PageCtx, ShareCtx, AUTOSAVE_KEY};
 use crate::core::ingest::{self, ParseOptions, Stepper};
 use crate::core::plan::{plan_with_history, PlanOutputs};
 use crate::core::profile::profile;
@@ -62,6 +62,78 @@ pub fn read_options(mut options: ParseOptions, tz: &ZoneChoice) -> ParseOptions 
 const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
 /// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
 const PARSE_SLICE_BYTES: usize = 64 * 1024;
+
+/// Bytes read from a file at a time (each read is one `Blob.slice(…).arrayBuffer()`).
+const FILE_SLICE_BYTES: u64 = 1024 * 1024;
+/// Reading works this long before it gives the browser the thread back (a frame is 16 ms;
+/// a yield costs ~4 ms of timer clamping, so yielding after every 64 KiB slice, ~1 ms of
+/// work, spent most of a large read waiting).
+const TURN_MS: f64 = 10.0;
+
+/// A turn of work on the page's thread: over after [`TURN_MS`].
+struct Turn(f64);
+
+impl Turn {
+    fn new() -> Self {
+        Self(browser::now_ms())
+    }
+    fn over(&self) -> bool {
+        browser::now_ms() - self.0 >= TURN_MS
+    }
+    /// Give the browser the thread back, then start a new turn; `false` when a newer read
+    /// replaced this one meanwhile (`current`).
+    async fn yield_now(&mut self, current: impl Fn() -> bool) -> bool {
+        if !current() {
+            return false;
+        }
+        gloo_timers::future::TimeoutFuture::new(0).await;
+        self.0 = browser::now_ms();
+        current()
+    }
+}
+
+/// Read a history file from disk slice by slice (`ByteStepper`; the whole text is never
+/// held), showing progress. `None` when a newer read replaced this one.
+async fn read_file_in_slices(
+    file: &HistoryFile,
+    options: &ParseOptions,
+    current: impl Fn() -> bool + Copy,
+    parse_status: RwSignal<ParseStatus>,
+) -> Option<ingest::ParseResult> {
+    let size = file.size.max(0.0) as u64;
+    let mut stepper = ingest::ByteStepper::new(size, options);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut turn = Turn::new();
+    while let Some(at) = stepper.wants() {
+        buf.clear();
+        let end = at.saturating_add(FILE_SLICE_BYTES).min(size);
+        let read = browser::read_blob(&file.file, at as f64, end as f64, &mut buf).await;
+        if !current() {
+            return None;
+        }
+        if !read {
+            return Some(Err(ingest::IngestError::Unreadable { at }));
+        }
+        let mut fed = at;
+        for piece in buf.chunks(PARSE_SLICE_BYTES) {
+            stepper.feed(piece);
+            fed += piece.len() as u64;
+            if stepper.wants() != Some(fed) {
+                break; // done, failed, or reading again from the start
+            }
+            if turn.over() {
+                parse_status.set(ParseStatus::Parsing(stepper.progress()));
+                if !turn.yield_now(current).await {
+                    return None;
+                }
+            }
+        }
+        if buf.is_empty() {
+            stepper.feed(&[]);
+        }
+    }
+    current().then(|| stepper.finish())
+}
 
 /// A parse result rounded to 0.001 GPU, exactly what a link carries (`url::quantize_parsed`):
 /// everything is planned from it, so links reopen identically.
@@ -282,23 +354,36 @@ pub fn Planner(
     let lang: Signal<Lang> = memo_of(state, |s| s.lang).into();
     let currency: Signal<&'static str> = memo_of(state, |s| s.currency.symbol()).into();
 
-    // Read the history whenever the text or the reading options change. Large texts are
-    // read in slices so the page stays responsive; a newer run cancels an older one.
+    // Read the history whenever the text, the file or the reading options change. Large
+    // texts are read in slices so the page stays responsive, a large file slice by slice
+    // from disk (never whole); a newer run cancels an older one.
+    let usage_file = RwSignal::new_local(None::<HistoryFile>);
     let generation = StoredValue::new(0u64);
     let parse_options = Memo::new(move |_| state.with(|s| (s.parse_options.clone(), s.tz.clone())));
     Effect::new(move |_| {
         let (options, tz) = parse_options.get();
         let len = usage_text.with(String::len);
+        let file = usage_file.get();
         generation.update_value(|g| *g += 1);
         let run = generation.get_value();
-        if usage_text.with(|t| t.trim().is_empty()) {
+        let current = move || generation.try_get_value() == Some(run);
+        if file.is_none() && usage_text.with(|t| t.trim().is_empty()) {
             parse_status.set(ParseStatus::Empty);
             return;
         }
         // The zone is resolved only when there is a text to read (asking the browser for a
         // named zone's daylight saving costs a few ms, once).
-        let options = read_options(options, &tz);
-        if len < PARSE_AT_ONCE_BYTES {
+        let mut options = read_options(options, &tz);
+        if let Some(file) = file {
+            options.max_input_bytes = ingest::MAX_FILE_BYTES;
+            parse_status.set(ParseStatus::Parsing(0.0));
+            leptos::task::spawn_local(async move {
+                let result = read_file_in_slices(&file, &options, current, parse_status).await;
+                if let Some(result) = result {
+                    parse_status.set(ParseStatus::Done(quantized(result)));
+                }
+            });
+        } else if len < PARSE_AT_ONCE_BYTES {
             parse_status.set(ParseStatus::Done(quantized(
                 usage_text.with(|t| ingest::parse(t, &options)),
             )));
@@ -307,21 +392,18 @@ pub fn Planner(
             leptos::task::spawn_local(async move {
                 let text = usage_text.get_untracked();
                 let mut stepper = Stepper::new(&text, &options);
-                loop {
-                    let done = stepper.step(PARSE_SLICE_BYTES);
-                    if generation.get_value() != run {
-                        return;
-                    }
-                    if done {
-                        break;
-                    }
-                    parse_status.set(ParseStatus::Parsing(stepper.progress()));
-                    gloo_timers::future::TimeoutFuture::new(0).await;
-                    if generation.get_value() != run {
-                        return;
+                let mut turn = Turn::new();
+                while !stepper.step(PARSE_SLICE_BYTES) {
+                    if turn.over() {
+                        parse_status.set(ParseStatus::Parsing(stepper.progress()));
+                        if !turn.yield_now(current).await {
+                            return;
+                        }
                     }
                 }
-                parse_status.set(ParseStatus::Done(quantized(stepper.finish())));
+                if current() {
+                    parse_status.set(ParseStatus::Done(quantized(stepper.finish())));
+                }
             });
         }
     });
@@ -374,6 +456,7 @@ pub fn Planner(
     let ctx = Ctx {
         state,
         usage_text,
+        usage_file,
         parse_status,
         profile,
         outputs,

@@ -72,6 +72,28 @@ pub fn js_text(value: &wasm_bindgen::JsValue) -> Option<String> {
     String::from_utf8(buf).ok().or_else(|| value.as_string())
 }
 
+/// Bytes `start..end` of a file (`Blob.slice`, read as an `ArrayBuffer`), appended to `into`:
+/// a large file is read piece by piece, never whole. `false` when the browser could not read
+/// it (the file moved, changed or was deleted since it was picked).
+pub async fn read_blob(blob: &web_sys::Blob, start: f64, end: f64, into: &mut Vec<u8>) -> bool {
+    let Ok(part) = blob.slice_with_f64_and_f64(start, end) else {
+        return false;
+    };
+    let Ok(buf) = wasm_bindgen_futures::JsFuture::from(part.array_buffer()).await else {
+        return false;
+    };
+    let view = js_sys::Uint8Array::new(&buf);
+    let old = into.len();
+    into.resize(old + view.length() as usize, 0);
+    view.copy_to(&mut into[old..]);
+    true
+}
+
+/// Milliseconds since the page opened (`performance.now()`, else the clock).
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
 /// `navigator.languages` (falls back to `navigator.language`).
 pub fn browser_languages() -> Vec<String> {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {

@@ -28,11 +28,25 @@ pub struct ShareCtx {
     pub histogram: bool,
 }
 
+/// A history file read from disk in slices (larger than the box holds as text): the file
+/// itself, never its whole text (`core::ingest::ByteStepper`).
+#[derive(Clone)]
+pub struct HistoryFile {
+    pub file: web_sys::File,
+    /// Its name and size in bytes, as the browser gave them.
+    pub name: String,
+    pub size: f64,
+    /// Its first lines, shown in the box.
+    pub preview: String,
+}
+
 /// Everything components read, provided once by `Planner`.
 #[derive(Clone, Copy)]
 pub struct Ctx {
     pub state: RwSignal<AppState>,
     pub usage_text: RwSignal<String>,
+    /// A large history file, read from disk in slices (then `usage_text` is empty).
+    pub usage_file: RwSignal<Option<HistoryFile>, LocalStorage>,
     pub parse_status: RwSignal<ParseStatus>,
     pub profile: Memo<Option<Result<HistoryProfile, InputError>>>,
     pub outputs: Memo<PlanOutputs>,

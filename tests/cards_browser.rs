@@ -49,6 +49,7 @@ fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSig
         provide_context(Ctx {
             state,
             usage_text: RwSignal::new(String::new()),
+            usage_file: RwSignal::new_local(None),
             parse_status: RwSignal::new(ParseStatus::Empty),
             profile: Memo::new(|_| None),
             outputs,

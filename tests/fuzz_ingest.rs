@@ -12,9 +12,9 @@
 mod common;
 
 use gpu_rent_planner::core::ingest::{
-    parse, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError, ParseOptions,
-    ParseResult, Parser, Stepper, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS, MAX_LISTED_GAPS,
-    MAX_LISTED_REJECTS,
+    parse, ByteStepper, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError,
+    ParseOptions, ParseResult, Parser, Stepper, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS,
+    MAX_LISTED_GAPS, MAX_LISTED_REJECTS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -133,7 +133,36 @@ fn check_all(text: &str, opts: &ParseOptions, slice: usize) -> Result<(), String
     if sliced != whole {
         return Err(format!("slices of {slice} bytes differ from a whole parse"));
     }
+    if read_bytes(text.as_bytes(), opts, slice)? != whole {
+        return Err(format!(
+            "a file read in {slice}-byte slices differs from a whole parse"
+        ));
+    }
     Ok(())
+}
+
+/// Bytes read as the page reads a large file: a `ByteStepper` asking for `slice` bytes at a
+/// time (so UTF-8 sequences are cut anywhere).
+fn read_bytes(bytes: &[u8], opts: &ParseOptions, slice: usize) -> Result<ParseResult, String> {
+    let mut st = ByteStepper::new(bytes.len() as u64, opts);
+    let (mut reads, mut last) = (0usize, 0.0);
+    while let Some(at) = st.wants() {
+        let at = usize::try_from(at).map_err(|_| "offset past usize")?;
+        if at > bytes.len() {
+            return Err(format!("asked for byte {at} of {}", bytes.len()));
+        }
+        st.feed(&bytes[at..(at + slice.max(1)).min(bytes.len())]);
+        let p = st.progress();
+        if !(0.0..=1.0).contains(&p) || p < last {
+            return Err(format!("file progress {p} after {last}"));
+        }
+        last = p;
+        reads += 1;
+        if reads > 2 * (bytes.len() / slice.max(1) + 2) {
+            return Err("ByteStepper does not finish".into());
+        }
+    }
+    Ok(st.finish())
 }
 
 fn format_strategy() -> impl Strategy<Value = Option<Format>> {
@@ -299,6 +328,26 @@ proptest! {
     fn near_valid_exports(text in near_valid_text(), opts in options(), slice in 1usize..300) {
         if let Err(e) = check_all(&text, &opts, slice) {
             prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+    }
+
+    #[test]
+    fn raw_bytes_read_from_a_file_as_lossy_text(
+        bytes in prop::collection::vec(any::<u8>(), 0..600),
+        opts in options(),
+        slice in 1usize..64,
+    ) {
+        let text = String::from_utf8_lossy(&bytes);
+        let whole = parse(&text, &opts);
+        match read_bytes(&bytes, &opts, slice) {
+            // The file's size is counted in its own bytes, the text's in UTF-8 (a broken byte
+            // is 3 bytes of U+FFFD): over the limit, both are refused as too large.
+            Ok(Err(IngestError::TooLarge { max_bytes, .. })) => prop_assert!(
+                matches!(whole, Err(IngestError::TooLarge { max_bytes: m, .. }) if m == max_bytes),
+                "bytes {bytes:?} refused as too large, the lossy text not"
+            ),
+            Ok(read) => prop_assert!(read == whole, "bytes {bytes:?} read in {slice}-byte slices differ from the lossy text"),
+            Err(e) => prop_assert!(false, "{e}\nbytes: {bytes:?}"),
         }
     }
 

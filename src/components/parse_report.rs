@@ -198,6 +198,8 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::NotPrometheus, _) => pick(l, "JSON, but not a Prometheus query response (no data.result).", "是 JSON，但不是 Prometheus 查询结果（没有 data.result）。").to_string(),
         (IngestError::PrometheusError { message }, Lang::En) => format!("Prometheus returned an error: {message}"),
         (IngestError::PrometheusError { message }, Lang::Zh) => format!("Prometheus 返回错误：{message}"),
+        (IngestError::Unreadable { at }, Lang::En) => format!("The file could not be read on from byte {at} (moved, changed or deleted since it was picked?). Pick it again."),
+        (IngestError::Unreadable { at }, Lang::Zh) => format!("文件从第 {at} 字节起无法继续读取（选择后被移动、修改或删除？）。请重新选择该文件。"),
     }
 }
 

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use crate::components::input_fields::InputFields;
 use crate::components::parse_report::ParseReportView;
-use crate::context::{memo_of, use_ctx};
+use crate::context::{memo_of, use_ctx, HistoryFile};
 use crate::core::examples::{self, Example};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
 use crate::core::zone::{offset_label, ZoneChoice};
@@ -57,10 +57,12 @@ fn preview(text: &str) -> String {
     format!("{}\n…", &text[..end])
 }
 
-/// Put a history into the state, and into the textarea (a preview when large).
+/// Put a history into the state, and into the textarea (a preview when large). A text
+/// replaces a file read from disk.
 fn set_history(
     text: String,
     usage_text: RwSignal<String>,
+    usage_file: RwSignal<Option<HistoryFile>, LocalStorage>,
     textarea: NodeRef<leptos::html::Textarea>,
     from_textarea: bool,
 ) {
@@ -71,6 +73,9 @@ fn set_history(
         } else if !from_textarea {
             el.set_value(&text);
         }
+    }
+    if usage_file.with_untracked(Option::is_some) {
+        usage_file.set(None);
     }
     usage_text.set(text);
 }
@@ -83,18 +88,43 @@ fn box_text(ev: &web_sys::Event) -> String {
         .unwrap_or_else(|| event_target_value(ev))
 }
 
-/// Read a dropped or picked file as text into the history.
+/// Bytes of a large file read for the box's preview.
+const PREVIEW_READ_BYTES: f64 = 64.0 * 1024.0;
+
+/// Read a dropped or picked file into the history: as text into the box when it is small,
+/// else from disk in slices (`HistoryFile`; the box previews its first lines).
 fn read_file(
     file: web_sys::File,
     usage_text: RwSignal<String>,
+    usage_file: RwSignal<Option<HistoryFile>, LocalStorage>,
     textarea: NodeRef<leptos::html::Textarea>,
 ) {
     leptos::task::spawn_local(async move {
-        if let Ok(v) = wasm_bindgen_futures::JsFuture::from(file.text()).await {
-            if let Some(text) = crate::browser::js_text(&v) {
-                set_history(text, usage_text, textarea, false);
+        let size = file.size();
+        if size <= PREVIEW_ABOVE_BYTES as f64 {
+            if let Ok(v) = wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                if let Some(text) = crate::browser::js_text(&v) {
+                    set_history(text, usage_text, usage_file, textarea, false);
+                }
             }
+            return;
         }
+        let mut head = Vec::new();
+        crate::browser::read_blob(&file, 0.0, PREVIEW_READ_BYTES.min(size), &mut head).await;
+        let head = String::from_utf8_lossy(&head);
+        // Whole lines only (the read may end inside one).
+        let head = head.rfind('\n').map_or(&*head, |i| &head[..i]);
+        let preview = preview(head);
+        if let Some(el) = textarea.get_untracked() {
+            el.set_value(&preview);
+        }
+        usage_text.set(String::new());
+        usage_file.set(Some(HistoryFile {
+            name: file.name().chars().take(200).collect(),
+            size,
+            preview,
+            file,
+        }));
     });
 }
 
@@ -142,6 +172,7 @@ pub fn UsagePanel() -> impl IntoView {
     let state = ctx.state;
     let lang = ctx.lang;
     let usage_text = ctx.usage_text;
+    let usage_file = ctx.usage_file;
     let mode = memo_of(state, |s| s.mode);
     let mode = move || mode.get();
     let lookback = memo_of(state, |s| s.inputs.lookback);
@@ -159,7 +190,9 @@ pub fn UsagePanel() -> impl IntoView {
             }
         })
     });
-    let big = Memo::new(move |_| usage_text.with(|t| t.len() > PREVIEW_ABOVE_BYTES));
+    let big = Memo::new(move |_| {
+        usage_file.with(Option::is_some) || usage_text.with(|t| t.len() > PREVIEW_ABOVE_BYTES)
+    });
     let dragging = RwSignal::new(false);
 
     let load_sample = move |s: Example| {
@@ -167,7 +200,13 @@ pub fn UsagePanel() -> impl IntoView {
         let now = (js_sys::Date::now() / 1000.0) as i64;
         let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
         let offset = state.with_untracked(|st| crate::time_zones::resolve(&st.tz).offset_at(now));
-        set_history(examples::csv(s, start, offset), usage_text, textarea, false);
+        set_history(
+            examples::csv(s, start, offset),
+            usage_text,
+            usage_file,
+            textarea,
+            false,
+        );
         state.update(|st| st.mode = UsageMode::Data);
     };
 
@@ -202,15 +241,28 @@ pub fn UsagePanel() -> impl IntoView {
                 </p>
                 {move || big.get().then(|| {
                     let l = lang.get();
-                    let (bytes, lines) = usage_text.with(|t| (t.len(), t.lines().count()));
-                    let mb = format!("{:.1}", bytes as f64 / 1_048_576.0);
-                    view! {
-                        <p class="field-hint" data-testid="usage-preview-note">
-                            {match l {
+                    let file = usage_file.with(|f| f.as_ref().map(|f| (f.name.clone(), f.size)));
+                    let note = match file {
+                        Some((name, size)) => {
+                            let mb = format!("{:.1}", size / 1_048_576.0);
+                            match l {
+                                Lang::En => format!("File {name} ({mb} MB) is read from disk in slices, never held whole: the box shows its first lines. "),
+                                Lang::Zh => format!("文件 {name}（{mb} MB）从磁盘分段读取，不会整体载入内存：输入框只显示开头几行。"),
+                            }
+                        }
+                        None => {
+                            let (bytes, lines) = usage_text.with(|t| (t.len(), t.lines().count()));
+                            let mb = format!("{:.1}", bytes as f64 / 1_048_576.0);
+                            match l {
                                 Lang::En => format!("Large history ({mb} MB, {lines} lines): the box shows the first {PREVIEW_LINES} lines; the whole text is kept and read. "),
                                 Lang::Zh => format!("用量历史较大（{mb} MB，{lines} 行）：输入框只显示前 {PREVIEW_LINES} 行，完整内容已保留并读取。"),
-                            }}
-                            <button type="button" data-testid="usage-clear" on:click=move |_| set_history(String::new(), usage_text, textarea, false)>
+                            }
+                        }
+                    };
+                    view! {
+                        <p class="field-hint" data-testid="usage-preview-note">
+                            {note}
+                            <button type="button" data-testid="usage-clear" on:click=move |_| set_history(String::new(), usage_text, usage_file, textarea, false)>
                                 {pick(l, "Clear", "清空")}
                             </button>
                         </p>
@@ -227,14 +279,14 @@ pub fn UsagePanel() -> impl IntoView {
                     aria-describedby="usage-data-hint"
                     placeholder="2026-11-01 00:00,3\n2026-11-01 01:00,2.5\n…"
                     prop:readOnly=move || big.get()
-                    on:input=move |ev| set_history(box_text(&ev), usage_text, textarea, true)
+                    on:input=move |ev| set_history(box_text(&ev), usage_text, usage_file, textarea, true)
                     on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
                     on:dragleave=move |_| dragging.set(false)
                     on:drop=move |ev: web_sys::DragEvent| {
                         ev.prevent_default();
                         dragging.set(false);
                         if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-                            read_file(file, usage_text, textarea);
+                            read_file(file, usage_text, usage_file, textarea);
                         }
                     }
                 ></textarea>
@@ -245,7 +297,7 @@ pub fn UsagePanel() -> impl IntoView {
                             on:change=move |ev| {
                                 let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
                                 if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
-                                    read_file(file, usage_text, textarea);
+                                    read_file(file, usage_text, usage_file, textarea);
                                 }
                             } />
                     </label>

@@ -70,6 +70,7 @@
 //! let result: ParseResult = s.finish(); // resampling (+ whole JSON parse) happens here
 //! ```
 
+mod bytes;
 mod detect;
 mod json;
 mod number;
@@ -89,6 +90,7 @@ mod tests_types;
 
 use std::fmt;
 
+pub use bytes::{ByteStepper, Utf8Slices};
 pub use parser::{Parser, Stepper};
 pub use types::{
     looks_like_gpu_type, merge_types, normalize_type, rename_type, TooManyTypes, TypeEditError,
@@ -99,6 +101,10 @@ use crate::core::series::UsageSeries;
 
 /// Default maximum input size (50 MiB).
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 50 * 1024 * 1024;
+/// Largest file the page reads from disk in slices ([`ByteStepper`]): the text is never held
+/// whole, only what the parser keeps (a sample per row at most), so a file may be larger than
+/// a paste.
+pub const MAX_FILE_BYTES: usize = 512 * 1024 * 1024;
 /// At most this many rejected lines are listed; the rest are only counted.
 pub const MAX_LISTED_REJECTS: usize = 20;
 /// At most this many gap ranges are listed; all missing hours are counted.
@@ -543,6 +549,9 @@ pub enum IngestError {
     NotPrometheus,
     /// Prometheus answered `"status":"error"`; its message (for display as is).
     PrometheusError { message: String },
+    /// A file read in slices ([`ByteStepper`]) could not be read on from byte `at` (moved,
+    /// changed or deleted on disk since it was picked).
+    Unreadable { at: u64 },
 }
 
 impl fmt::Display for IngestError {
@@ -572,6 +581,7 @@ impl fmt::Display for IngestError {
             IngestError::InvalidJson { line } => write!(f, "invalid JSON at line {line}"),
             IngestError::NotPrometheus => write!(f, "JSON but not a Prometheus query result"),
             IngestError::PrometheusError { message } => write!(f, "Prometheus error: {message}"),
+            IngestError::Unreadable { at } => write!(f, "the file could not be read at byte {at}"),
         }
     }
 }

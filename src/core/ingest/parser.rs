@@ -1434,7 +1434,7 @@ impl<'a> Stepper<'a> {
         let mut pos = 0;
         if text.len() > options.max_input_bytes {
             // Fail at once without looking at the text.
-            parser.feed_oversize(text.len());
+            parser.fail_too_large(text.len());
             pos = text.len();
         }
         Self {
@@ -1497,7 +1497,7 @@ impl<'a> Stepper<'a> {
 }
 
 impl Parser {
-    fn feed_oversize(&mut self, bytes: usize) {
+    pub(crate) fn fail_too_large(&mut self, bytes: usize) {
         self.bytes_fed = bytes;
         self.phase = Phase::Failed(IngestError::TooLarge {
             bytes,
