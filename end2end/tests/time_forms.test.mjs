@@ -112,6 +112,29 @@ test('every spreadsheet date form gives the plain CSV figures (file picker)', as
   }
 });
 
+test('a large file is read from disk in slices and gives the plain CSV figures', async () => {
+  const { page, context } = await readFile('plain', FORMS['plain ISO']);
+  const want = await figures(page);
+  await context.close();
+  // Every minute, with a Chinese note on each row (multi-byte characters cut by the 1 MiB
+  // slices), day-first dates that read both ways until the 13th (the file is read again).
+  const big = {
+    header: '时间,GPU数,备注', step: 1,
+    time: (t) => { const p = parts(t); return `${pad(p.d)}/${pad(p.m)}/${p.y} ${pad(p.hh)}:${pad(p.mm)}`; },
+    notes: (h, k) => `训练任务 ${h}-${k}：预训练集群，节点 ${k % 8}`,
+  };
+  const text = fileText(big);
+  assert.ok(Buffer.byteLength(text) > 2 * 1024 * 1024, 'over two 1 MiB slices');
+  const { page: p, context: c, problems } = await readFile('big', big);
+  assert.deepEqual(await figures(p), want);
+  assert.equal(await p.getAttribute('[data-testid=date-order]', 'data-value'), 'day-first');
+  assert.match(await p.textContent('[data-testid=usage-preview-note]'), /read from disk in slices/);
+  const shown = await p.inputValue('[data-testid=usage-data]');
+  assert.ok(shown.length < 20000 && shown.startsWith('时间,GPU数,备注'), `the box previews the file (${shown.length} chars)`);
+  assert.deepEqual(problems, []);
+  await c.close();
+});
+
 test('a time column that is not read says so, and the form can be chosen', async () => {
   const bare = 'n,GPUs\n' + Array.from({ length: 48 }, (_, h) => `${(START + h * 3600) / 86400 + 25569},${busy(h)}`).join('\n');
   const { page, context } = await openPage(browser, server.url);
