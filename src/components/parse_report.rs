@@ -198,6 +198,8 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::NotPrometheus, _) => pick(l, "JSON, but not a Prometheus query response (no data.result).", "是 JSON，但不是 Prometheus 查询结果（没有 data.result）。").to_string(),
         (IngestError::PrometheusError { message }, Lang::En) => format!("Prometheus returned an error: {message}"),
         (IngestError::PrometheusError { message }, Lang::Zh) => format!("Prometheus 返回错误：{message}"),
+        (IngestError::MetricsScrape { metric }, Lang::En) => format!("This looks like a Prometheus /metrics scrape ({metric} …): one instant, not a history. Export a range with query_range instead: curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60 (see Formats read)."),
+        (IngestError::MetricsScrape { metric }, Lang::Zh) => format!("这看起来是 Prometheus /metrics 抓取结果（{metric} ……）：只有一个时刻，不是历史。请改用 query_range 导出一段时间：curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60（见“支持的格式”）。"),
     }
 }
 
