@@ -86,6 +86,8 @@ mod tests;
 #[cfg(test)]
 mod tests_forms;
 #[cfg(test)]
+mod tests_prom;
+#[cfg(test)]
 mod tests_types;
 
 use std::fmt;
@@ -355,8 +357,8 @@ pub struct PromReport {
     /// Utilisation: (GPU, step) pairs without a sample at a step where another GPU had one;
     /// counted as not busy.
     pub absent: u64,
-    /// The series had few common steps (raw samples, not a `query_range` at one step):
-    /// counts per step undercount.
+    /// The series share almost no steps (about one series per step: raw samples at each
+    /// series' own times, not a `query_range` at one step): counts per step undercount.
     pub unaligned: bool,
     /// Series left out (first [`MAX_LISTED_LEFT_OUT`]) and how many in all.
     pub left_out: Vec<LeftOut>,

@@ -581,6 +581,16 @@ impl Parser {
             self.phase = Phase::Failed(IngestError::Binary);
             return;
         }
+        if self.opts.format.is_none() {
+            let lines = head
+                .iter()
+                .filter(|(_, _, o)| !o)
+                .map(|(_, s, _)| s.as_str());
+            if let Some(metric) = super::prometheus::scrape_metric(lines) {
+                self.phase = Phase::Failed(IngestError::MetricsScrape { metric });
+                return;
+            }
+        }
         if sample.is_empty() && head.iter().all(|(_, _, o)| !o) {
             // Only comments so far: nothing to read.
             self.phase = Phase::Failed(IngestError::Empty);

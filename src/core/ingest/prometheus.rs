@@ -777,7 +777,8 @@ impl Collector {
         if let Mode::Busy { .. } = mode {
             prom.absent = all.saturating_sub(present);
         }
-        prom.unaligned = self.counted.len() >= 2 && present * 2 < all;
+        // Raw samples at each series' own times: about one series per step.
+        prom.unaligned = self.counted.len() >= 2 && present * 10 <= nsteps as u64 * 11;
         // Types: a type label every counted series carries.
         let mut group_type: Vec<u8> = vec![0; self.groups.len()];
         let mut typed = None;
@@ -890,6 +891,46 @@ fn type_label_of<'a>(
             .clone()
             .all(|tv| tv[li].as_deref().is_some_and(|v| !v.trim().is_empty()))
     })
+}
+
+/// The metric of a Prometheus `/metrics` scrape (text exposition format): a
+/// `# TYPE name gauge` line or a sample line `name{label="…",…} value` among `lines`.
+pub(crate) fn scrape_metric<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    let ident = |s: &str| {
+        let n = s
+            .bytes()
+            .take_while(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b':')
+            .count();
+        let ok = s.bytes().next().is_some_and(|c| !c.is_ascii_digit());
+        if ok {
+            n
+        } else {
+            0
+        }
+    };
+    for l in lines {
+        let l = l.trim();
+        if let Some(rest) = l.strip_prefix("# TYPE ") {
+            let mut w = rest.split_ascii_whitespace();
+            if let (Some(name), Some(kind)) = (w.next(), w.next()) {
+                let kinds = ["gauge", "counter", "histogram", "summary", "untyped"];
+                if ident(name) == name.len() && kinds.contains(&kind) {
+                    return Some(excerpt(name));
+                }
+            }
+            continue;
+        }
+        let n = ident(l);
+        if n == 0 || l.as_bytes().get(n) != Some(&b'{') {
+            continue;
+        }
+        let inner = &l[n + 1..];
+        let k = ident(inner);
+        if k > 0 && inner[k..].starts_with("=\"") {
+            return Some(excerpt(&l[..n]));
+        }
+    }
+    None
 }
 
 /// A sample pair `[time, "value"]` (`n` elements) → (ms, value), or why not.
