@@ -21,6 +21,7 @@ pub mod plan;
 pub mod pools;
 pub mod prices;
 pub mod profile;
+pub mod prom_samples;
 pub mod region;
 pub mod review;
 pub mod series;

@@ -9,13 +9,15 @@ pub(crate) enum JsonValue {
     Str(String),
     /// Elements with their byte offsets.
     Arr(Vec<(usize, JsonValue)>),
-    Obj(Vec<(String, JsonValue)>),
+    /// Members with the byte offset of each value.
+    Obj(Vec<(String, usize, JsonValue)>),
 }
 
 impl JsonValue {
+    #[cfg(test)]
     pub fn get(&self, key: &str) -> Option<&JsonValue> {
         match self {
-            JsonValue::Obj(kv) => kv.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            JsonValue::Obj(kv) => kv.iter().find(|(k, _, _)| k == key).map(|(_, _, v)| v),
             _ => None,
         }
     }
@@ -100,8 +102,12 @@ impl P<'_> {
                         return self.err();
                     }
                     self.i += 1;
+                    let mut at = self.i;
+                    while at < self.b.len() && matches!(self.b[at], b' ' | b'\t' | b'\n' | b'\r') {
+                        at += 1;
+                    }
                     let v = self.value(depth + 1)?;
-                    kv.push((k, v));
+                    kv.push((k, at, v));
                     self.ws();
                     match self.peek() {
                         Some(b',') => self.i += 1,

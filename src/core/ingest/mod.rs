@@ -75,6 +75,7 @@ mod detect;
 mod json;
 mod number;
 mod parser;
+mod prom_stream;
 mod prometheus;
 mod resample;
 mod split;
@@ -86,12 +87,15 @@ mod tests;
 #[cfg(test)]
 mod tests_forms;
 #[cfg(test)]
+mod tests_prom;
+#[cfg(test)]
 mod tests_types;
 
 use std::fmt;
 
 pub use bytes::{ByteStepper, Utf8Slices};
 pub use parser::{Parser, Stepper};
+pub use prometheus::parse_prometheus_tree;
 pub use types::{
     looks_like_gpu_type, merge_types, normalize_type, rename_type, TooManyTypes, TypeEditError,
     TypeSource, TypedSeries, MAX_LISTED_TYPES, MAX_TYPES,
@@ -295,9 +299,79 @@ pub struct ParseOptions {
     /// The order of day and month when every date of the file reads both ways (the
     /// browser locale's).
     pub locale_date_order: DateOrder,
-    /// nvidia-smi: a GPU is busy in a sample when utilization is above this (percent).
+    /// nvidia-smi: a GPU is busy in a sample when utilization is above this (percent);
+    /// DCGM utilisation: at or above it (a ratio metric against it / 100).
     pub busy_threshold_percent: f64,
+    /// Prometheus: how the series' values are read. `None`: by the metric name
+    /// (`__name__`) of the first series.
+    pub prometheus: Option<PromReading>,
     pub max_input_bytes: usize,
+}
+
+/// How the values of a Prometheus response are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PromReading {
+    /// The values are GPUs: each series averaged per hour, the series summed.
+    Values,
+    /// GPU utilisation in percent, one series per GPU (`DCGM_FI_DEV_GPU_UTIL`): GPUs busy
+    /// at a step = series at or above the busy threshold.
+    BusyPercent,
+    /// GPU activity as a ratio 0–1 (`DCGM_FI_PROF_GR_ENGINE_ACTIVE`,
+    /// `DCGM_FI_PROF_SM_ACTIVE`): busy at or above threshold / 100.
+    BusyRatio,
+    /// GPUs requested by pods (`kube_pod_container_resource_requests{resource=
+    /// "nvidia_com_gpu"}`): summed per step; a pod without a sample at a step adds 0.
+    Requests,
+}
+
+/// Why a Prometheus series was left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LeftOutReason {
+    /// Another metric than the one read (its `__name__` differs).
+    OtherMetric,
+    /// A Kubernetes request for another resource than `nvidia_com_gpu` (CPU, memory).
+    OtherResource,
+}
+
+/// A Prometheus series that was not counted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    /// 1-based position in `result`.
+    pub series: usize,
+    /// Its metric and labels (at most 40 characters).
+    pub name: String,
+    pub reason: LeftOutReason,
+}
+
+/// At most this many left-out series are listed; the rest are counted.
+pub const MAX_LISTED_LEFT_OUT: usize = 5;
+
+/// What a Prometheus response was read as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromReport {
+    pub reading: PromReading,
+    /// The reading came from the metric name (not the user's choice).
+    pub by_name: bool,
+    /// The metric read (`__name__` of the first series counted; empty without one).
+    pub metric: String,
+    /// Series counted that had samples (GPUs for DCGM, pod containers for Kubernetes).
+    pub series: usize,
+    /// Series counted per GPU type, in the order of [`Parsed::types`] (empty: untyped).
+    pub series_per_type: Vec<usize>,
+    /// Distinct evaluation times (steps) read (utilisation and requests readings).
+    pub steps: usize,
+    /// Utilisation: (GPU, step) pairs without a sample at a step where another GPU had one;
+    /// counted as not busy.
+    pub absent: u64,
+    /// The series share almost no steps (about one series per step: raw samples at each
+    /// series' own times, not a `query_range` at one step): counts per step undercount.
+    pub unaligned: bool,
+    /// Series left out (first [`MAX_LISTED_LEFT_OUT`]) and how many in all.
+    pub left_out: Vec<LeftOut>,
+    pub left_out_count: usize,
+    /// Read as values, but the series carry the DCGM exporter's labels (`UUID`,
+    /// `modelName`) without a metric name: perhaps utilisation (choose the reading).
+    pub looks_like_dcgm: bool,
 }
 
 impl Default for ParseOptions {
@@ -314,6 +388,7 @@ impl Default for ParseOptions {
             time_form: TimeForm::Auto,
             locale_date_order: DateOrder::MonthFirst,
             busy_threshold_percent: 10.0,
+            prometheus: None,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
         }
     }
@@ -446,8 +521,10 @@ pub struct ParseReport {
     pub duplicates: usize,
     /// Rows were out of time order (they were sorted).
     pub unsorted: bool,
-    /// nvidia-smi: the busy threshold used.
+    /// nvidia-smi, DCGM utilisation: the busy threshold used.
     pub busy_threshold_percent: Option<f64>,
+    /// Prometheus: what the series were read as.
+    pub prometheus: Option<PromReport>,
     pub utc_offset_minutes: i32,
     /// What carried the GPU types (typed input; [`Parsed::types`] holds them unless
     /// `too_many_types`).
@@ -491,6 +568,7 @@ impl ParseReport {
             duplicates: 0,
             unsorted: false,
             busy_threshold_percent: None,
+            prometheus: None,
             utc_offset_minutes: opts.utc_offset_minutes,
             type_source: None,
             too_many_types: None,
@@ -552,6 +630,9 @@ pub enum IngestError {
     /// A file read in slices ([`ByteStepper`]) could not be read on from byte `at` (moved,
     /// changed or deleted on disk since it was picked).
     Unreadable { at: u64 },
+    /// A Prometheus `/metrics` scrape (text exposition format: one instant), not a history;
+    /// `metric` is the first metric named (at most 40 characters).
+    MetricsScrape { metric: String },
 }
 
 impl fmt::Display for IngestError {
@@ -582,6 +663,10 @@ impl fmt::Display for IngestError {
             IngestError::NotPrometheus => write!(f, "JSON but not a Prometheus query result"),
             IngestError::PrometheusError { message } => write!(f, "Prometheus error: {message}"),
             IngestError::Unreadable { at } => write!(f, "the file could not be read at byte {at}"),
+            IngestError::MetricsScrape { metric } => write!(
+                f,
+                "a Prometheus /metrics scrape ({metric}: one instant), not a query_range history"
+            ),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::detect::{detect, Layout, Mode, TsCol, Typing};
 use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
+use super::prom_stream::PromStream;
 use super::resample::{
     hourly, hourly_typed, jobs, jobs_typed, rows_typed, sort_and_collapse, RowTable, Sample,
     TypedHourly,
@@ -13,9 +14,9 @@ use super::split::{split_fields, split_fields_with};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
-    prometheus, ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource,
-    ParseOptions, ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn,
-    MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
+    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource, ParseOptions,
+    ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn, MAX_HOURS,
+    MAX_LINE_BYTES, MAX_SERIES,
 };
 use crate::core::series::UsageSeries;
 use crate::core::zone::Zone;
@@ -146,8 +147,8 @@ enum Phase {
     Head,
     /// Layout known; rows are read as they come.
     Lines(Box<Rows>),
-    /// The whole text is JSON; parsed at the end.
-    Json(String),
+    /// The text is JSON: read as it comes (a Prometheus response).
+    Json(Box<PromStream>),
     Failed(IngestError),
 }
 
@@ -326,8 +327,8 @@ impl Parser {
             return;
         }
         match &mut self.phase {
-            Phase::Json(buf) => {
-                buf.push_str(chunk);
+            Phase::Json(stream) => {
+                stream.feed(chunk);
                 return;
             }
             Phase::Start(buf) => {
@@ -343,9 +344,10 @@ impl Parser {
                 };
                 let start = std::mem::take(buf);
                 if json {
-                    let mut all = start;
-                    all.push_str(chunk);
-                    self.phase = Phase::Json(all);
+                    let mut stream = Box::new(PromStream::new(&self.opts));
+                    stream.feed(&start);
+                    stream.feed(chunk);
+                    self.phase = Phase::Json(stream);
                     return;
                 }
                 self.phase = Phase::Head;
@@ -579,6 +581,16 @@ impl Parser {
             self.phase = Phase::Failed(IngestError::Binary);
             return;
         }
+        if self.opts.format.is_none() {
+            let lines = head
+                .iter()
+                .filter(|(_, _, o)| !o)
+                .map(|(_, s, _)| s.as_str());
+            if let Some(metric) = super::prometheus::scrape_metric(lines) {
+                self.phase = Phase::Failed(IngestError::MetricsScrape { metric });
+                return;
+            }
+        }
         if sample.is_empty() && head.iter().all(|(_, _, o)| !o) {
             // Only comments so far: nothing to read.
             self.phase = Phase::Failed(IngestError::Empty);
@@ -621,7 +633,7 @@ impl Parser {
             Phase::Start(_) => Err(IngestError::Empty),
             Phase::Head => Err(IngestError::Empty),
             Phase::Failed(e) => Err(e),
-            Phase::Json(text) => prometheus::parse_json(&text, &self.opts),
+            Phase::Json(stream) => stream.finish(),
             Phase::Lines(rows) => rows.finish(self.lines, self.skipped, &self.opts),
         }
     }
