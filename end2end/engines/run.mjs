@@ -20,12 +20,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { ROOT, launch, serve } from '../lib.mjs';
 import { diffFigures, diffFirstShown } from './compare.mjs';
 import { Session, startDriver } from './webdriver.mjs';
 
-const here = path.dirname(new URL(import.meta.url).pathname);
+const here = path.dirname(fileURLToPath(import.meta.url));
 const PROBE_PATH = '/__engines-probe.js';
 const PROBE = fs.readFileSync(path.join(here, 'probe.js'), 'utf8');
 const VIEWPORT = { width: 1280, height: 900 };
@@ -206,10 +207,19 @@ async function webkitEngine() {
   const xvfb = await startXvfb();
   const env = { ...process.env, DISPLAY: xvfb.display, TZ, LANG: 'en_US.UTF-8', LANGUAGE: 'en_US' };
   delete env.WAYLAND_DISPLAY;
-  const driver = await startDriver(WEBKIT_DRIVER, { env });
-  const session = await Session.create(driver.url, { 'webkitgtk:browserOptions': { args: ['--automation'] } });
-  await session.setTimeouts({ script: PAGE_TIMEOUT_MS, pageLoad: PAGE_TIMEOUT_MS });
-  await session.setWindowRect(VIEWPORT);
+  let driver;
+  let session;
+  try {
+    driver = await startDriver(WEBKIT_DRIVER, { env });
+    session = await Session.create(driver.url, { 'webkitgtk:browserOptions': { args: ['--automation'] } });
+    await session.setTimeouts({ script: PAGE_TIMEOUT_MS, pageLoad: PAGE_TIMEOUT_MS });
+    await session.setWindowRect(VIEWPORT);
+  } catch (e) {
+    await session?.close().catch(() => {});
+    await driver?.close();
+    await xvfb.close();
+    throw e;
+  }
   const version = `WebKitGTK ${session.capabilities.browserVersion}`;
   return {
     name: 'webkit',
@@ -293,6 +303,7 @@ try {
 
   // The others start while Chromium works.
   const starting = engines.map((e) => (e === 'firefox' ? firefoxEngine() : webkitEngine()));
+  for (const p of starting) p.catch(() => {}); // awaited below: no unhandled rejection meanwhile
   const reference = new Map();
   for (const page of selected) {
     const url = page.query === null ? server.url : `${server.url}?${page.query}`;
@@ -302,8 +313,12 @@ try {
     reference.set(page.name, got);
     report(chromium.name, page, got, problems, notes);
   }
-  const others = await Promise.all(starting);
+  const settled = await Promise.allSettled(starting);
+  const others = settled.filter((r) => r.status === 'fulfilled').map((r) => r.value);
   open.push(...others);
+  settled.forEach((r, i) => {
+    if (r.status === 'rejected') throw new Error(`${engines[i]} did not start: ${r.reason?.stack || r.reason}`);
+  });
   console.log(`# engines: ${[chromium, ...others].map((e) => e.version).join(', ')}; zone ${TZ}; ${selected.length} pages`);
   // Each engine goes through the pages on its own, both at once.
   await Promise.all(others.map(async (engine) => {
