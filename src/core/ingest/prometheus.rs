@@ -229,6 +229,9 @@ enum ValuesKey {
     Array,
 }
 
+/// An instant vector's sample, or why it was rejected (line, reason, excerpt).
+type VectorSample = Result<(i64, f64), (usize, RejectReason, String)>;
+
 /// The series being read.
 #[derive(Default)]
 struct Cur {
@@ -237,7 +240,7 @@ struct Cur {
     values: ValuesKey,
     vector_seen: bool,
     /// `"value"` of an instant vector, used when the series has no `"values"`.
-    vector: Option<Result<(i64, f64), (usize, RejectReason, String)>>,
+    vector: Option<VectorSample>,
     samples: Vec<(i64, f64)>,
 }
 
