@@ -15,6 +15,7 @@ use crate::core::ingest::{
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::percent;
 use crate::i18n::{pick, Lang};
+use crate::present::slurm_read;
 use crate::state::ParseStatus;
 
 /// The time forms the user can choose, with their stable keys.
@@ -92,13 +93,14 @@ pub fn zone_text(l: Lang, r: &ParseReport, chosen: &ZoneChoice, dst: bool) -> (S
 }
 
 /// The formats the user can force, with their stable keys.
-const FORMATS: [(&str, Format); 6] = [
+const FORMATS: [(&str, Format); 7] = [
     ("values", Format::Values),
     ("table", Format::Table),
     ("grafana", Format::GrafanaCsv),
     ("prometheus", Format::PrometheusJson),
     ("nvidia-smi", Format::NvidiaSmi),
     ("jobs", Format::JobLog),
+    ("slurm", Format::Slurm),
 ];
 
 fn format_name(l: Lang, f: Format) -> &'static str {
@@ -121,6 +123,7 @@ fn format_name(l: Lang, f: Format) -> &'static str {
             "job log (start, end, GPUs)",
             "任务日志（开始、结束、GPU 数）",
         ),
+        Format::Slurm => slurm_read::format_name(l),
     }
 }
 
@@ -201,6 +204,7 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::Unreadable { at }, Lang::En) => format!("The file could not be read on from byte {at} (moved, changed or deleted since it was picked?). Pick it again."),
         (IngestError::Unreadable { at }, Lang::Zh) => format!("文件从第 {at} 字节起无法继续读取（选择后被移动、修改或删除？）。请重新选择该文件。"),
         (IngestError::MetricsScrape { metric }, Lang::En) => format!("This looks like a Prometheus /metrics scrape ({metric} …): one instant, not a history. Export a range with query_range instead: curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60 (see Formats read)."),
+        (IngestError::Sacct(p), _) => slurm_read::error_text(l, p),
         (IngestError::MetricsScrape { metric }, Lang::Zh) => format!("这看起来是 Prometheus /metrics 抓取结果（{metric} ……）：只有一个时刻，不是历史。请改用 query_range 导出一段时间：curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60（见“支持的格式”）。"),
     }
 }
@@ -326,6 +330,7 @@ fn report_view(
             Lang::Zh => format!("缺失 {} 小时（{how}）", r.missing_hours),
         }
     };
+    let slurm = r.slurm.as_ref().map(|s| slurm_read::report_lines(l, s, planning)).unwrap_or_default();
     let rejected = r.rejected.clone();
     let not_listed = r.rejected_not_listed;
     let named = |c: &crate::core::ingest::ValueColumn| {
@@ -421,6 +426,9 @@ fn report_view(
                 <dt>{pick(l, "Rejected lines", "被拒绝的行")}</dt>
                 <dd data-testid="rows-rejected" data-value=r.rows_rejected.to_string()>{r.rows_rejected}</dd>
             </div>
+            {slurm.into_iter().map(|x| view! {
+                <div><dt>{x.term}</dt><dd data-testid=x.testid data-value=x.value>{x.text}</dd></div>
+            }).collect_view()}
             {type_source.map(|src| view! {
                 <div><dt>{pick(l, "GPU types from", "GPU 型号取自")}</dt><dd data-testid="types-from">{src}</dd></div>
             })}

@@ -14,6 +14,7 @@ pub mod hidden;
 pub mod own_hardware;
 pub mod pools;
 pub mod review;
+pub mod slurm_read;
 pub mod sizing;
 pub mod spot;
 pub mod terms;

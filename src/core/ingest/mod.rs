@@ -78,6 +78,7 @@ mod parser;
 mod prom_stream;
 mod prometheus;
 mod resample;
+mod slurm;
 mod split;
 pub(crate) mod timestamp;
 mod types;
@@ -96,6 +97,7 @@ use std::fmt;
 pub use bytes::{ByteStepper, Utf8Slices};
 pub use parser::{Parser, Stepper};
 pub use prometheus::parse_prometheus_tree;
+pub use slurm::{SacctProblem, SlurmReport, SACCT_COMMAND, SACCT_REQUIRED, UNTYPED_LABEL};
 pub use types::{
     looks_like_gpu_type, merge_types, normalize_type, rename_type, TooManyTypes, TypeEditError,
     TypeSource, TypedSeries, MAX_LISTED_TYPES, MAX_TYPES,
@@ -138,6 +140,8 @@ pub enum Format {
     NvidiaSmi,
     /// Scheduler job log: start, end, GPUs.
     JobLog,
+    /// Slurm accounting (`sacct -P`): jobs with their `AllocTRES` GPUs (see `slurm.rs`).
+    Slurm,
 }
 
 /// Field delimiter of a table.
@@ -525,6 +529,8 @@ pub struct ParseReport {
     pub busy_threshold_percent: Option<f64>,
     /// Prometheus: what the series were read as.
     pub prometheus: Option<PromReport>,
+    /// Slurm accounting: the jobs read, skipped and still running.
+    pub slurm: Option<SlurmReport>,
     pub utc_offset_minutes: i32,
     /// What carried the GPU types (typed input; [`Parsed::types`] holds them unless
     /// `too_many_types`).
@@ -569,6 +575,7 @@ impl ParseReport {
             unsorted: false,
             busy_threshold_percent: None,
             prometheus: None,
+            slurm: None,
             utc_offset_minutes: opts.utc_offset_minutes,
             type_source: None,
             too_many_types: None,
@@ -633,6 +640,8 @@ pub enum IngestError {
     /// A Prometheus `/metrics` scrape (text exposition format: one instant), not a history;
     /// `metric` is the first metric named (at most 40 characters).
     MetricsScrape { metric: String },
+    /// Looks like Slurm `sacct` output but cannot be read as it (see [`SacctProblem`]).
+    Sacct(SacctProblem),
 }
 
 impl fmt::Display for IngestError {
@@ -667,6 +676,7 @@ impl fmt::Display for IngestError {
                 f,
                 "a Prometheus /metrics scrape ({metric}: one instant), not a query_range history"
             ),
+            IngestError::Sacct(p) => write!(f, "sacct output that cannot be read: {p:?}; run {SACCT_COMMAND}"),
         }
     }
 }

@@ -149,6 +149,8 @@ enum Phase {
     Lines(Box<Rows>),
     /// The text is JSON: read as it comes (a Prometheus response).
     Json(Box<PromStream>),
+    /// A Slurm `sacct` export: jobs read as they come.
+    Slurm(Box<super::slurm::SacctRows>),
     Failed(IngestError),
 }
 
@@ -522,6 +524,7 @@ impl Parser {
             Phase::Lines(rows) => {
                 rows.row(no, l, overflow, no_quotes, &self.opts, &mut self.skipped)
             }
+            Phase::Slurm(rows) => rows.row(no, l, overflow, no_quotes, &mut self.skipped),
             Phase::Head => {
                 let t = l.trim();
                 if t.is_empty() && !overflow {
@@ -591,6 +594,23 @@ impl Parser {
                 return;
             }
         }
+        if matches!(self.opts.format, None | Some(Format::Slurm)) {
+            match super::slurm::recognise(&sample, &self.opts) {
+                Some(Ok(layout)) => {
+                    let mut rows = Box::new(super::slurm::SacctRows::new(layout, &self.opts));
+                    for (no, l, o) in &head {
+                        rows.row(*no, l, *o, false, &mut self.skipped);
+                    }
+                    self.phase = Phase::Slurm(rows);
+                    return;
+                }
+                Some(Err(e)) => {
+                    self.phase = Phase::Failed(e);
+                    return;
+                }
+                None => {}
+            }
+        }
         if sample.is_empty() && head.iter().all(|(_, _, o)| !o) {
             // Only comments so far: nothing to read.
             self.phase = Phase::Failed(IngestError::Empty);
@@ -635,6 +655,7 @@ impl Parser {
             Phase::Failed(e) => Err(e),
             Phase::Json(stream) => stream.finish(),
             Phase::Lines(rows) => rows.finish(self.lines, self.skipped, &self.opts),
+            Phase::Slurm(rows) => rows.finish(self.lines, self.skipped),
         }
     }
 }

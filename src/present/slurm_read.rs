@@ -1,0 +1,323 @@
+//! What the parse report says about a Slurm accounting export (`sacct`): the jobs read,
+//! skipped and still running, and why a text that looks like `sacct` could not be read.
+//! Pure; the report component places the lines.
+
+use crate::core::calendar::civil_from_days;
+use crate::core::ingest::{SacctProblem, SlurmReport, SACCT_COMMAND, UNTYPED_LABEL};
+use crate::core::zone::Zone;
+use crate::format::number_trim;
+use crate::i18n::pick;
+use crate::state::Lang;
+
+/// One line of the report: its test id, term, text and `data-value`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub testid: &'static str,
+    pub term: &'static str,
+    pub text: String,
+    pub value: String,
+}
+
+/// The format's name in the "Read as" list and line.
+pub fn format_name(l: Lang) -> &'static str {
+    pick(
+        l,
+        "Slurm accounting (sacct -P)",
+        "Slurm 作业记账（sacct -P）",
+    )
+}
+
+/// A UTC instant as local wall-clock time in `zone`.
+fn local(unix: i64, zone: &Zone) -> String {
+    let t = zone.local_s(unix);
+    let (y, m, d) = civil_from_days(t.div_euclid(86_400));
+    let s = t.rem_euclid(86_400);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", s / 3600, s % 3600 / 60)
+}
+
+fn jobs_word(l: Lang, n: usize) -> &'static str {
+    match (l, n) {
+        (Lang::En, 1) => "job",
+        (Lang::En, _) => "jobs",
+        (Lang::Zh, _) => "个作业",
+    }
+}
+
+/// The report's lines for a `sacct` export read in `zone` (the planning zone).
+pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
+    let n = |v: usize| v.to_string();
+    let mut out = Vec::new();
+    out.push(Line {
+        testid: "slurm-jobs",
+        term: pick(l, "Jobs read", "读取的作业"),
+        text: match l {
+            Lang::En => format!(
+                "{} {} (allocation rows, by {})",
+                r.jobs,
+                jobs_word(l, r.jobs),
+                r.id_column
+            ),
+            Lang::Zh => format!("{} 个作业（分配行，按 {} 识别）", r.jobs, r.id_column),
+        },
+        value: n(r.jobs),
+    });
+    let hours = number_trim(r.gpu_hours, 1, l);
+    out.push(Line {
+        testid: "slurm-gpu-jobs",
+        term: pick(l, "Jobs with GPUs", "使用 GPU 的作业"),
+        text: match l {
+            Lang::En => format!(
+                "{} {}, {hours} GPU-hours, each counted for the part of each hour it ran",
+                r.gpu_jobs,
+                jobs_word(l, r.gpu_jobs)
+            ),
+            Lang::Zh => format!(
+                "{} 个作业，共 {hours} GPU·小时，按每小时内实际运行的时长计入",
+                r.gpu_jobs
+            ),
+        },
+        value: n(r.gpu_jobs),
+    });
+    out.push(Line {
+        testid: "slurm-no-gpu",
+        term: pick(l, "Jobs without GPUs", "未用 GPU 的作业"),
+        text: match l {
+            Lang::En => format!(
+                "{} {}: no gres/gpu in AllocTRES, counted as 0 GPUs",
+                r.no_gpu_jobs,
+                jobs_word(l, r.no_gpu_jobs)
+            ),
+            Lang::Zh => format!(
+                "{} 个作业：AllocTRES 中没有 gres/gpu，按 0 张 GPU 计",
+                r.no_gpu_jobs
+            ),
+        },
+        value: n(r.no_gpu_jobs),
+    });
+    let mut steps = match l {
+        Lang::En => format!(
+            "{} skipped (their job's allocation row is in the file)",
+            r.steps_skipped
+        ),
+        Lang::Zh => format!("跳过 {} 个（文件中有其作业的分配行）", r.steps_skipped),
+    };
+    if r.steps_counted > 0 {
+        steps.push_str(&match l {
+            Lang::En => format!(
+                "; {} counted as jobs (no allocation row for them)",
+                r.steps_counted
+            ),
+            Lang::Zh => format!("；{} 个按作业计入（文件中没有其分配行）", r.steps_counted),
+        });
+    }
+    out.push(Line {
+        testid: "slurm-steps",
+        term: pick(l, "Job steps", "作业步"),
+        text: steps,
+        value: n(r.steps_skipped),
+    });
+    out.push(Line {
+        testid: "slurm-never-started",
+        term: pick(l, "Never started", "从未开始"),
+        text: match l {
+            Lang::En => format!(
+                "{} {} skipped (pending, or cancelled before they started: Start Unknown or None)",
+                r.never_started,
+                jobs_word(l, r.never_started)
+            ),
+            Lang::Zh => format!(
+                "跳过 {} 个作业（排队中，或开始前已取消：Start 为 Unknown 或 None）",
+                r.never_started
+            ),
+        },
+        value: n(r.never_started),
+    });
+    let running = match (r.run_to, l) {
+        (Some(t), Lang::En) => format!(
+            "{} {} (End Unknown), counted as running until {}, the latest time in the file",
+            r.running,
+            jobs_word(l, r.running),
+            local(t, zone)
+        ),
+        (Some(t), Lang::Zh) => format!(
+            "{} 个作业（End 为 Unknown），按运行到 {} 计（文件中最晚的时间）",
+            r.running,
+            local(t, zone)
+        ),
+        (None, _) => match l {
+            Lang::En => "none (every job has an End)".to_string(),
+            Lang::Zh => "无（每个作业都有 End）".to_string(),
+        },
+    };
+    out.push(Line {
+        testid: "slurm-running",
+        term: pick(l, "Still running", "仍在运行"),
+        text: running,
+        value: n(r.running),
+    });
+    if !r.types.is_empty() {
+        let sep = pick(l, ", ", "、");
+        let list: Vec<String> = r
+            .types
+            .iter()
+            .map(|(label, jobs)| {
+                let label = if label == UNTYPED_LABEL {
+                    pick(l, "no type (gres/gpu)", "未注明型号（gres/gpu）").to_string()
+                } else {
+                    label.clone()
+                };
+                match l {
+                    Lang::En => format!("{label} ({jobs} {})", jobs_word(l, *jobs)),
+                    Lang::Zh => format!("{label}（{jobs} 个作业）"),
+                }
+            })
+            .collect();
+        let mut text = list.join(sep);
+        if r.untyped_jobs > 0 {
+            text.push_str(pick(
+                l,
+                ". GPUs that name no type are planned as their own type.",
+                "。未注明型号的 GPU 作为单独的型号规划。",
+            ));
+        }
+        out.push(Line {
+            testid: "slurm-types",
+            term: pick(l, "GPU types (gres/gpu:…)", "GPU 型号（gres/gpu:…）"),
+            text,
+            value: n(r.types.len()),
+        });
+    }
+    out
+}
+
+/// Why a text that looks like `sacct` output was not read, with the command to run.
+pub fn error_text(l: Lang, p: &SacctProblem) -> String {
+    match (p, l) {
+        (SacctProblem::FixedWidth, Lang::En) => format!(
+            "This looks like sacct output in its default fixed-width columns (sacct without -P): values may be cut to the column width and cannot be read safely. Export it pipe-separated: {SACCT_COMMAND}"
+        ),
+        (SacctProblem::FixedWidth, Lang::Zh) => format!(
+            "这看起来是 sacct 默认的定宽列输出（未加 -P）：数值可能被列宽截断，无法可靠读取。请导出为竖线分隔的格式：{SACCT_COMMAND}"
+        ),
+        (SacctProblem::MissingColumns(cols), Lang::En) => format!(
+            "This looks like a sacct export, but it has no {} column{}. Export the columns the planner reads: {SACCT_COMMAND}",
+            cols.join(", "),
+            if cols.len() == 1 { "" } else { "s" }
+        ),
+        (SacctProblem::MissingColumns(cols), Lang::Zh) => format!(
+            "这看起来是 sacct 导出，但缺少 {} 列。请导出规划器读取的列：{SACCT_COMMAND}",
+            cols.join("、")
+        ),
+        (SacctProblem::NoJobRan { never_started }, Lang::En) => format!(
+            "A sacct export, but none of its {never_started} jobs ever started (all pending, or cancelled before they started): there is no usage to plan from. Export a period in which jobs ran (sacct -S … -E …): {SACCT_COMMAND}"
+        ),
+        (SacctProblem::NoJobRan { never_started }, Lang::Zh) => format!(
+            "是 sacct 导出，但其中 {never_started} 个作业都从未开始（都在排队，或开始前已取消）：没有可用于规划的用量。请导出有作业运行的时间段（sacct -S … -E …）：{SACCT_COMMAND}"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> SlurmReport {
+        SlurmReport {
+            id_column: "JobIDRaw".into(),
+            jobs: 5,
+            gpu_jobs: 3,
+            no_gpu_jobs: 1,
+            steps_skipped: 4,
+            steps_counted: 1,
+            never_started: 2,
+            running: 1,
+            // 2026-03-01 12:00 UTC
+            run_to: Some(1_772_366_400),
+            gpu_hours: 12.5,
+            types: vec![("a100".into(), 2), (UNTYPED_LABEL.into(), 1)],
+            untyped_jobs: 1,
+        }
+    }
+
+    fn find<'a>(lines: &'a [Line], id: &str) -> &'a Line {
+        lines.iter().find(|x| x.testid == id).expect(id)
+    }
+
+    #[test]
+    fn english_lines_name_each_count() {
+        let lines = report_lines(Lang::En, &report(), &Zone::fixed(480));
+        assert_eq!(
+            find(&lines, "slurm-jobs").text,
+            "5 jobs (allocation rows, by JobIDRaw)"
+        );
+        assert_eq!(find(&lines, "slurm-gpu-jobs").value, "3");
+        assert!(find(&lines, "slurm-gpu-jobs")
+            .text
+            .starts_with("3 jobs, 12.5 GPU-hours"));
+        assert_eq!(
+            find(&lines, "slurm-steps").text,
+            "4 skipped (their job's allocation row is in the file); 1 counted as jobs (no allocation row for them)"
+        );
+        assert_eq!(find(&lines, "slurm-never-started").value, "2");
+        // 12:00 UTC is 20:00 at UTC+8.
+        assert_eq!(
+            find(&lines, "slurm-running").text,
+            "1 job (End Unknown), counted as running until 2026-03-01 20:00, the latest time in the file"
+        );
+        assert_eq!(
+            find(&lines, "slurm-types").text,
+            "a100 (2 jobs), no type (gres/gpu) (1 job). GPUs that name no type are planned as their own type."
+        );
+        assert_eq!(find(&lines, "slurm-no-gpu").value, "1");
+    }
+
+    #[test]
+    fn chinese_lines() {
+        let lines = report_lines(Lang::Zh, &report(), &Zone::fixed(0));
+        assert_eq!(
+            find(&lines, "slurm-running").text,
+            "1 个作业（End 为 Unknown），按运行到 2026-03-01 12:00 计（文件中最晚的时间）"
+        );
+        assert_eq!(
+            find(&lines, "slurm-never-started").text,
+            "跳过 2 个作业（排队中，或开始前已取消：Start 为 Unknown 或 None）"
+        );
+        assert!(find(&lines, "slurm-types").text.starts_with("a100（2 个作业）、未注明型号"));
+    }
+
+    #[test]
+    fn no_running_and_untyped_file() {
+        let mut r = report();
+        r.running = 0;
+        r.run_to = None;
+        r.types.clear();
+        r.steps_counted = 0;
+        let lines = report_lines(Lang::En, &r, &Zone::fixed(0));
+        assert_eq!(find(&lines, "slurm-running").text, "none (every job has an End)");
+        assert!(lines.iter().all(|x| x.testid != "slurm-types"));
+        assert_eq!(
+            find(&lines, "slurm-steps").text,
+            "4 skipped (their job's allocation row is in the file)"
+        );
+    }
+
+    #[test]
+    fn errors_give_the_command() {
+        for l in [Lang::En, Lang::Zh] {
+            for p in [
+                SacctProblem::FixedWidth,
+                SacctProblem::MissingColumns(vec!["AllocTRES"]),
+                SacctProblem::NoJobRan { never_started: 3 },
+            ] {
+                assert!(error_text(l, &p).ends_with(SACCT_COMMAND), "{p:?}");
+            }
+        }
+        assert!(error_text(Lang::En, &SacctProblem::FixedWidth).contains("without -P"));
+        assert!(
+            error_text(Lang::En, &SacctProblem::MissingColumns(vec!["Start", "AllocTRES"]))
+                .contains("no Start, AllocTRES columns")
+        );
+        assert!(error_text(Lang::Zh, &SacctProblem::MissingColumns(vec!["AllocTRES"]))
+            .contains("缺少 AllocTRES 列"));
+    }
+}
