@@ -90,6 +90,8 @@ mod tests_forms;
 #[cfg(test)]
 mod tests_prom;
 #[cfg(test)]
+mod tests_slurm;
+#[cfg(test)]
 mod tests_types;
 
 use std::fmt;
