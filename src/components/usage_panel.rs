@@ -195,20 +195,16 @@ pub fn UsagePanel() -> impl IntoView {
     });
     let dragging = RwSignal::new(false);
 
-    let load_sample = move |s: Example| {
-        // 30 days ending at the start of the current hour, in the user's time zone.
+    // An example's text for the 30 days ending at the start of the current hour, in the
+    // user's time zone.
+    let load_text = move |make: &dyn Fn(i64, i32) -> String| {
         let now = (js_sys::Date::now() / 1000.0) as i64;
         let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
         let offset = state.with_untracked(|st| crate::time_zones::resolve(&st.tz).offset_at(now));
-        set_history(
-            examples::csv(s, start, offset),
-            usage_text,
-            usage_file,
-            textarea,
-            false,
-        );
+        set_history(make(start, offset), usage_text, usage_file, textarea, false);
         state.update(|st| st.mode = UsageMode::Data);
     };
+    let load_sample = move |s: Example| load_text(&|start, off| examples::csv(s, start, off));
 
     view! {
         <section class="card" aria-labelledby="usage-heading">
@@ -307,6 +303,9 @@ pub fn UsagePanel() -> impl IntoView {
                             {move || sample_name(lang.get(), s)}
                         </button>
                     }).collect_view()}
+                    <button type="button" data-testid="sample-slurm" on:click=move |_| load_text(&crate::core::slurm_sample::sacct)>
+                        {move || pick(lang.get(), "Slurm cluster (sacct export)", "Slurm 集群（sacct 导出）")}
+                    </button>
                 </div>
                 <ParseReportView />
                 <div class="inline-controls">

@@ -25,6 +25,7 @@ pub mod prom_samples;
 pub mod region;
 pub mod review;
 pub mod series;
+pub mod slurm_sample;
 pub mod sizing;
 pub mod spot;
 pub mod terms;
