@@ -13,7 +13,7 @@ mod common;
 
 use gpu_rent_planner::core::ingest::{
     parse, ByteStepper, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError,
-    ParseOptions, ParseResult, Parser, Stepper, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS,
+    ParseOptions, ParseResult, Parser, Stepper, TimeForm, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS,
     MAX_LISTED_GAPS, MAX_LISTED_REJECTS,
 };
 use proptest::prelude::*;
@@ -610,6 +610,7 @@ fn regression_corpus() {
             Some(Format::PrometheusJson),
             Some(Format::NvidiaSmi),
             Some(Format::JobLog),
+            Some(Format::Slurm),
         ] {
             for gaps in [GapPolicy::Exclude, GapPolicy::Zero] {
                 let opts = ParseOptions {
@@ -629,4 +630,204 @@ fn regression_corpus() {
         n += 1;
     }
     assert!(n >= 8, "corpus has {n} files");
+}
+
+// ---------------------------------------------------------------------------------------
+// Slurm accounting exports (`sacct -P`): near-valid exports never fail badly and read the
+// same in slices; valid exports keep every counted job's GPU-hours, hour by hour as the job
+// log reads the same jobs.
+
+const SACCT_COLUMNS: [&str; 9] = [
+    "JobIDRaw", "Start", "End", "ElapsedRaw", "AllocTRES", "State", "Account", "User", "Partition",
+];
+
+/// Cells of sacct exports, and the ways they break.
+const SACCT_CELLS: &[&str] = &[
+    "1041", "1041.batch", "1041.0", "1041.extern", "77", "77.0", "", " ", "Unknown", "None",
+    "unknown", "2026-11-01T10:30:00", "2026-11-01T12:00:00", "2026-11-01T10:30", "2099-12-31T23:59:59",
+    "1989-01-01T00:00:00", "2026-13-01T00:00:00", "1793538000", "46300.5", "5400", "-1",
+    "gres/gpu=4", "gres/gpu:a100=4,gres/gpu=4", "billing=8,cpu=8,gres/gpu:h100=2,gres/gpu=2,mem=8G",
+    "gres/gpu=-1", "gres/gpu=1e999", "gres/gpu=NaN", "gres/gpu:=3", "gres/gpu", "gres/gpu=",
+    "gres/gpumem=40G,gres/gpuutil=100", "cpu=4,mem=4G", "gres/gpu:😀=1", "gres/gpu:a100=1,gres/gpu:a100=2",
+    "PENDING", "RUNNING", "COMPLETED", "CANCELLED by 0", "|", "\"", "\"a|b\"", "#", "x", "…", "\r",
+    "JobIDRaw", "\u{feff}",
+];
+
+/// A header (columns shuffled, some dropped, a trailing `|` or not) and rows of cells.
+fn sacct_text() -> impl Strategy<Value = String> {
+    (
+        Just(SACCT_COLUMNS.to_vec()).prop_shuffle(),
+        0usize..3,
+        any::<bool>(),
+        prop::collection::vec(
+            prop::collection::vec(prop::sample::select(SACCT_CELLS), 0..11),
+            0..40,
+        ),
+        prop::sample::select(&["\n", "\r\n"][..]),
+    )
+        .prop_map(|(mut cols, drop, trailing, rows, nl)| {
+            cols.truncate(cols.len() - drop);
+            let tail = if trailing { "|" } else { "" };
+            let mut text = format!("{}{tail}{nl}", cols.join("|"));
+            for r in rows {
+                text.push_str(&r.join("|"));
+                text.push_str(tail);
+                text.push_str(nl);
+            }
+            text
+        })
+}
+
+fn sacct_options() -> impl Strategy<Value = ParseOptions> {
+    (
+        prop_oneof![3 => Just(None), 1 => Just(Some(Format::Slurm)), 1 => format_strategy()],
+        prop_oneof![3 => Just(0i32), 1 => -1440i32..=1440],
+        prop_oneof![
+            4 => Just(TimeForm::Auto), 1 => Just(TimeForm::Unix), 1 => Just(TimeForm::ExcelSerial),
+            1 => Just(TimeForm::DayFirst),
+        ],
+        prop_oneof![4 => Just(1usize << 20), 1 => 0usize..64],
+    )
+        .prop_map(|(format, utc, time_form, max)| ParseOptions {
+            format,
+            utc_offset_minutes: utc,
+            time_form,
+            max_input_bytes: max,
+            ..ParseOptions::default()
+        })
+}
+
+/// A valid job: start (minutes after 2026-11-01 00:00), minutes run, GPUs, type (0 none,
+/// 1 `a100`, 2 `h100`, 3 typed `a100` with more untyped), state (0 ran, 1 pending, 2
+/// running), and how many step rows follow it.
+type SacctJob = (u32, u32, u32, u8, u8, u8);
+
+fn sacct_job() -> impl Strategy<Value = SacctJob> {
+    (0u32..20_000, 0u32..3_000, 0u32..9, 0u8..4, prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)], 0u8..3)
+}
+
+fn sacct_time(out: &mut String, minutes: u32) {
+    // 2026-11-01 00:00 UTC is day 20 758.
+    let days = 20_758 + i64::from(minutes / 1440);
+    let (y, m, d) = gpu_rent_planner::core::calendar::civil_from_days(days);
+    let mm = minutes % 1440;
+    out.push_str(&format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:00", mm / 60, mm % 60));
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    #[test]
+    fn sacct_exports_never_fail_badly(text in sacct_text(), opts in sacct_options(), slice in 1usize..200) {
+        if let Err(e) = check_all(&text, &opts, slice) {
+            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+    }
+
+    #[test]
+    fn sacct_keeps_the_gpu_hours_of_every_job(
+        jobs in prop::collection::vec(sacct_job(), 1..40),
+        order in any::<prop::sample::Index>(),
+        steps_first in any::<bool>(),
+        slice in 1usize..200,
+    ) {
+        // The export, and the same counted jobs as a job log (`start,end,gpus`).
+        let mut text = format!("{}\n", SACCT_COLUMNS.join("|"));
+        let mut log = String::from("start,end,gpus\n");
+        let latest = jobs
+            .iter()
+            .map(|j| if j.4 == 1 { 0 } else if j.4 == 2 { j.0 } else { j.0 + j.1 })
+            .max()
+            .unwrap_or(0);
+        let mut gpu_hours = 0.0;
+        let mut any_ran = false;
+        let mut rows = Vec::new();
+        for (i, &(start, len, gpus, ty, state, steps)) in jobs.iter().enumerate() {
+            let tres = match ty {
+                0 => format!("cpu=4,gres/gpu={gpus},mem=8G"),
+                1 => format!("gres/gpu:a100={gpus},gres/gpu={gpus}"),
+                2 => format!("gres/gpu={gpus},gres/gpu:h100={gpus},gres/gpumem=80G"),
+                _ => format!("gres/gpu:a100={gpus},gres/gpu={}", 2 * gpus),
+            };
+            let counted = if ty == 3 { 2 * gpus } else { gpus };
+            let mut row = format!("{}|", 500 + i);
+            let end = match state {
+                1 => {
+                    row.push_str("Unknown|Unknown|0|");
+                    None
+                }
+                2 => {
+                    sacct_time(&mut row, start);
+                    row.push_str("|Unknown|0|");
+                    Some(latest.max(start))
+                }
+                _ => {
+                    sacct_time(&mut row, start);
+                    row.push('|');
+                    sacct_time(&mut row, start + len);
+                    row.push_str(&format!("|{}|", len * 60));
+                    Some(start + len)
+                }
+            };
+            row.push_str(&tres);
+            row.push_str(["|COMPLETED", "|PENDING", "|RUNNING"][usize::from(state)]);
+            row.push_str("|acct|user|gpu\n");
+            let mut block = vec![row.clone()];
+            for k in 0..steps {
+                block.push(row.replacen(&format!("{}|", 500 + i), &format!("{}.{k}|", 500 + i), 1));
+            }
+            rows.push(block);
+            if let Some(e) = end {
+                any_ran = true;
+                let (mut a, mut b) = (String::new(), String::new());
+                sacct_time(&mut a, start);
+                sacct_time(&mut b, e);
+                log.push_str(&format!("{a},{b},{counted}\n"));
+                gpu_hours += f64::from(counted) * f64::from(e - start) / 60.0;
+            }
+        }
+        // Move one job's rows (allocation and steps) to another place.
+        let n = rows.len();
+        let mut moved = rows.remove(order.index(n));
+        if steps_first {
+            // Its steps before its allocation row: still skipped (found at the end).
+            moved.reverse();
+        }
+        rows.insert(order.index(n).min(rows.len()) / 2, moved);
+        for block in rows {
+            for r in block {
+                text.push_str(&r);
+            }
+        }
+        let opts = ParseOptions::default();
+        if let Err(e) = check_all(&text, &opts, slice) {
+            prop_assert!(false, "{e}\ninput: {text:?}");
+        }
+        let got = parse(&text, &opts);
+        if !any_ran {
+            prop_assert!(matches!(got, Err(IngestError::Sacct(_))), "{got:?}");
+            return Ok(());
+        }
+        let p = got.map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(p.report.format, Format::Slurm);
+        prop_assert_eq!(p.report.rows_rejected, 0);
+        let sum: f64 = p.series.values.iter().sum();
+        prop_assert!((sum - gpu_hours).abs() <= 1e-9 * (1.0 + gpu_hours), "{sum} vs {gpu_hours}\n{text}");
+        let want = parse(&log, &opts).map_err(|e| TestCaseError::fail(format!("{e}\n{log}")))?;
+        prop_assert_eq!(&p.series.timestamps, &want.series.timestamps, "{}\n{}", text, log);
+        for (a, b) in p.series.values.iter().zip(&want.series.values) {
+            prop_assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{a} vs {b}\n{text}\n{log}");
+        }
+        if !p.types.is_empty() {
+            for h in 0..p.series.values.len() {
+                let typed: f64 = p.types.iter().map(|t| t.series.values[h]).sum();
+                prop_assert!((typed - p.series.values[h]).abs() <= 1e-9 * (1.0 + typed));
+            }
+        }
+        let r = p.report.slurm.as_ref().expect("slurm report");
+        prop_assert_eq!(r.jobs, jobs.len());
+        prop_assert_eq!(r.steps_skipped, jobs.iter().map(|j| usize::from(j.5)).sum::<usize>());
+        prop_assert_eq!(r.never_started, jobs.iter().filter(|j| j.4 == 1).count());
+        prop_assert_eq!(r.running, jobs.iter().filter(|j| j.4 == 2).count());
+    }
 }
