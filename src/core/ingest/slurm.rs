@@ -413,7 +413,6 @@ impl SacctRows {
                     self.naive = ts.naive;
                     self.time_example = Some(super::excerpt(c));
                 }
-                self.latest = Some(self.latest.map_or(ts.ms, |l| l.max(ts.ms)));
                 Ok(Some(ts.ms))
             }
             Err(TsError::OutOfRange) => Err((RejectReason::TimestampOutOfRange, Some(r))),
@@ -494,6 +493,10 @@ impl SacctRows {
             }
         }
         let total = self.gpus(tc, rt)?;
+        // The latest time written (by rows read, not rejected ones): where running jobs end.
+        for t in [start, end].into_iter().flatten() {
+            self.latest = Some(self.latest.map_or(t, |l| l.max(t)));
+        }
         let never_started = pending || start.is_none();
         if step {
             if self.last_alloc == Some(key) {

@@ -188,6 +188,13 @@ fn pending_and_cancelled_jobs_are_skipped_and_running_jobs_run_to_the_latest_tim
     assert_eq!(s.no_gpu_jobs, 1);
     assert_eq!(s.jobs, 5);
     assert_eq!(s.gpu_jobs, 2);
+    // A rejected row's times do not move the end of running jobs.
+    let late = format!(
+        "{text}6|2026-11-01T10:00:00|2026-11-01T18:00:00|0|gres/gpu=x|COMPLETED|a|u|p\n"
+    );
+    let p = ok(&late);
+    assert_eq!(p.report.rows_rejected, 1);
+    assert_eq!(slurm(&p).run_to, Some(T10 + 3 * 3600));
 }
 
 #[test]
