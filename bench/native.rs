@@ -252,5 +252,58 @@ fn links(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, ingest, analysis, links, fleet);
+/// A Slurm accounting export of 1 000 000 jobs (`slurm_sample::generate_sacct`, ~125 MB, 4
+/// GPU types with the untyped ones): parsed whole and as the page reads a file (1 MiB byte
+/// slices through `ByteStepper`), then parse + plan: the total's profile and plan, and the
+/// fleet of its types (profiles, plans, `plan_fleet`), as the page does.
+fn slurm(c: &mut Criterion) {
+    use gpu_rent_planner::core::ingest::ByteStepper;
+    let text = gpu_rent_planner::core::slurm_sample::generate_sacct(1_000_000);
+    let opts = ParseOptions {
+        max_input_bytes: gpu_rent_planner::core::ingest::MAX_FILE_BYTES,
+        ..ParseOptions::default()
+    };
+    let mut g = c.benchmark_group("slurm");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("parse-1M-jobs", |b| {
+        b.iter(|| parse(black_box(&text), &opts).map(|p| p.series.values.len()))
+    });
+    g.bench_function("file-slices-1MiB-1M-jobs", |b| {
+        b.iter(|| {
+            let bytes = black_box(text.as_bytes());
+            let mut s = ByteStepper::new(bytes.len() as u64, &opts);
+            while let Some(at) = s.wants() {
+                let at = at as usize;
+                s.feed(&bytes[at..(at + (1 << 20)).min(bytes.len())]);
+            }
+            s.finish().map(|p| p.series.values.len())
+        })
+    });
+    let inputs_ = PlanInputs::default();
+    g.bench_function("parse+plan-1M-jobs", |b| {
+        b.iter(|| {
+            let p = parse(black_box(&text), &opts).expect("the export parses");
+            let h = profile(
+                &gpu_rent_planner::url::quantize(&p.series),
+                &inputs_.profile_settings(),
+            )
+            .expect("valid series");
+            let total = plan_with_history(&inputs_, Some(&h));
+            let (inputs, profiles) = fleet_state(&p.types);
+            let outputs: Vec<PlanOutputs> = inputs
+                .iter()
+                .zip(&profiles)
+                .map(|(i, h)| plan_with_history(i, Some(h)))
+                .collect();
+            (
+                total.commitment.is_ok(),
+                fleet_plan(&inputs, &profiles, &outputs).total,
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, ingest, analysis, links, fleet, slurm);
 criterion_main!(benches);

@@ -13,8 +13,8 @@ mod common;
 
 use gpu_rent_planner::core::ingest::{
     parse, ByteStepper, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError,
-    ParseOptions, ParseResult, Parser, Stepper, TimeForm, ValueColumn, MAX_EXCERPT_CHARS, MAX_HOURS,
-    MAX_LISTED_GAPS, MAX_LISTED_REJECTS,
+    ParseOptions, ParseResult, Parser, Stepper, TimeForm, ValueColumn, MAX_EXCERPT_CHARS,
+    MAX_HOURS, MAX_LISTED_GAPS, MAX_LISTED_REJECTS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -638,19 +638,66 @@ fn regression_corpus() {
 // log reads the same jobs.
 
 const SACCT_COLUMNS: [&str; 9] = [
-    "JobIDRaw", "Start", "End", "ElapsedRaw", "AllocTRES", "State", "Account", "User", "Partition",
+    "JobIDRaw",
+    "Start",
+    "End",
+    "ElapsedRaw",
+    "AllocTRES",
+    "State",
+    "Account",
+    "User",
+    "Partition",
 ];
 
 /// Cells of sacct exports, and the ways they break.
 const SACCT_CELLS: &[&str] = &[
-    "1041", "1041.batch", "1041.0", "1041.extern", "77", "77.0", "", " ", "Unknown", "None",
-    "unknown", "2026-11-01T10:30:00", "2026-11-01T12:00:00", "2026-11-01T10:30", "2099-12-31T23:59:59",
-    "1989-01-01T00:00:00", "2026-13-01T00:00:00", "1793538000", "46300.5", "5400", "-1",
-    "gres/gpu=4", "gres/gpu:a100=4,gres/gpu=4", "billing=8,cpu=8,gres/gpu:h100=2,gres/gpu=2,mem=8G",
-    "gres/gpu=-1", "gres/gpu=1e999", "gres/gpu=NaN", "gres/gpu:=3", "gres/gpu", "gres/gpu=",
-    "gres/gpumem=40G,gres/gpuutil=100", "cpu=4,mem=4G", "gres/gpu:😀=1", "gres/gpu:a100=1,gres/gpu:a100=2",
-    "PENDING", "RUNNING", "COMPLETED", "CANCELLED by 0", "|", "\"", "\"a|b\"", "#", "x", "…", "\r",
-    "JobIDRaw", "\u{feff}",
+    "1041",
+    "1041.batch",
+    "1041.0",
+    "1041.extern",
+    "77",
+    "77.0",
+    "",
+    " ",
+    "Unknown",
+    "None",
+    "unknown",
+    "2026-11-01T10:30:00",
+    "2026-11-01T12:00:00",
+    "2026-11-01T10:30",
+    "2099-12-31T23:59:59",
+    "1989-01-01T00:00:00",
+    "2026-13-01T00:00:00",
+    "1793538000",
+    "46300.5",
+    "5400",
+    "-1",
+    "gres/gpu=4",
+    "gres/gpu:a100=4,gres/gpu=4",
+    "billing=8,cpu=8,gres/gpu:h100=2,gres/gpu=2,mem=8G",
+    "gres/gpu=-1",
+    "gres/gpu=1e999",
+    "gres/gpu=NaN",
+    "gres/gpu:=3",
+    "gres/gpu",
+    "gres/gpu=",
+    "gres/gpumem=40G,gres/gpuutil=100",
+    "cpu=4,mem=4G",
+    "gres/gpu:😀=1",
+    "gres/gpu:a100=1,gres/gpu:a100=2",
+    "PENDING",
+    "RUNNING",
+    "COMPLETED",
+    "CANCELLED by 0",
+    "|",
+    "\"",
+    "\"a|b\"",
+    "#",
+    "x",
+    "…",
+    "\r",
+    "JobIDRaw",
+    "\u{feff}",
 ];
 
 /// A header (columns shuffled, some dropped, a trailing `|` or not) and rows of cells.
@@ -703,7 +750,14 @@ fn sacct_options() -> impl Strategy<Value = ParseOptions> {
 type SacctJob = (u32, u32, u32, u8, u8, u8);
 
 fn sacct_job() -> impl Strategy<Value = SacctJob> {
-    (0u32..20_000, 0u32..3_000, 0u32..9, 0u8..4, prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)], 0u8..3)
+    (
+        0u32..20_000,
+        0u32..3_000,
+        0u32..9,
+        0u8..4,
+        prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)],
+        0u8..3,
+    )
 }
 
 fn sacct_time(out: &mut String, minutes: u32) {
@@ -711,7 +765,11 @@ fn sacct_time(out: &mut String, minutes: u32) {
     let days = 20_758 + i64::from(minutes / 1440);
     let (y, m, d) = gpu_rent_planner::core::calendar::civil_from_days(days);
     let mm = minutes % 1440;
-    out.push_str(&format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:00", mm / 60, mm % 60));
+    out.push_str(&format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:00",
+        mm / 60,
+        mm % 60
+    ));
 }
 
 proptest! {

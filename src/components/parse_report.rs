@@ -330,7 +330,11 @@ fn report_view(
             Lang::Zh => format!("缺失 {} 小时（{how}）", r.missing_hours),
         }
     };
-    let slurm = r.slurm.as_ref().map(|s| slurm_read::report_lines(l, s, planning)).unwrap_or_default();
+    let slurm = r
+        .slurm
+        .as_ref()
+        .map(|s| slurm_read::report_lines(l, s, planning))
+        .unwrap_or_default();
     let rejected = r.rejected.clone();
     let not_listed = r.rejected_not_listed;
     let named = |c: &crate::core::ingest::ValueColumn| {

@@ -235,7 +235,11 @@ pub fn sacct_from_series(s: &UsageSeries, running: bool) -> String {
             End::Running | End::Pending => i64::MAX,
             End::Cancelled(t) => t,
         };
-        (matches!(j.end, End::Pending), j.start, std::cmp::Reverse(end))
+        (
+            matches!(j.end, End::Pending),
+            j.start,
+            std::cmp::Reverse(end),
+        )
     });
     let mut out = String::with_capacity(jobs.len() * 110 + 80);
     out.push_str(HEADER);
@@ -339,7 +343,10 @@ mod tests {
             let r = p.report.slurm.as_ref().unwrap();
             assert_eq!(r.never_started, 3);
             assert!(r.running > 0);
-            assert_eq!(r.run_to, want.timestamps.as_ref().map(|t| t[t.len() - 1] + 3600));
+            assert_eq!(
+                r.run_to,
+                want.timestamps.as_ref().map(|t| t[t.len() - 1] + 3600)
+            );
             assert!(r.no_gpu_jobs > 100);
             assert_eq!(r.jobs, text.lines().count() - 1);
             assert_eq!(p.report.rows_rejected, 0);
@@ -372,7 +379,10 @@ mod tests {
         // Job logs fill the idle hour in the gap with 0; the idle first hour has no job (no
         // CPU job either: 13:00 is not a sixth hour), so the history starts an hour later.
         let want = [5.3, 9.0, 0.0, 0.4, 8.0, 2.0];
-        assert_eq!(p.series.timestamps.as_ref().map(|t| t[0]), Some(shift + 3600));
+        assert_eq!(
+            p.series.timestamps.as_ref().map(|t| t[0]),
+            Some(shift + 3600)
+        );
         assert_eq!(p.series.values.len(), want.len());
         for (a, b) in p.series.values.iter().zip(want) {
             assert!((a - b).abs() < 1e-9, "{a} vs {b}");

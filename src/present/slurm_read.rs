@@ -282,7 +282,9 @@ mod tests {
             find(&lines, "slurm-never-started").text,
             "跳过 2 个作业（排队中，或开始前已取消：Start 为 Unknown 或 None）"
         );
-        assert!(find(&lines, "slurm-types").text.starts_with("a100（2 个作业）、未注明型号"));
+        assert!(find(&lines, "slurm-types")
+            .text
+            .starts_with("a100（2 个作业）、未注明型号"));
     }
 
     #[test]
@@ -293,7 +295,10 @@ mod tests {
         r.types.clear();
         r.steps_counted = 0;
         let lines = report_lines(Lang::En, &r, &Zone::fixed(0));
-        assert_eq!(find(&lines, "slurm-running").text, "none (every job has an End)");
+        assert_eq!(
+            find(&lines, "slurm-running").text,
+            "none (every job has an End)"
+        );
         assert!(lines.iter().all(|x| x.testid != "slurm-types"));
         assert_eq!(
             find(&lines, "slurm-steps").text,
@@ -313,11 +318,14 @@ mod tests {
             }
         }
         assert!(error_text(Lang::En, &SacctProblem::FixedWidth).contains("without -P"));
+        assert!(error_text(
+            Lang::En,
+            &SacctProblem::MissingColumns(vec!["Start", "AllocTRES"])
+        )
+        .contains("no Start, AllocTRES columns"));
         assert!(
-            error_text(Lang::En, &SacctProblem::MissingColumns(vec!["Start", "AllocTRES"]))
-                .contains("no Start, AllocTRES columns")
+            error_text(Lang::Zh, &SacctProblem::MissingColumns(vec!["AllocTRES"]))
+                .contains("缺少 AllocTRES 列")
         );
-        assert!(error_text(Lang::Zh, &SacctProblem::MissingColumns(vec!["AllocTRES"]))
-            .contains("缺少 AllocTRES 列"));
     }
 }

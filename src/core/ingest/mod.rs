@@ -678,7 +678,10 @@ impl fmt::Display for IngestError {
                 f,
                 "a Prometheus /metrics scrape ({metric}: one instant), not a query_range history"
             ),
-            IngestError::Sacct(p) => write!(f, "sacct output that cannot be read: {p:?}; run {SACCT_COMMAND}"),
+            IngestError::Sacct(p) => write!(
+                f,
+                "sacct output that cannot be read: {p:?}; run {SACCT_COMMAND}"
+            ),
         }
     }
 }

@@ -404,7 +404,9 @@ impl SacctRows {
         let res = match self.time_form {
             TimeForm::Unix => parse_epoch(c),
             TimeForm::ExcelSerial => parse_excel(c, &self.zone),
-            _ => parse_datetime(c, &self.zone, self.order).or_else(|e| parse_epoch(c).map_err(|_| e)),
+            _ => {
+                parse_datetime(c, &self.zone, self.order).or_else(|e| parse_epoch(c).map_err(|_| e))
+            }
         };
         match res {
             Ok(ts) => {

@@ -83,7 +83,9 @@ fn a_job_counts_for_the_part_of_each_hour_it_ran() {
 
 #[test]
 fn times_are_read_in_the_planning_zone() {
-    let text = format!("{HEAD}\n7|2026-11-01T18:30:00|2026-11-01T20:00:00|5400|gres/gpu=4|COMPLETED|a|u|p\n");
+    let text = format!(
+        "{HEAD}\n7|2026-11-01T18:30:00|2026-11-01T20:00:00|5400|gres/gpu=4|COMPLETED|a|u|p\n"
+    );
     let o = ParseOptions {
         utc_offset_minutes: 480,
         ..opts()
@@ -103,7 +105,10 @@ fn times_are_read_in_the_planning_zone() {
         time_form: TimeForm::Unix,
         ..opts()
     };
-    assert_eq!(same_everywhere(&text, &o).unwrap().series.values, vec![2.0, 4.0]);
+    assert_eq!(
+        same_everywhere(&text, &o).unwrap().series.values,
+        vec![2.0, 4.0]
+    );
 }
 
 #[test]
@@ -116,12 +121,23 @@ fn typed_and_untyped_counts_are_never_added_twice() {
     let p = ok(&text);
     assert_eq!(p.series.values, vec![6.0]);
     assert_eq!(p.types.len(), 2);
-    assert_eq!((p.types[0].key.as_str(), p.types[0].series.values.clone()), ("a100", vec![4.0]));
-    assert_eq!((p.types[1].key.as_str(), p.types[1].series.values.clone()), ("h100", vec![2.0]));
+    assert_eq!(
+        (p.types[0].key.as_str(), p.types[0].series.values.clone()),
+        ("a100", vec![4.0])
+    );
+    assert_eq!(
+        (p.types[1].key.as_str(), p.types[1].series.values.clone()),
+        ("h100", vec![2.0])
+    );
     let s = slurm(&p);
-    assert_eq!(s.types, vec![("a100".to_string(), 1), ("h100".to_string(), 1)]);
+    assert_eq!(
+        s.types,
+        vec![("a100".to_string(), 1), ("h100".to_string(), 1)]
+    );
     assert_eq!(s.untyped_jobs, 0);
-    assert!(matches!(p.report.type_source, Some(TypeSource::Column(ref c)) if c.name == "AllocTRES"));
+    assert!(
+        matches!(p.report.type_source, Some(TypeSource::Column(ref c)) if c.name == "AllocTRES")
+    );
 }
 
 #[test]
@@ -189,9 +205,8 @@ fn pending_and_cancelled_jobs_are_skipped_and_running_jobs_run_to_the_latest_tim
     assert_eq!(s.jobs, 5);
     assert_eq!(s.gpu_jobs, 2);
     // A rejected row's times do not move the end of running jobs.
-    let late = format!(
-        "{text}6|2026-11-01T10:00:00|2026-11-01T18:00:00|0|gres/gpu=x|COMPLETED|a|u|p\n"
-    );
+    let late =
+        format!("{text}6|2026-11-01T10:00:00|2026-11-01T18:00:00|0|gres/gpu=x|COMPLETED|a|u|p\n");
     let p = ok(&late);
     assert_eq!(p.report.rows_rejected, 1);
     assert_eq!(slurm(&p).run_to, Some(T10 + 3 * 3600));
@@ -208,7 +223,10 @@ fn columns_by_name_in_any_order_with_extras_and_a_trailing_pipe() {
     let s = slurm(&p);
     assert_eq!(s.id_column, "JobID");
     assert_eq!(s.steps_skipped, 1);
-    assert_eq!(p.report.timestamp_column.as_ref().map(|c| c.name.as_str()), Some("Start"));
+    assert_eq!(
+        p.report.timestamp_column.as_ref().map(|c| c.name.as_str()),
+        Some("Start")
+    );
     assert_eq!(p.report.end_column.as_ref().map(|c| c.field), Some(4));
 }
 
@@ -297,16 +315,20 @@ fn generic_job_logs_with_a_job_id_are_not_sacct() {
 
 #[test]
 fn a_file_of_only_pending_jobs_says_none_ran() {
-    let text = format!("{HEAD}\n1|Unknown|Unknown|0||PENDING|a|u|p\n2|None|Unknown|0||PENDING|a|u|p\n");
+    let text =
+        format!("{HEAD}\n1|Unknown|Unknown|0||PENDING|a|u|p\n2|None|Unknown|0||PENDING|a|u|p\n");
     assert_eq!(
         same_everywhere(&text, &opts()),
-        Err(IngestError::Sacct(SacctProblem::NoJobRan { never_started: 2 }))
+        Err(IngestError::Sacct(SacctProblem::NoJobRan {
+            never_started: 2
+        }))
     );
 }
 
 #[test]
 fn a_cluster_without_gpu_jobs_reads_as_zeros() {
-    let text = format!("{HEAD}\n1|2026-11-01T10:00:00|2026-11-01T12:00:00|7200|cpu=4|COMPLETED|a|u|p\n");
+    let text =
+        format!("{HEAD}\n1|2026-11-01T10:00:00|2026-11-01T12:00:00|7200|cpu=4|COMPLETED|a|u|p\n");
     let p = ok(&text);
     assert_eq!(p.series.values, vec![0.0, 0.0]);
     assert_eq!(slurm(&p).no_gpu_jobs, 1);
@@ -345,5 +367,8 @@ fn more_than_max_types_read_as_one_series() {
     let p = ok(&text);
     assert!(p.types.is_empty());
     assert_eq!(p.series.values, vec![(MAX_TYPES + 1) as f64]);
-    assert_eq!(p.report.too_many_types.as_ref().map(|t| t.found), Some(MAX_TYPES + 1));
+    assert_eq!(
+        p.report.too_many_types.as_ref().map(|t| t.found),
+        Some(MAX_TYPES + 1)
+    );
 }
