@@ -95,6 +95,12 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
         value: n(r.no_gpu_jobs),
     });
     let mut steps = match l {
+        _ if r.steps_skipped + r.steps_counted == 0 => pick(
+            l,
+            "none in the file (exported with -X)",
+            "文件中没有（导出时用了 -X）",
+        )
+        .to_string(),
         Lang::En => format!(
             "{} skipped (their job's allocation row is in the file)",
             r.steps_skipped
@@ -285,6 +291,21 @@ mod tests {
         assert!(find(&lines, "slurm-types")
             .text
             .starts_with("a100（2 个作业）、未注明型号"));
+    }
+
+    #[test]
+    fn an_export_without_steps_says_so() {
+        let mut r = report();
+        r.steps_skipped = 0;
+        r.steps_counted = 0;
+        let lines = report_lines(Lang::En, &r, &Zone::fixed(0));
+        assert_eq!(
+            find(&lines, "slurm-steps").text,
+            "none in the file (exported with -X)"
+        );
+        assert_eq!(find(&lines, "slurm-steps").value, "0");
+        let zh = report_lines(Lang::Zh, &r, &Zone::fixed(0));
+        assert_eq!(find(&zh, "slurm-steps").text, "文件中没有（导出时用了 -X）");
     }
 
     #[test]
