@@ -252,7 +252,7 @@ fn links(c: &mut Criterion) {
     g.finish();
 }
 
-/// A Slurm accounting export of 1 000 000 jobs (`slurm_sample::generate_sacct`, ~125 MB, 4
+/// A Slurm accounting export of 1 000 000 jobs (`slurm_sample::generate_sacct`, ~134 MB, 4
 /// GPU types with the untyped ones): parsed whole and as the page reads a file (1 MiB byte
 /// slices through `ByteStepper`), then parse + plan: the total's profile and plan, and the
 /// fleet of its types (profiles, plans, `plan_fleet`), as the page does.

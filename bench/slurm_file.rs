@@ -3,7 +3,7 @@
 //! plan; the fleet of its GPU types). Native; for time and peak memory (`/usr/bin/time -v`):
 //!
 //! ```sh
-//! cargo run --release --example slurm_file -- write /tmp/sacct-1M.txt 1000000   # ~125 MB
+//! cargo run --release --example slurm_file -- write /tmp/sacct-1M.txt 1000000   # ~134 MB
 //! /usr/bin/time -v cargo run --release --example slurm_file -- read /tmp/sacct-1M.txt
 //! ```
 use std::io::{Read, Write};
