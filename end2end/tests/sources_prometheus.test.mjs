@@ -121,10 +121,11 @@ test('a DCGM utilisation range gives the plain CSV figures; the report says what
   const { page, context, problems } = await readFile('dcgm.json', json);
   assert.deepEqual(await figures(page), want);
   assert.match(await text(page, 'read-as'), /Prometheus/);
+  assert.match(await text(page, 'read-time'), /Unix time/);
   assert.equal(await page.getAttribute('[data-testid=prom-reading]', 'data-value'), 'busy-percent');
   assert.match(await text(page, 'prom-reading'), /DCGM_FI_DEV_GPU_UTIL: .*at or above 10 % \(from the metric name\)/);
   assert.equal(await value(page, 'prom-series'), GPUS);
-  assert.match(await text(page, 'prom-series'), new RegExp(`^${GPUS} GPUs, over ${HOURS * PER_HOUR} steps$`));
+  assert.match(await text(page, 'prom-series'), new RegExp(`^${GPUS} GPUs \\(NVIDIA A100-SXM4-80GB ${GPUS}\\), over ${HOURS * PER_HOUR} steps$`));
   assert.equal(await page.locator('[data-testid=prom-unaligned]').count(), 0);
   assert.ok(await page.isVisible('[data-testid=busy-threshold]'), 'the threshold applies to DCGM');
   assert.ok(await page.isVisible('[data-testid=prom-reading-choice]'));
@@ -132,7 +133,7 @@ test('a DCGM utilisation range gives the plain CSV figures; the report says what
   await page.click('[data-testid=lang-toggle]');
   await page.waitForFunction(() => document.querySelector('[data-testid=prom-reading]')?.textContent.includes('不低于'));
   assert.match(await text(page, 'prom-reading'), /不低于 10% 即视为忙碌（由指标名判断）/);
-  assert.match(await text(page, 'prom-series'), new RegExp(`^${GPUS} 块 GPU，共 ${HOURS * PER_HOUR} 个时间步$`));
+  assert.match(await text(page, 'prom-series'), new RegExp(`^${GPUS} 块 GPU（NVIDIA A100-SXM4-80GB ${GPUS}），共 ${HOURS * PER_HOUR} 个时间步$`));
   await page.setViewportSize({ width: 375, height: 800 });
   await screenshot(page, 'sources-dcgm-zh-375');
   const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -215,6 +216,7 @@ test('a /metrics scrape is named, with the query_range command, and the text is 
 test('the Prometheus samples read back to the histories they were built from', async () => {
   for (const [prom, plainKey] of [['dcgm', 'bursty-lab'], ['kubernetes', 'recent-drop']]) {
     const { page, context, problems } = await openPage(browser, server.url);
+    await page.click('[data-testid=mode-data]');
     await page.click(`[data-testid=sample-${plainKey}]`);
     await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '720');
     const want = await figures(page);

@@ -362,6 +362,12 @@ fn report_view(
             }
             t
         }
+        _ if r.format == Format::PrometheusJson => pick(
+            l,
+            "each sample's Unix time (UTC, as Prometheus writes it)",
+            "每个采样自带的 Unix 时间（UTC，Prometheus 的写法）",
+        )
+        .to_string(),
         (_, _, Some(_)) => pick(
             l,
             "none read (see the warning above): each row was taken as one hour",
