@@ -305,6 +305,11 @@ fn report_view(
             pick(l, "sum over the GPU types", "各 GPU 型号之和"),
             types.len()
         ),
+        ColumnUse::Sum if r.format == Format::PrometheusJson => format!(
+            "{} ({})",
+            pick(l, "sum over the series", "各序列之和"),
+            r.columns.len()
+        ),
         ColumnUse::Sum => format!(
             "{} ({})",
             pick(l, "sum of all numeric columns", "所有数字列之和"),
