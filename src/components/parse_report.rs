@@ -10,11 +10,13 @@ use crate::core::calendar::civil_from_days;
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError, OrderSource,
-    ParseReport, RejectReason, TimeForm, TimestampStyle, TypeSource, TypedSeries, MAX_TYPES,
+    ParseReport, PromReading, RejectReason, TimeForm, TimestampStyle, TypeSource, TypedSeries,
+    MAX_TYPES,
 };
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::percent;
 use crate::i18n::{pick, Lang};
+use crate::present::prom_read;
 use crate::present::slurm_read;
 use crate::state::ParseStatus;
 
@@ -230,6 +232,13 @@ fn report_view(
     planning: &Zone,
     zone: Option<(String, String)>,
 ) -> impl IntoView {
+    let threshold = r.busy_threshold_percent.unwrap_or(10.0);
+    let labels: Vec<String> = types.iter().map(|t| t.label.clone()).collect();
+    let prom_lines = r
+        .prometheus
+        .as_ref()
+        .map(|p| prom_read::lines(l, p, &labels, threshold))
+        .unwrap_or_default();
     let type_source = r.type_source.as_ref().map(|s| match s {
         TypeSource::Column(c) if c.name.is_empty() => {
             format!("{} {}", pick(l, "column", "列"), c.field + 1)
@@ -300,6 +309,11 @@ fn report_view(
             pick(l, "sum over the GPU types", "各 GPU 型号之和"),
             types.len()
         ),
+        ColumnUse::Sum if r.format == Format::PrometheusJson => format!(
+            "{} ({})",
+            pick(l, "sum over the series", "各序列之和"),
+            r.columns.len()
+        ),
         ColumnUse::Sum => format!(
             "{} ({})",
             pick(l, "sum of all numeric columns", "所有数字列之和"),
@@ -362,6 +376,12 @@ fn report_view(
             }
             t
         }
+        _ if r.format == Format::PrometheusJson => pick(
+            l,
+            "each sample's Unix time (UTC, as Prometheus writes it)",
+            "每个采样自带的 Unix 时间（UTC，Prometheus 的写法）",
+        )
+        .to_string(),
         (_, _, Some(_)) => pick(
             l,
             "none read (see the warning above): each row was taken as one hour",
@@ -410,6 +430,9 @@ fn report_view(
                 <div><dt>{pick(l, "Planning time zone", "规划时区")}</dt><dd data-testid="read-zone" data-value=key>{text}</dd></div>
             })}
             <div><dt>{pick(l, "GPUs busy from", "GPU 用量取自")}</dt><dd data-testid="read-column">{used}</dd></div>
+            {prom_lines.into_iter().map(|x| view! {
+                <div><dt>{x.label}</dt><dd data-testid=x.testid data-value=x.value class:warn=x.warn>{x.text}</dd></div>
+            }).collect_view()}
             <div>
                 <dt>{pick(l, "Rows read", "读取行数")}</dt>
                 <dd data-testid="rows-read" data-value=r.rows_read.to_string()>{r.rows_read}</dd>
@@ -463,6 +486,14 @@ fn report_view(
     }
 }
 
+/// What the busy threshold applies to, if anything (its slider shows only then).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ThresholdUse {
+    None,
+    NvidiaSmi,
+    Dcgm,
+}
+
 /// The parse status and report, with the "read as" corrections (column, gaps).
 #[component]
 pub fn ParseReportView() -> impl IntoView {
@@ -474,6 +505,36 @@ pub fn ParseReportView() -> impl IntoView {
     let threshold = Signal::from(memo_of(state, |s| s.parse_options.busy_threshold_percent));
     let set_threshold =
         Callback::new(move |v: f64| state.update(|s| s.parse_options.busy_threshold_percent = v));
+    let prom_choice = memo_of(state, |s| s.parse_options.prometheus);
+    // What the parse read (format, Prometheus reading), for the controls that apply to it.
+    let read = Memo::new(move |_| {
+        ctx.parse_status.with(|p| match p {
+            ParseStatus::Done(Ok(parsed)) => Some((
+                parsed.report.format,
+                parsed.report.prometheus.as_ref().map(|x| x.reading),
+            )),
+            _ => None,
+        })
+    });
+    let is_prom = Memo::new(move |_| {
+        format.get() == Some(Format::PrometheusJson)
+            || read.get().is_some_and(|(f, _)| f == Format::PrometheusJson)
+    });
+    let threshold_use = Memo::new(move |_| {
+        let busy = |r: Option<PromReading>| {
+            matches!(r, Some(PromReading::BusyPercent | PromReading::BusyRatio))
+        };
+        match (read.get(), format.get()) {
+            (Some((Format::NvidiaSmi, _)), _) | (_, Some(Format::NvidiaSmi)) => {
+                ThresholdUse::NvidiaSmi
+            }
+            (Some((Format::PrometheusJson, r)), _) if busy(r) || busy(prom_choice.get()) => {
+                ThresholdUse::Dcgm
+            }
+            (_, Some(Format::PrometheusJson)) if busy(prom_choice.get()) => ThresholdUse::Dcgm,
+            _ => ThresholdUse::None,
+        }
+    });
     let columns = Memo::new(move |_| {
         ctx.parse_status.with(|p| match p {
             ParseStatus::Done(Ok(parsed)) => parsed.report.columns.clone(),
@@ -575,14 +636,34 @@ pub fn ParseReportView() -> impl IntoView {
                 </select>
             </label>
         </div>
-        <div class:hidden=move || {
-            ctx.parse_status.with(|p| !matches!(p, ParseStatus::Done(Ok(parsed)) if parsed.report.format == Format::NvidiaSmi))
-                && format.get() != Some(Format::NvidiaSmi)
-        }>
+        <div class="inline-controls" class:hidden=move || !is_prom.get()>
+            <label>
+                {bilingual(lang, "Prometheus values", "Prometheus 数值")}
+                <select data-testid="prom-reading-choice" on:change=move |ev| {
+                    let key = event_target_value(&ev);
+                    let reading = prom_read::READINGS.into_iter().find(|r| prom_read::reading_key(*r) == key);
+                    state.update(|s| s.parse_options.prometheus = reading);
+                }>
+                    <option value="auto" selected=move || prom_choice.get().is_none()>{bilingual(lang, "by the metric name", "按指标名判断")}</option>
+                    {prom_read::READINGS.into_iter().map(|r| view! {
+                        <option value=prom_read::reading_key(r) selected=move || prom_choice.get() == Some(r)>
+                            {move || prom_read::reading_name(lang.get(), r)}
+                        </option>
+                    }).collect_view()}
+                </select>
+            </label>
+        </div>
+        <div class:hidden=move || threshold_use.get() == ThresholdUse::None>
             <SliderField
                 testid="busy-threshold"
-                label=Signal::derive(move || pick(lang.get(), "nvidia-smi: a GPU is busy above (%)", "nvidia-smi：利用率高于该值视为忙碌（%）").to_string())
-                hint=Signal::derive(move || pick(lang.get(), "Utilization threshold per sample", "每个采样的利用率阈值").to_string())
+                label=Signal::derive(move || match threshold_use.get() {
+                    ThresholdUse::Dcgm => pick(lang.get(), "DCGM: a GPU is busy at or above (%)", "DCGM：利用率不低于该值视为忙碌（%）"),
+                    _ => pick(lang.get(), "nvidia-smi: a GPU is busy above (%)", "nvidia-smi：利用率高于该值视为忙碌（%）"),
+                }.to_string())
+                hint=Signal::derive(move || match threshold_use.get() {
+                    ThresholdUse::Dcgm => pick(lang.get(), "Utilisation threshold per GPU and step (a ratio metric: this ÷ 100)", "每块 GPU 每一步的利用率阈值（比例指标：该值 ÷ 100）"),
+                    _ => pick(lang.get(), "Utilization threshold per sample", "每个采样的利用率阈值"),
+                }.to_string())
                 value=threshold
                 on_commit=set_threshold
                 field=Field::Threshold

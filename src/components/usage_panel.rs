@@ -11,6 +11,7 @@ use crate::components::parse_report::ParseReportView;
 use crate::context::{memo_of, use_ctx, HistoryFile};
 use crate::core::examples::{self, Example};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
+use crate::core::prom_samples::PromSample;
 use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{pick, Lang};
 use crate::inputs::Group;
@@ -21,6 +22,21 @@ fn sample_name(l: Lang, s: Example) -> &'static str {
         Example::SteadyPretraining => pick(l, "Steady pre-training cluster", "稳定的预训练集群"),
         Example::BurstyLab => pick(l, "Bursty research lab", "波动的研究实验室"),
         Example::RecentDrop => pick(l, "Usage dropped last week", "上周用量下降的团队"),
+    }
+}
+
+fn prom_sample_name(l: Lang, s: PromSample) -> &'static str {
+    match s {
+        PromSample::Dcgm => pick(
+            l,
+            "DCGM utilisation (12 GPUs, Prometheus)",
+            "DCGM 利用率（12 块 GPU，Prometheus）",
+        ),
+        PromSample::Kubernetes => pick(
+            l,
+            "Kubernetes GPU requests (Prometheus)",
+            "Kubernetes GPU 申请量（Prometheus）",
+        ),
     }
 }
 
@@ -195,16 +211,17 @@ pub fn UsagePanel() -> impl IntoView {
     });
     let dragging = RwSignal::new(false);
 
-    // An example's text for the 30 days ending at the start of the current hour, in the
-    // user's time zone.
-    let load_text = move |make: &dyn Fn(i64, i32) -> String| {
+    // A sample's text for the 30 days ending at the start of the current hour, in the
+    // user's time zone, put into the box.
+    let load_text = move |text: &dyn Fn(i64, i32) -> String| {
         let now = (js_sys::Date::now() / 1000.0) as i64;
         let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
         let offset = state.with_untracked(|st| crate::time_zones::resolve(&st.tz).offset_at(now));
-        set_history(make(start, offset), usage_text, usage_file, textarea, false);
+        set_history(text(start, offset), usage_text, usage_file, textarea, false);
         state.update(|st| st.mode = UsageMode::Data);
     };
-    let load_sample = move |s: Example| load_text(&|start, off| examples::csv(s, start, off));
+    let load_sample = move |s: Example| load_text(&|start, offset| examples::csv(s, start, offset));
+    let load_prom = move |s: PromSample| load_text(&|start, offset| s.json(start, offset));
 
     view! {
         <section class="card" aria-labelledby="usage-heading">
@@ -301,6 +318,11 @@ pub fn UsagePanel() -> impl IntoView {
                     {Example::ALL.into_iter().map(|s| view! {
                         <button type="button" data-testid=format!("sample-{}", s.key()) on:click=move |_| load_sample(s)>
                             {move || sample_name(lang.get(), s)}
+                        </button>
+                    }).collect_view()}
+                    {PromSample::ALL.into_iter().map(|s| view! {
+                        <button type="button" data-testid=format!("sample-{}", s.key()) on:click=move |_| load_prom(s)>
+                            {move || prom_sample_name(lang.get(), s)}
                         </button>
                     }).collect_view()}
                     <button type="button" data-testid="sample-slurm" on:click=move |_| load_text(&crate::core::slurm_sample::sacct)>

@@ -13,6 +13,7 @@ pub mod headline;
 pub mod hidden;
 pub mod own_hardware;
 pub mod pools;
+pub mod prom_read;
 pub mod review;
 pub mod sizing;
 pub mod slurm_read;
