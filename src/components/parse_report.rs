@@ -92,13 +92,14 @@ pub fn zone_text(l: Lang, r: &ParseReport, chosen: &ZoneChoice, dst: bool) -> (S
 }
 
 /// The formats the user can force, with their stable keys.
-const FORMATS: [(&str, Format); 6] = [
+const FORMATS: [(&str, Format); 7] = [
     ("values", Format::Values),
     ("table", Format::Table),
     ("grafana", Format::GrafanaCsv),
     ("prometheus", Format::PrometheusJson),
     ("nvidia-smi", Format::NvidiaSmi),
     ("jobs", Format::JobLog),
+    ("aws-cur", Format::AwsCur),
 ];
 
 fn format_name(l: Lang, f: Format) -> &'static str {
@@ -121,6 +122,7 @@ fn format_name(l: Lang, f: Format) -> &'static str {
             "job log (start, end, GPUs)",
             "任务日志（开始、结束、GPU 数）",
         ),
+        Format::AwsCur => crate::present::bill_read::format_name(l),
     }
 }
 
@@ -180,6 +182,9 @@ pub fn reason_text(l: Lang, r: RejectReason) -> &'static str {
 }
 
 pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
+    if let Some(t) = crate::present::bill_read::error_text(l, e) {
+        return t;
+    }
     match (e, l) {
         (IngestError::Empty, _) => pick(l, "The history is empty: paste hourly GPU usage, drop a file or try an example.", "用量历史为空：请粘贴每小时 GPU 用量、拖入文件或试用示例。").to_string(),
         (IngestError::TooLarge { bytes, max_bytes }, Lang::En) => format!("The history is {:.1} MB; the planner reads up to {:.0} MB. Resample it to hourly first.", *bytes as f64 / 1048576.0, *max_bytes as f64 / 1048576.0),
@@ -201,6 +206,7 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::Unreadable { at }, Lang::En) => format!("The file could not be read on from byte {at} (moved, changed or deleted since it was picked?). Pick it again."),
         (IngestError::Unreadable { at }, Lang::Zh) => format!("文件从第 {at} 字节起无法继续读取（选择后被移动、修改或删除？）。请重新选择该文件。"),
         (IngestError::MetricsScrape { metric }, Lang::En) => format!("This looks like a Prometheus /metrics scrape ({metric} …): one instant, not a history. Export a range with query_range instead: curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60 (see Formats read)."),
+        (IngestError::Gzip | IngestError::OtherBill(_) | IngestError::NoGpuInstances(_), _) => String::new(),
         (IngestError::MetricsScrape { metric }, Lang::Zh) => format!("这看起来是 Prometheus /metrics 抓取结果（{metric} ……）：只有一个时刻，不是历史。请改用 query_range 导出一段时间：curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60（见“支持的格式”）。"),
     }
 }

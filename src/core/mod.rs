@@ -13,6 +13,7 @@ pub mod error;
 pub mod examples;
 pub mod fleet;
 pub mod fleet_plan;
+pub mod gpu_instances;
 pub mod hidden;
 pub mod ingest;
 pub mod money;

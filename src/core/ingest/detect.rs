@@ -657,6 +657,7 @@ pub(crate) fn detect(
             };
             layout.mode = Mode::Nvidia { id, util };
         }
+        Format::AwsCur => return Err(IngestError::LayoutMismatch { format }),
         Format::JobLog => {
             let cols: Vec<usize> = ts_cols.iter().map(|(t, _)| t.col).collect();
             let start = find(START_WORDS, &cols).or(cols.first().copied());

@@ -71,6 +71,7 @@
 //! ```
 
 mod bytes;
+mod cur;
 mod detect;
 mod json;
 mod number;
@@ -94,6 +95,10 @@ mod tests_types;
 use std::fmt;
 
 pub use bytes::{ByteStepper, Utf8Slices};
+pub use cur::{
+    BillLeftOut, BillTerm, CurReport, CurType, CurVersion, OtherBill, PriceFill, TermRate,
+    MAX_LISTED_UNKNOWN,
+};
 pub use parser::{Parser, Stepper};
 pub use prometheus::parse_prometheus_tree;
 pub use types::{
@@ -138,6 +143,9 @@ pub enum Format {
     NvidiaSmi,
     /// Scheduler job log: start, end, GPUs.
     JobLog,
+    /// AWS Cost and Usage Report (CUR 1.0 or 2.0 CSV): GPU instance hours per GPU model, and
+    /// the bill's effective rates ([`ParseReport::cur`]).
+    AwsCur,
 }
 
 /// Field delimiter of a table.
@@ -532,6 +540,8 @@ pub struct ParseReport {
     /// More than [`MAX_TYPES`] GPU types: the input was read as one series (all types
     /// summed) and [`Parsed::types`] is empty.
     pub too_many_types: Option<TooManyTypes>,
+    /// An AWS Cost and Usage Report: what was counted, left out, and the effective rates.
+    pub cur: Option<Box<CurReport>>,
 }
 
 impl ParseReport {
@@ -572,6 +582,7 @@ impl ParseReport {
             utc_offset_minutes: opts.utc_offset_minutes,
             type_source: None,
             too_many_types: None,
+            cur: None,
         }
     }
 
@@ -633,6 +644,14 @@ pub enum IngestError {
     /// A Prometheus `/metrics` scrape (text exposition format: one instant), not a history;
     /// `metric` is the first metric named (at most 40 characters).
     MetricsScrape { metric: String },
+    /// A gzip file (`.csv.gz`, as AWS delivers CUR files): the page reads text only.
+    Gzip,
+    /// A cloud bill, but not one the page reads (Cost Explorer, FOCUS, Azure, a CUR without
+    /// the columns needed).
+    OtherBill(OtherBill),
+    /// An AWS Cost and Usage Report without any GPU instance hours; the report says what
+    /// its rows were.
+    NoGpuInstances(Box<ParseReport>),
 }
 
 impl fmt::Display for IngestError {
@@ -666,6 +685,13 @@ impl fmt::Display for IngestError {
             IngestError::MetricsScrape { metric } => write!(
                 f,
                 "a Prometheus /metrics scrape ({metric}: one instant), not a query_range history"
+            ),
+            IngestError::Gzip => write!(f, "a gzip file: unzip it first"),
+            IngestError::OtherBill(b) => write!(f, "a cloud bill, but not a CUR the page reads: {b:?}"),
+            IngestError::NoGpuInstances(r) => write!(
+                f,
+                "a Cost and Usage Report without GPU instance hours ({} rows)",
+                r.cur.as_ref().map_or(0, |c| c.rows)
             ),
         }
     }
