@@ -7,6 +7,7 @@ pub mod budget;
 pub mod burst;
 pub mod calendar;
 pub mod commitment;
+pub mod cur_samples;
 pub mod decimal;
 pub mod effective;
 pub mod error;

@@ -783,6 +783,10 @@ impl CurRows {
 
     fn read(&mut self, t: &str) -> Result<(), RowError> {
         let too_few = (RejectReason::TooFewColumns, None);
+        // A record shorter than the columns read (cut off): rejected, never half read.
+        if self.cells.last().is_some_and(Option::is_none) {
+            return Err(too_few);
+        }
         let (start_cell, start_r) = match self.cell(t, Slot::Start) {
             Some(Ok(c)) => c,
             _ => return Err(too_few),

@@ -86,6 +86,8 @@ mod types;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cur;
+#[cfg(test)]
 mod tests_forms;
 #[cfg(test)]
 mod tests_prom;
