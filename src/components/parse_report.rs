@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 
+use crate::components::bill_report::BillReport;
 use crate::components::slider_field::SliderField;
 use crate::context::{memo_of, use_ctx};
 use crate::core::calendar::civil_from_days;
@@ -431,6 +432,7 @@ fn report_view(
                 <div><dt>{pick(l, "GPU types from", "GPU 型号取自")}</dt><dd data-testid="types-from">{src}</dd></div>
             })}
         </dl>
+        {r.cur.as_ref().map(|c| view! { <BillReport cur=(**c).clone() lang=l /> })}
         {too_many.map(|t| view! { <p class="warning" role="status" data-testid="too-many-types">{t}</p> })}
         {(!type_rows.is_empty()).then(|| view! {
             <ul class="types" data-testid="types-found" data-value=type_count.to_string()>
@@ -493,7 +495,7 @@ pub fn ParseReportView() -> impl IntoView {
                         report_view(l, &parsed.report, &parsed.types, &parsed.series.zone(), zone).into_any()
                     }
                     ParseStatus::Done(Err(e)) => {
-                        let report = match &e { IngestError::NoUsableRows(r) => Some(r.clone()), _ => None };
+                        let report = match &e { IngestError::NoUsableRows(r) | IngestError::NoGpuInstances(r) => Some(r.clone()), _ => None };
                         view! {
                             <p class="error" role="alert" data-testid="usage-error">{ingest_error_text(l, &e)}</p>
                             {report.map(|r| report_view(l, &r, &[], &Zone::fixed(r.utc_offset_minutes), None))}

@@ -209,6 +209,15 @@ pub fn UsagePanel() -> impl IntoView {
         );
         state.update(|st| st.mode = UsageMode::Data);
     };
+    // The example bill: an AWS Cost and Usage Report of the bursty lab's hours.
+    let load_bill = move |_| {
+        let now = (js_sys::Date::now() / 1000.0) as i64;
+        let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
+        let offset = state.with_untracked(|st| crate::time_zones::resolve(&st.tz).offset_at(now));
+        let text = crate::core::cur_samples::sample(start, offset);
+        set_history(text, usage_text, usage_file, textarea, false);
+        state.update(|st| st.mode = UsageMode::Data);
+    };
 
     view! {
         <section class="card" aria-labelledby="usage-heading">
@@ -236,7 +245,7 @@ pub fn UsagePanel() -> impl IntoView {
                     {bilingual(lang, "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
                 </label>
                 <p class="field-hint" id="usage-data-hint">
-                    {bilingual(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
+                    {bilingual(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus), AWS Cost and Usage Reports (CSV). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）、AWS 成本和使用情况报告（CSV）。")}
                     <a href="docs/formats.html">{bilingual(lang, "Formats read", "支持的格式")}</a>
                 </p>
                 {move || big.get().then(|| {
@@ -293,7 +302,7 @@ pub fn UsagePanel() -> impl IntoView {
                 <div class="inline-controls">
                     <label class="file-pick">
                         {bilingual(lang, "Choose a file…", "选择文件……")}
-                        <input type="file" data-testid="usage-file" accept=".csv,.tsv,.txt,.json,.log,text/*,application/json"
+                        <input type="file" data-testid="usage-file" accept=".csv,.tsv,.txt,.json,.log,.gz,text/*,application/json,application/gzip"
                             on:change=move |ev| {
                                 let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
                                 if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
@@ -307,6 +316,9 @@ pub fn UsagePanel() -> impl IntoView {
                             {move || sample_name(lang.get(), s)}
                         </button>
                     }).collect_view()}
+                    <button type="button" data-testid="sample-aws-cur" on:click=load_bill>
+                        {bilingual(lang, "AWS bill (Cost and Usage Report)", "AWS 账单（成本和使用情况报告）")}
+                    </button>
                 </div>
                 <ParseReportView />
                 <div class="inline-controls">

@@ -175,12 +175,60 @@ pub fn cur_from_series(s: &UsageSeries, extras: usize) -> String {
         }
         if extras > 0 && k % extras == 0 {
             let left_out: [(&str, &str, &str, &str, &str, &str, &str); 6] = [
-                ("Tax", "AmazonEC2", "", "1.0", "12.3400", "Tax for product code AmazonEC2", ""),
-                ("Usage", "AmazonEC2", "USE1-EBS:VolumeUsage.gp3", "26.8817", "2.1505", "$0.08 per GB-month of General Purpose (gp3)", ""),
-                ("Usage", "AWSDataTransfer", "USE1-DataTransfer-Out-Bytes", "40.0", "3.6000", "$0.09 per GB - first 10 TB / month data transfer out", ""),
-                ("Usage", "AmazonEC2", "USE1-BoxUsage:m5.large", "24.0", "2.3040", "$0.096 per On Demand Linux m5.large Instance Hour", "m5.large"),
-                ("RIFee", "AmazonEC2", "USE1-HeavyUsage:p4d.24xlarge", "24.0", "0.0", "USD 0.0 hourly fee per Linux/UNIX (Amazon VPC), p4d.24xlarge instance", "p4d.24xlarge"),
-                ("Usage", "AmazonEC2", "USE1-BoxUsage:g6f.large", "24.0", "7.2000", "On Demand Linux g6f.large Instance Hour", "g6f.large"),
+                (
+                    "Tax",
+                    "AmazonEC2",
+                    "",
+                    "1.0",
+                    "12.3400",
+                    "Tax for product code AmazonEC2",
+                    "",
+                ),
+                (
+                    "Usage",
+                    "AmazonEC2",
+                    "USE1-EBS:VolumeUsage.gp3",
+                    "26.8817",
+                    "2.1505",
+                    "$0.08 per GB-month of General Purpose (gp3)",
+                    "",
+                ),
+                (
+                    "Usage",
+                    "AWSDataTransfer",
+                    "USE1-DataTransfer-Out-Bytes",
+                    "40.0",
+                    "3.6000",
+                    "$0.09 per GB - first 10 TB / month data transfer out",
+                    "",
+                ),
+                (
+                    "Usage",
+                    "AmazonEC2",
+                    "USE1-BoxUsage:m5.large",
+                    "24.0",
+                    "2.3040",
+                    "$0.096 per On Demand Linux m5.large Instance Hour",
+                    "m5.large",
+                ),
+                (
+                    "RIFee",
+                    "AmazonEC2",
+                    "USE1-HeavyUsage:p4d.24xlarge",
+                    "24.0",
+                    "0.0",
+                    "USD 0.0 hourly fee per Linux/UNIX (Amazon VPC), p4d.24xlarge instance",
+                    "p4d.24xlarge",
+                ),
+                (
+                    "Usage",
+                    "AmazonEC2",
+                    "USE1-BoxUsage:g6f.large",
+                    "24.0",
+                    "7.2000",
+                    "On Demand Linux g6f.large Instance Hour",
+                    "g6f.large",
+                ),
             ];
             for (kind, product, usage_type, amount, cost, description, itype) in left_out {
                 id += 1;

@@ -152,15 +152,24 @@ mod tests {
         assert_eq!((p4d.gpus, p4d.model), (8, "A100 40GB"));
         assert_eq!(normalize_type(p4d.model), "a100-40g");
         let p4de = lookup("p4de.24xlarge").unwrap();
-        assert_eq!((p4de.gpus, normalize_type(p4de.model).as_str()), (8, "a100"));
+        assert_eq!(
+            (p4de.gpus, normalize_type(p4de.model).as_str()),
+            (8, "a100")
+        );
         assert_eq!(normalize_type(lookup("p5.48xlarge").unwrap().model), "h100");
         assert_eq!(lookup("g5.48xlarge").unwrap().gpus, 8);
         assert_eq!(lookup("g5.12xlarge").unwrap().gpus, 4);
         assert_eq!(normalize_type(lookup("g5.xlarge").unwrap().model), "a10g");
         assert_eq!(normalize_type(lookup("g6.xlarge").unwrap().model), "l4");
         assert_eq!(normalize_type(lookup("g6e.xlarge").unwrap().model), "l40s");
-        assert_eq!(normalize_type(lookup("p3.2xlarge").unwrap().model), "v100-16g");
-        assert_eq!(normalize_type(lookup("p3dn.24xlarge").unwrap().model), "v100");
+        assert_eq!(
+            normalize_type(lookup("p3.2xlarge").unwrap().model),
+            "v100-16g"
+        );
+        assert_eq!(
+            normalize_type(lookup("p3dn.24xlarge").unwrap().model),
+            "v100"
+        );
         assert_eq!(normalize_type(lookup("g4dn.metal").unwrap().model), "t4");
         assert_eq!(lookup("g4dn.metal").unwrap().gpus, 8);
     }

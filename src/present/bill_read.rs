@@ -120,11 +120,7 @@ fn left_out_name(l: Lang, why: BillLeftOut) -> &'static str {
             "fees (RI and Savings Plans fees, upfront and monthly)",
             "费用（预留实例与 Savings Plans 的预付和月费）",
         ),
-        BillLeftOut::Negation => pick(
-            l,
-            "Savings Plans negations",
-            "Savings Plans 冲销行",
-        ),
+        BillLeftOut::Negation => pick(l, "Savings Plans negations", "Savings Plans 冲销行"),
         BillLeftOut::Discount => pick(l, "discounts", "折扣"),
         BillLeftOut::OtherLineType => pick(l, "other line item types", "其他明细类型"),
         BillLeftOut::NotInstanceHours => pick(
@@ -163,16 +159,28 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
     };
     let daily = if cur.daily_rows > 0 {
         match l {
-            Lang::En => format!("; {} daily rows, each day's usage spread evenly over its 24 hours", n(cur.daily_rows)),
-            Lang::Zh => format!("；{} 行按天计，每天的用量平均摊到其 24 小时", n(cur.daily_rows)),
+            Lang::En => format!(
+                "; {} daily rows, each day's usage spread evenly over its 24 hours",
+                n(cur.daily_rows)
+            ),
+            Lang::Zh => format!(
+                "；{} 行按天计，每天的用量平均摊到其 24 小时",
+                n(cur.daily_rows)
+            ),
         }
     } else {
         String::new()
     };
     let other = if cur.other_window_rows > 0 {
         match l {
-            Lang::En => format!("; {} rows over another span (a month, part of an hour), spread evenly over it", n(cur.other_window_rows)),
-            Lang::Zh => format!("；{} 行的时段为其他长度（一个月、不足一小时），平均摊到该时段", n(cur.other_window_rows)),
+            Lang::En => format!(
+                "; {} rows over another span (a month, part of an hour), spread evenly over it",
+                n(cur.other_window_rows)
+            ),
+            Lang::Zh => format!(
+                "；{} 行的时段为其他长度（一个月、不足一小时），平均摊到该时段",
+                n(cur.other_window_rows)
+            ),
         }
     } else {
         String::new()
@@ -193,8 +201,18 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
         .map(|t| {
             let its = t.instance_types.join(", ");
             let text = match l {
-                Lang::En => format!("{} ({its}): {} GPU-hours in {} rows", t.label, hours(t.gpu_hours(), l), n(t.rows)),
-                Lang::Zh => format!("{}（{its}）：{} GPU·小时，{} 行", t.label, hours(t.gpu_hours(), l), n(t.rows)),
+                Lang::En => format!(
+                    "{} ({its}): {} GPU-hours in {} rows",
+                    t.label,
+                    hours(t.gpu_hours(), l),
+                    n(t.rows)
+                ),
+                Lang::Zh => format!(
+                    "{}（{its}）：{} GPU·小时，{} 行",
+                    t.label,
+                    hours(t.gpu_hours(), l),
+                    n(t.rows)
+                ),
             };
             (t.key.clone(), text)
         })
@@ -245,8 +263,16 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
     let currency = code.as_ref().map(|c| {
         let text = if cur.currencies.len() > 1 {
             match l {
-                Lang::En => format!("{} (also {}: rates are summed as written, not converted)", c, cur.currencies[1..].join(", ")),
-                Lang::Zh => format!("{}（另有 {}：费率按原币种相加，未换算）", c, cur.currencies[1..].join("、")),
+                Lang::En => format!(
+                    "{} (also {}: rates are summed as written, not converted)",
+                    c,
+                    cur.currencies[1..].join(", ")
+                ),
+                Lang::Zh => format!(
+                    "{}（另有 {}：费率按原币种相加，未换算）",
+                    c,
+                    cur.currencies[1..].join("、")
+                ),
             }
         } else {
             c.clone()
@@ -272,8 +298,18 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
                 .filter_map(|r| {
                     let c = r.rate_cents()?;
                     let mut p = match l {
-                        Lang::En => format!("{} {} per GPU-hour over {} GPU-hours", term_name(l, r.term), cents(c, &s, l), hours(r.gpu_hours(), l)),
-                        Lang::Zh => format!("{} 每 GPU·小时 {}（共 {} GPU·小时）", term_name(l, r.term), cents(c, &s, l), hours(r.gpu_hours(), l)),
+                        Lang::En => format!(
+                            "{} {} per GPU-hour over {} GPU-hours",
+                            term_name(l, r.term),
+                            cents(c, &s, l),
+                            hours(r.gpu_hours(), l)
+                        ),
+                        Lang::Zh => format!(
+                            "{} 每 GPU·小时 {}（共 {} GPU·小时）",
+                            term_name(l, r.term),
+                            cents(c, &s, l),
+                            hours(r.gpu_hours(), l)
+                        ),
                     };
                     if r.term == BillTerm::Reserved {
                         if let Some(m) = r.monthly_cents(hours_per_month) {
@@ -286,8 +322,13 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
                     }
                     if r.rows_without_cost > 0 {
                         p.push_str(&match l {
-                            Lang::En => format!(" ({} rows without a cost left out of the rate)", n(r.rows_without_cost)),
-                            Lang::Zh => format!("（{} 行无费用，未计入费率）", n(r.rows_without_cost)),
+                            Lang::En => format!(
+                                " ({} rows without a cost left out of the rate)",
+                                n(r.rows_without_cost)
+                            ),
+                            Lang::Zh => {
+                                format!("（{} 行无费用，未计入费率）", n(r.rows_without_cost))
+                            }
                         });
                     }
                     Some(p)
@@ -317,14 +358,8 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
     });
     let fills: Vec<PriceFill> = cur.price_fills(hours_per_month);
     let can_fill = !fills.is_empty() && matches;
-    let fill = can_fill.then(|| {
-        pick(
-            l,
-            "Fill the prices from the bill",
-            "用账单费率填入价格",
-        )
-        .to_string()
-    });
+    let fill = can_fill
+        .then(|| pick(l, "Fill the prices from the bill", "用账单费率填入价格").to_string());
     let fill_note = can_fill.then(|| {
         let h = number_trim(hours_per_month, 0, l);
         match l {
@@ -371,7 +406,13 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
             b.summary.0,
             "CUR 1.0: 4 rows read, 2 GPU instance rows counted (2 hourly). Several rows in one hour add up."
         );
-        assert_eq!(b.types, [("a100-40g".to_string(), "A100 40GB (p4d.24xlarge): 16 GPU-hours in 2 rows".to_string())]);
+        assert_eq!(
+            b.types,
+            [(
+                "a100-40g".to_string(),
+                "A100 40GB (p4d.24xlarge): 16 GPU-hours in 2 rows".to_string()
+            )]
+        );
         // On demand: 32.7726 / 8 = 4.096575 → $4.10; reserved: 20 / 8 = 2.5 → $2.50, × 730 = $1,825.00.
         assert_eq!(
             b.rates[0].1,
@@ -379,7 +420,12 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
         );
         let left = b.left_out.unwrap();
         assert_eq!(left.1, "2");
-        assert!(left.0.contains("1 tax; 1 GPU instance types not in the table"), "{}", left.0);
+        assert!(
+            left.0
+                .contains("1 tax; 1 GPU instance types not in the table"),
+            "{}",
+            left.0
+        );
         assert!(b.unknown.unwrap().0.contains("g6f.large (1 rows)"));
         assert_eq!(b.currency.unwrap().1, "USD");
         assert!(b.currency_warning.is_none());
@@ -390,7 +436,11 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
     fn chinese_lines_and_other_currency() {
         let b = bill_read(Lang::Zh, &report(), Currency::Cny, 720.0);
         assert!(b.summary.0.starts_with("CUR 1.0：读取 4 行，计入 2 行"));
-        assert!(b.rates[0].1.contains("按需 每 GPU·小时 $4.10"), "{}", b.rates[0].1);
+        assert!(
+            b.rates[0].1.contains("按需 每 GPU·小时 $4.10"),
+            "{}",
+            b.rates[0].1
+        );
         assert!(b.rates[0].1.contains("每月 $1,800.00"), "{}", b.rates[0].1);
         assert!(b.currency_warning.unwrap().contains("账单币种为 USD"));
         // Not the page's currency: no fill.
@@ -401,10 +451,15 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
     fn error_messages_name_what_it_looks_like() {
         let e = parse("\"Service\",\"EC2-Instances($)\",\"Total costs($)\"\n\"2026-11-01\",\"12.5\",\"12.5\"\n", &ParseOptions::default()).unwrap_err();
         let t = error_text(Lang::En, &e).unwrap();
-        assert!(t.starts_with("This looks like an AWS Cost Explorer CSV export"), "{t}");
+        assert!(
+            t.starts_with("This looks like an AWS Cost Explorer CSV export"),
+            "{t}"
+        );
         assert!(t.contains("Data Exports"));
         assert!(error_text(Lang::Zh, &e).unwrap().contains("Cost Explorer"));
-        assert!(error_text(Lang::En, &IngestError::Gzip).unwrap().contains("Unzip it first"));
+        assert!(error_text(Lang::En, &IngestError::Gzip)
+            .unwrap()
+            .contains("Unzip it first"));
         assert!(error_text(Lang::En, &IngestError::Empty).is_none());
     }
 }

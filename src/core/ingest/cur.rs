@@ -127,9 +127,8 @@ impl TermRate {
             ratio_cents(self.cost_units, h as i128, self.gpu_hours_units)
         } else if hours_per_month.is_finite() && hours_per_month > 0.0 {
             let rate = self.cost_units as f64 / self.gpu_hours_units as f64;
-            (self.gpu_hours_units > 0).then(|| {
-                crate::core::money::Money::from_f64(rate * hours_per_month).cents()
-            })
+            (self.gpu_hours_units > 0)
+                .then(|| crate::core::money::Money::from_f64(rate * hours_per_month).cents())
         } else {
             None
         }
@@ -573,6 +572,9 @@ fn instance_usage(usage_type: &str) -> Option<(bool, &str)> {
     Some((spot, itype))
 }
 
+/// A column's cell in a record: `None` without the column, `Some(Err)` past the record's end.
+type CellRef<'a> = Option<Result<(&'a str, (usize, usize)), ()>>;
+
 /// Why a record was rejected, and the byte range of the offending cell.
 type RowError = (RejectReason, Option<(usize, usize)>);
 
@@ -635,9 +637,10 @@ impl CurRows {
         report.end_column = c.end.map(col);
         report.columns = vec![col(c.amount)];
         report.used = ColumnUse::One(0);
-        report.type_source = Some(TypeSource::Column(col(
-            c.instance_type.or(c.usage_type).unwrap_or(c.amount),
-        )));
+        report.type_source = Some(TypeSource::Column(col(c
+            .instance_type
+            .or(c.usage_type)
+            .unwrap_or(c.amount))));
         let mut wanted: Vec<usize> = [
             Some(c.start),
             c.end,
@@ -713,7 +716,7 @@ impl CurRows {
 
     /// The cell of a column in the current record: `None` when the report has no such
     /// column; `Some(Err)` when the record is too short for it.
-    fn cell<'a>(&self, t: &'a str, s: Slot) -> Option<Result<(&'a str, (usize, usize)), ()>> {
+    fn cell<'a>(&self, t: &'a str, s: Slot) -> CellRef<'a> {
         let col = self.col_of(s)?;
         let k = self.wanted.binary_search(&col).ok()?;
         Some(match self.cells[k] {
@@ -878,9 +881,7 @@ impl CurRows {
             Slot::Unblended
         };
         let cost = match self.cell(t, cost_slot) {
-            Some(Ok((c, r))) if !c.trim().is_empty() => {
-                Some(fixed(c).map_err(|e| (e, Some(r)))?)
-            }
+            Some(Ok((c, r))) if !c.trim().is_empty() => Some(fixed(c).map_err(|e| (e, Some(r)))?),
             Some(Err(())) => return Err(too_few),
             _ => None,
         };
@@ -952,11 +953,7 @@ impl CurRows {
         }
     }
 
-    fn time(
-        &mut self,
-        cell: &str,
-        r: (usize, usize),
-    ) -> Result<i64, RowError> {
+    fn time(&mut self, cell: &str, r: (usize, usize)) -> Result<i64, RowError> {
         if cell.trim().is_empty() {
             return Err((RejectReason::MissingValue, Some(r)));
         }
@@ -1111,8 +1108,14 @@ mod tests {
             instance_usage("USE1-BoxUsage:p4d.24xlarge"),
             Some((false, "p4d.24xlarge"))
         );
-        assert_eq!(instance_usage("BoxUsage:g5.xlarge"), Some((false, "g5.xlarge")));
-        assert_eq!(instance_usage("APN1-SpotUsage:g5.xlarge"), Some((true, "g5.xlarge")));
+        assert_eq!(
+            instance_usage("BoxUsage:g5.xlarge"),
+            Some((false, "g5.xlarge"))
+        );
+        assert_eq!(
+            instance_usage("APN1-SpotUsage:g5.xlarge"),
+            Some((true, "g5.xlarge"))
+        );
         assert_eq!(
             instance_usage("EU-DedicatedUsage:p3.2xlarge"),
             Some((false, "p3.2xlarge"))
@@ -1139,16 +1142,18 @@ mod tests {
 
     #[test]
     fn headers() {
-        let h = header("identity/LineItemId,lineItem/UsageStartDate,lineItem/UsageAmount,product/instanceType")
-            .unwrap()
-            .unwrap();
+        let h = header(
+            "identity/LineItemId,lineItem/UsageStartDate,lineItem/UsageAmount,product/instanceType",
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(h.version, CurVersion::Cur1);
         assert_eq!((h.cols.start, h.cols.amount), (1, 2));
         let h = header("line_item_usage_start_date,line_item_usage_amount,line_item_usage_type")
             .unwrap()
             .unwrap();
         assert_eq!(h.version, CurVersion::Cur2);
-        assert_eq!(header("timestamp,gpus").unwrap().is_none(), true);
+        assert!(header("timestamp,gpus").unwrap().is_none());
         assert_eq!(
             header("lineItem/UsageStartDate,lineItem/UnblendedCost").unwrap_err(),
             OtherBill::CurWithoutColumns(vec!["lineItem/UsageAmount", "product/instanceType"])

@@ -689,7 +689,9 @@ impl fmt::Display for IngestError {
                 "a Prometheus /metrics scrape ({metric}: one instant), not a query_range history"
             ),
             IngestError::Gzip => write!(f, "a gzip file: unzip it first"),
-            IngestError::OtherBill(b) => write!(f, "a cloud bill, but not a CUR the page reads: {b:?}"),
+            IngestError::OtherBill(b) => {
+                write!(f, "a cloud bill, but not a CUR the page reads: {b:?}")
+            }
             IngestError::NoGpuInstances(r) => write!(
                 f,
                 "a Cost and Usage Report without GPU instance hours ({} rows)",

@@ -77,12 +77,21 @@ fn several_rows_in_one_hour_add_up_and_types_split() {
     assert_eq!(a10g.instance_types, ["g5.xlarge", "g5.12xlarge"]);
     // On demand 3.018 / 3 GPU-hours = $1.006 → $1.01; Savings Plans 2.5 / 4 = $0.625 →
     // $0.63 (half away from zero); spot 0.8 / 2 = $0.40.
-    assert_eq!(a10g.term(BillTerm::OnDemand).unwrap().rate_cents(), Some(101));
-    assert_eq!(a10g.term(BillTerm::Reserved).unwrap().rate_cents(), Some(63));
+    assert_eq!(
+        a10g.term(BillTerm::OnDemand).unwrap().rate_cents(),
+        Some(101)
+    );
+    assert_eq!(
+        a10g.term(BillTerm::Reserved).unwrap().rate_cents(),
+        Some(63)
+    );
     assert_eq!(a10g.term(BillTerm::Spot).unwrap().rate_cents(), Some(40));
     assert_eq!(c.sp_rows, 1);
     // A100 40GB: 49.1589 / 12 = 4.096575 → $4.10.
-    assert_eq!(c.types[0].term(BillTerm::OnDemand).unwrap().rate_cents(), Some(410));
+    assert_eq!(
+        c.types[0].term(BillTerm::OnDemand).unwrap().rate_cents(),
+        Some(410)
+    );
     let fills = c.price_fills(730.0);
     assert_eq!(fills.len(), 2);
     assert_eq!(fills[1].monthly_cents, Some(45_625)); // 0.625 × 730 = 456.25
@@ -149,7 +158,10 @@ fn cur2_names_quotes_and_fractional_seconds() {
     assert_eq!(c.version, CurVersion::Cur2);
     assert_eq!(c.currencies, ["CNY"]);
     assert_eq!(c.types[0].key, "l40s");
-    assert_eq!(c.types[0].term(BillTerm::Reserved).unwrap().rate_cents(), Some(1000));
+    assert_eq!(
+        c.types[0].term(BillTerm::Reserved).unwrap().rate_cents(),
+        Some(1000)
+    );
     assert_eq!(p.report.lines, 3);
 }
 
@@ -185,11 +197,17 @@ fn bad_rows_name_the_line_and_the_reason() {
 
 #[test]
 fn errors_other_bills_gzip_and_no_gpu() {
-    let ce = "\"Service\",\"EC2-Instances($)\",\"Total costs($)\"\n\"Service total\",\"100\",\"100\"\n";
-    assert_eq!(whole(ce), Err(IngestError::OtherBill(OtherBill::CostExplorer)));
+    let ce =
+        "\"Service\",\"EC2-Instances($)\",\"Total costs($)\"\n\"Service total\",\"100\",\"100\"\n";
+    assert_eq!(
+        whole(ce),
+        Err(IngestError::OtherBill(OtherBill::CostExplorer))
+    );
     let focus = "BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,EffectiveCost\n1,USD,2026-11-01,2026-11-02,1\n";
     assert_eq!(whole(focus), Err(IngestError::OtherBill(OtherBill::Focus)));
-    let bytes: &[u8] = &[0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, b'\n', 0xab, 0x00];
+    let bytes: &[u8] = &[
+        0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, b'\n', 0xab, 0x00,
+    ];
     let mut st = ByteStepper::new(bytes.len() as u64, &ParseOptions::default());
     while let Some(at) = st.wants() {
         st.feed(&bytes[at as usize..]);
@@ -215,5 +233,11 @@ fn errors_other_bills_gzip_and_no_gpu() {
         })
     );
     // A plain table is still a table.
-    assert_eq!(whole("time,gpus\n2026-11-01 00:00,3\n").unwrap().report.format, Format::Table);
+    assert_eq!(
+        whole("time,gpus\n2026-11-01 00:00,3\n")
+            .unwrap()
+            .report
+            .format,
+        Format::Table
+    );
 }
