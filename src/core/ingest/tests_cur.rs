@@ -241,3 +241,22 @@ fn errors_other_bills_gzip_and_no_gpu() {
         Format::Table
     );
 }
+
+#[test]
+fn the_formats_doc_example_reads_as_it_says() {
+    let doc = include_str!("../../../docs/formats.md");
+    let at = doc.find("Example (CUR 1.0, five lines").unwrap();
+    let block = &doc[at..];
+    let start = block.find("```\n").unwrap() + 4;
+    let end = start + block[start..].find("```").unwrap();
+    let text = &block[start..end];
+    assert_eq!(text.lines().count(), 5);
+    let p = whole(text).unwrap();
+    assert_eq!(p.series.values, [6.0]);
+    let c = p.report.cur.unwrap();
+    let a100 = &c.types[0];
+    assert_eq!(a100.key, "a100-40g");
+    assert_eq!(a100.term(BillTerm::Reserved).unwrap().rate_cents(), Some(240));
+    assert_eq!(a100.term(BillTerm::OnDemand).unwrap().rate_cents(), Some(410));
+    assert_eq!(c.left_out, [(BillLeftOut::Tax, 1), (BillLeftOut::NotInstanceHours, 1)]);
+}
