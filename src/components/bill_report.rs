@@ -26,16 +26,10 @@ pub fn BillReport(cur: CurReport, lang: Lang) -> impl IntoView {
     view! {
         {move || {
             let b = cur.with_value(|c| bill_read(lang, c, currency.get(), hours.get()));
-            let (summary, gpu_rows) = b.summary;
+            let items = b.items();
             view! {
                 <ul class="bill-report" data-testid="bill-report">
-                    <li data-testid="bill-summary" data-value=gpu_rows>{summary}</li>
-                    {b.types.into_iter().map(|(key, text)| view! { <li data-testid="bill-type" data-key=key>{text}</li> }).collect_view()}
-                    {b.currency.map(|(text, code)| view! { <li data-testid="bill-currency" data-value=code>{text}</li> })}
-                    {b.rates.into_iter().map(|(key, text)| view! { <li data-testid="bill-rate" data-key=key>{text}</li> }).collect_view()}
-                    {b.no_rates.map(|t| view! { <li data-testid="bill-no-rates">{t}</li> })}
-                    {b.left_out.map(|(text, n)| view! { <li data-testid="bill-left-out" data-value=n>{text}</li> })}
-                    {b.unknown.map(|(text, n)| view! { <li data-testid="bill-unknown-types" data-value=n>{text}</li> })}
+                    {items.into_iter().map(|(id, text, value, key)| view! { <li data-testid=id data-value=value data-key=key>{text}</li> }).collect_view()}
                 </ul>
                 {b.currency_warning.map(|t| view! { <p class="warning" role="status" data-testid="bill-currency-warning">{t}</p> })}
                 {b.fill.map(|label| view! {

@@ -86,6 +86,44 @@ pub struct BillRead {
     pub fill_note: Option<String>,
 }
 
+/// One line of the bill's list: test id, text, `data-value`, `data-key`.
+pub type BillItem = (&'static str, String, Option<String>, Option<String>);
+
+impl BillRead {
+    /// The list's lines in the order shown (summary, models, currency, rates, left out).
+    pub fn items(&self) -> Vec<BillItem> {
+        let mut v: Vec<BillItem> = vec![(
+            "bill-summary",
+            self.summary.0.clone(),
+            Some(self.summary.1.clone()),
+            None,
+        )];
+        v.extend(
+            self.types
+                .iter()
+                .map(|(k, t)| ("bill-type", t.clone(), None, Some(k.clone()))),
+        );
+        if let Some((t, c)) = &self.currency {
+            v.push(("bill-currency", t.clone(), Some(c.clone()), None));
+        }
+        v.extend(
+            self.rates
+                .iter()
+                .map(|(k, t)| ("bill-rate", t.clone(), None, Some(k.clone()))),
+        );
+        if let Some(t) = &self.no_rates {
+            v.push(("bill-no-rates", t.clone(), None, None));
+        }
+        if let Some((t, n)) = &self.left_out {
+            v.push(("bill-left-out", t.clone(), Some(n.clone()), None));
+        }
+        if let Some((t, n)) = &self.unknown {
+            v.push(("bill-unknown-types", t.clone(), Some(n.clone()), None));
+        }
+        v
+    }
+}
+
 /// The sign of a bill currency code, as the page writes money (`$`, `¥`), else `EUR `.
 fn sign(code: &str) -> String {
     match code.to_ascii_uppercase().as_str() {
@@ -418,7 +456,7 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
             b.rates[0].1,
             "A100 40GB: on demand $4.10 per GPU-hour over 8 GPU-hours; reserved (RI and Savings Plans, effective cost) $2.50 per GPU-hour over 8 GPU-hours, $1,825.00 a month of 730 hours"
         );
-        let left = b.left_out.unwrap();
+        let left = b.left_out.clone().unwrap();
         assert_eq!(left.1, "2");
         assert!(
             left.0
@@ -426,10 +464,22 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
             "{}",
             left.0
         );
-        assert!(b.unknown.unwrap().0.contains("g6f.large (1 rows)"));
-        assert_eq!(b.currency.unwrap().1, "USD");
+        assert!(b.unknown.as_ref().unwrap().0.contains("g6f.large (1 rows)"));
+        assert_eq!(b.currency.as_ref().unwrap().1, "USD");
         assert!(b.currency_warning.is_none());
         assert!(b.fill.is_some());
+        let ids: Vec<&str> = b.items().iter().map(|i| i.0).collect();
+        assert_eq!(
+            ids,
+            [
+                "bill-summary",
+                "bill-type",
+                "bill-currency",
+                "bill-rate",
+                "bill-left-out",
+                "bill-unknown-types"
+            ]
+        );
     }
 
     #[test]

@@ -9,8 +9,6 @@
 //! integer units of 1e-10 (CUR writes at most 10 decimals), and each rate is rounded once,
 //! to the cent.
 
-use std::collections::BTreeMap;
-
 use super::resample::{jobs, jobs_typed};
 use super::timestamp::{parse_datetime, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
@@ -82,6 +80,21 @@ pub enum BillLeftOut {
     /// [`CurReport::unknown_types`]).
     UnknownInstanceType,
 }
+
+/// Every [`BillLeftOut`], in order.
+const LEFT_OUT_REASONS: [BillLeftOut; 9] = [
+    BillLeftOut::Tax,
+    BillLeftOut::Credit,
+    BillLeftOut::Fee,
+    BillLeftOut::Negation,
+    BillLeftOut::Discount,
+    BillLeftOut::OtherLineType,
+    BillLeftOut::NotInstanceHours,
+    BillLeftOut::NonGpuInstance,
+    BillLeftOut::UnknownInstanceType,
+];
+/// Usage windows looked back at to add a row to (see `CurRows::windows`).
+const MERGE_WINDOWS: usize = 16;
 
 /// Usage and cost of one GPU model under one term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -591,10 +604,13 @@ pub(crate) struct CurRows {
     zone: Zone,
     table: TypeTable,
     /// GPU-hours (1e-10 units) per usage window (start ms, end ms) and type.
-    windows: BTreeMap<(i64, i64, u16), i128>,
+    /// In file order; a row of the same window and type as one of the last few adds to it
+    /// (a CUR lists an hour's instances together), so a row costs a few bytes at most.
+    windows: Vec<(i64, i64, u16, i128)>,
     /// Per table type: rows, GPU-hours, instance types, per term.
     per_type: Vec<TypeAcc>,
-    left_out: BTreeMap<BillLeftOut, usize>,
+    /// Rows left out, indexed by `BillLeftOut as usize`.
+    left_out: [usize; LEFT_OUT_REASONS.len()],
     min_ms: i64,
     max_ms: i64,
 }
@@ -688,9 +704,9 @@ impl CurRows {
             cur,
             zone: opts.zone(),
             table: TypeTable::default(),
-            windows: BTreeMap::new(),
+            windows: Vec::new(),
             per_type: Vec::new(),
-            left_out: BTreeMap::new(),
+            left_out: [0; LEFT_OUT_REASONS.len()],
             min_ms: i64::MAX,
             max_ms: i64::MIN,
         }
@@ -734,7 +750,7 @@ impl CurRows {
     }
 
     fn leave_out(&mut self, why: BillLeftOut) -> Result<(), RowError> {
-        *self.left_out.entry(why).or_insert(0) += 1;
+        self.left_out[why as usize] += 1;
         Ok(())
     }
 
@@ -928,8 +944,15 @@ impl CurRows {
         }
         self.cur.ri_rows += usize::from(ri);
         self.cur.sp_rows += usize::from(sp);
-        let w = self.windows.entry((start, end, ty)).or_insert(0);
-        *w = w.saturating_add(gh);
+        let recent = self.windows.len().saturating_sub(MERGE_WINDOWS);
+        match self.windows[recent..]
+            .iter_mut()
+            .rev()
+            .find(|w| (w.0, w.1, w.2) == (start, end, ty))
+        {
+            Some(w) => w.3 = w.3.saturating_add(gh),
+            None => self.windows.push((start, end, ty, gh)),
+        }
         match end - start {
             HOUR_MS => self.cur.hourly_rows += 1,
             d if d == 24 * HOUR_MS => self.cur.daily_rows += 1,
@@ -977,7 +1000,11 @@ impl CurRows {
         if r.timestamp_style.is_none() {
             r.timestamp_style = Some(TimestampStyle::IsoWithOffset);
         }
-        self.cur.left_out = self.left_out.iter().map(|(&k, &v)| (k, v)).collect();
+        self.cur.left_out = LEFT_OUT_REASONS
+            .iter()
+            .map(|&w| (w, self.left_out[w as usize]))
+            .filter(|w| w.1 > 0)
+            .collect();
         let present = vec![true; self.table.len()];
         let selected = self.table.select(&present);
         let order: Vec<u16> = match &selected {
@@ -1007,7 +1034,7 @@ impl CurRows {
         r.utc_offset_minutes = off;
         let mut list: Vec<(i64, i64, f64)> = Vec::with_capacity(self.windows.len());
         let mut list_types: Vec<u16> = Vec::with_capacity(self.windows.len());
-        for (&(s, e, t), &gh) in &self.windows {
+        for &(s, e, t, gh) in &self.windows {
             let hours = (e - s) as f64 / HOUR_MS as f64;
             list.push((s, e, gh as f64 / SCALE as f64 / hours));
             list_types.push(t);

@@ -689,9 +689,7 @@ impl fmt::Display for IngestError {
                 "a Prometheus /metrics scrape ({metric}: one instant), not a query_range history"
             ),
             IngestError::Gzip => write!(f, "a gzip file: unzip it first"),
-            IngestError::OtherBill(b) => {
-                write!(f, "a cloud bill, but not a CUR the page reads: {b:?}")
-            }
+            IngestError::OtherBill(_) => write!(f, "a cloud bill, but not a CUR the page reads"),
             IngestError::NoGpuInstances(r) => write!(
                 f,
                 "a Cost and Usage Report without GPU instance hours ({} rows)",

@@ -256,7 +256,16 @@ fn the_formats_doc_example_reads_as_it_says() {
     let c = p.report.cur.unwrap();
     let a100 = &c.types[0];
     assert_eq!(a100.key, "a100-40g");
-    assert_eq!(a100.term(BillTerm::Reserved).unwrap().rate_cents(), Some(240));
-    assert_eq!(a100.term(BillTerm::OnDemand).unwrap().rate_cents(), Some(410));
-    assert_eq!(c.left_out, [(BillLeftOut::Tax, 1), (BillLeftOut::NotInstanceHours, 1)]);
+    assert_eq!(
+        a100.term(BillTerm::Reserved).unwrap().rate_cents(),
+        Some(240)
+    );
+    assert_eq!(
+        a100.term(BillTerm::OnDemand).unwrap().rate_cents(),
+        Some(410)
+    );
+    assert_eq!(
+        c.left_out,
+        [(BillLeftOut::Tax, 1), (BillLeftOut::NotInstanceHours, 1)]
+    );
 }
