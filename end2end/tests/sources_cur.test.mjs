@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
+import { launch, serve, openPage, value, SCREENSHOTS } from '../lib.mjs';
 
 let browser, server, dir;
 before(async () => {
@@ -63,6 +63,17 @@ function curCsv() {
   return rows.join('\r\n') + '\r\n';
 }
 
+/** The usage card alone (the paste box and the parse report with the bill's lines). */
+async function shot(page, name) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const { width, height } = page.viewportSize();
+  await page.setViewportSize({ width, height: 2400 });
+  const report = page.locator('.parse-status');
+  await report.scrollIntoViewIfNeeded();
+  await report.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  await page.setViewportSize({ width, height });
+}
+
 async function readFile(name, text, contextOptions = {}) {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
@@ -108,17 +119,21 @@ test('a CUR of a known series gives the plain CSV figures, with the bill report 
   // The page is in yuan: said, not converted, no fill.
   assert.match(await p.textContent('[data-testid=bill-currency-warning]'), /The bill is in USD; the page's prices are in CNY/);
   assert.equal(await p.locator('[data-testid=bill-fill-prices]').count(), 0);
-  await screenshot(p, 'cur-report-en-1280');
+  await shot(p, 'cur-card-en-1280');
+  await p.setViewportSize({ width: 375, height: 800 });
+  await shot(p, 'cur-card-en-375');
+  await p.setViewportSize({ width: 1280, height: 800 });
 
   await p.click('[data-testid=lang-toggle]');
   await p.waitForFunction(() => /读取/.test(document.querySelector('[data-testid=bill-summary]')?.textContent || ''));
   assert.match(await p.textContent('[data-testid=bill-summary]'), /^CUR 1\.0：读取 [\d,]+ 行，计入 [\d,]+ 行 GPU 实例用量/);
-  assert.match(await p.textContent('[data-testid=bill-rate]'), /按需 每 GPU·小时 \$4\.10/);
+  assert.match(await p.textContent('[data-testid=bill-rate]'), /按需 \$4\.10\/GPU·小时/);
   assert.match(await p.textContent('[data-testid=bill-left-out]'), /^已排除（90 行）/);
   assert.match(await p.textContent('[data-testid=bill-currency-warning]'), /账单币种为 USD/);
   assert.match(await p.textContent('[data-testid=read-as]'), /AWS 成本和使用情况报告/);
+  await shot(p, 'cur-card-zh-1280');
   await p.setViewportSize({ width: 375, height: 800 });
-  await screenshot(p, 'cur-report-zh-375');
+  await shot(p, 'cur-card-zh-375');
   assert.deepEqual(problems, []);
   await c.close();
 });
@@ -136,7 +151,10 @@ test('the fill sets the price inputs and the link from the bill', async () => {
   assert.equal(await page.inputValue('[data-testid=monthly-price]'), '1753.83');
   await page.waitForFunction(() => location.href.includes('ondemand=4.1') && location.href.includes('monthly=1753.83'), null, { timeout: 10000 });
   assert.notEqual(await value(page, 'plan-monthly-total'), before);
-  await screenshot(page, 'cur-filled-en-1280');
+  await shot(page, 'cur-filled-card-en-1280');
+  const prices = page.locator('section[aria-labelledby=prices-heading]');
+  await prices.scrollIntoViewIfNeeded();
+  await prices.screenshot({ path: path.join(SCREENSHOTS, 'cur-filled-prices-en-1280.png') });
   // The link opens with the filled prices.
   const link = await page.evaluate(() => location.href);
   const { page: again, context: c2 } = await openPage(browser, link);
@@ -168,7 +186,7 @@ test('a Cost Explorer export and a gzip file say what they are', async () => {
   assert.match(msg, /Data Exports/);
   await page.click('[data-testid=lang-toggle]');
   await page.waitForFunction(() => /Cost Explorer（成本管理器）/.test(document.querySelector('[data-testid=usage-error]')?.textContent || ''));
-  await screenshot(page, 'cur-cost-explorer-zh-1280');
+  await shot(page, 'cur-cost-explorer-zh-1280');
   await context.close();
   const gz = Buffer.from([0x1f, 0x8b, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x63, 0x75, 0x72, 0x2e, 0x63, 0x73, 0x76, 0x00, 0x0a, 0xab, 0xcd, 0x0a]);
   const { page: g, context: c2 } = await readFile('cur.csv.gz', gz);

@@ -3,7 +3,7 @@
 //! and why, instance types not in the table, the currency, the bill's effective rates and the
 //! price fill. Pure: (language, report, page currency, month length) → texts.
 
-use crate::core::gpu_instances::{TABLE_DATE, TABLE_SOURCE};
+use crate::core::gpu_instances::TABLE_DATE;
 use crate::core::ingest::{
     BillLeftOut, BillTerm, CurReport, CurVersion, IngestError, OtherBill, PriceFill,
 };
@@ -292,8 +292,8 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
             String::new()
         };
         let text = match l {
-            Lang::En => format!("Not in the GPU instance table (dated {TABLE_DATE}, from {TABLE_SOURCE}), so left out rather than guessed: {}{more}.", names.join(", ")),
-            Lang::Zh => format!("不在 GPU 实例表中（表格日期 {TABLE_DATE}，来源 {TABLE_SOURCE}），因此排除而不猜测：{}{more}。", names.join("、")),
+            Lang::En => format!("Not in the GPU instance table (of {TABLE_DATE}, from AWS's accelerated computing instance specifications), so left out rather than guessed: {}{more}.", names.join(", ")),
+            Lang::Zh => format!("不在 GPU 实例表中（{TABLE_DATE} 的表，取自 AWS 加速计算实例规格），因此排除而不猜测：{}{more}。", names.join("、")),
         };
         (text, (cur.unknown_types.len() + cur.unknown_not_listed).to_string())
     });
@@ -374,7 +374,7 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
                 .collect();
             (!parts.is_empty()).then(|| {
                 let sep = pick(l, "; ", "；");
-                (t.key.clone(), format!("{}: {}", t.label, parts.join(sep)))
+                (t.key.clone(), format!("{}{}{}", t.label, pick(l, ": ", "："), parts.join(sep)))
             })
         })
         .collect();
