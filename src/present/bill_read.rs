@@ -374,7 +374,10 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
                 .collect();
             (!parts.is_empty()).then(|| {
                 let sep = pick(l, "; ", "；");
-                (t.key.clone(), format!("{}{}{}", t.label, pick(l, ": ", "："), parts.join(sep)))
+                (
+                    t.key.clone(),
+                    format!("{}{}{}", t.label, pick(l, ": ", "："), parts.join(sep)),
+                )
             })
         })
         .collect();
