@@ -7,7 +7,8 @@
 //! thousands separators; several numeric columns (pick one or sum); long "series,time,
 //! value" tables (Grafana CSV export); Prometheus `query_range` JSON; `nvidia-smi
 //! --query-gpu=timestamp,index,utilization.gpu --format=csv` logs; job logs
-//! `start,end,gpus`; each of these with GPU types. Tables may quote fields as RFC 4180 does (spreadsheets, Python's
+//! `start,end,gpus`; each of these with GPU types; AWS Cost and Usage Reports (CUR 1.0 / 2.0
+//! CSV, `cur.rs`: GPU instance hours per GPU model, and the bill's effective rates). Tables may quote fields as RFC 4180 does (spreadsheets, Python's
 //! csv module): a quoted field holds delimiters, `""` and line breaks.
 //!
 //! Everything is resampled to hourly GPUs busy (= GPU-hours per hour): sub-hourly
