@@ -299,21 +299,17 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
     });
     let code = cur.currency().map(str::to_string);
     let currency = code.as_ref().map(|c| {
-        let text = if cur.currencies.len() > 1 {
-            match l {
-                Lang::En => format!(
-                    "{} (also {}: rates are summed as written, not converted)",
-                    c,
-                    cur.currencies[1..].join(", ")
-                ),
-                Lang::Zh => format!(
-                    "{}（另有 {}：费率按原币种相加，未换算）",
-                    c,
-                    cur.currencies[1..].join("、")
-                ),
-            }
-        } else {
-            c.clone()
+        let text = match (l, cur.currencies.len() > 1) {
+            (Lang::En, true) => format!(
+                "Bill currency: {c} (also {}: rates are summed as written, not converted)",
+                cur.currencies[1..].join(", ")
+            ),
+            (Lang::Zh, true) => format!(
+                "账单币种：{c}（另有 {}：费率按原币种相加，未换算）",
+                cur.currencies[1..].join("、")
+            ),
+            (Lang::En, false) => format!("Bill currency: {c}"),
+            (Lang::Zh, false) => format!("账单币种：{c}"),
         };
         (text, c.clone())
     });
@@ -343,7 +339,7 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
                             hours(r.gpu_hours(), l)
                         ),
                         Lang::Zh => format!(
-                            "{} 每 GPU·小时 {}（共 {} GPU·小时）",
+                            "{} {}/GPU·小时（共 {} GPU·小时）",
                             term_name(l, r.term),
                             cents(c, &s, l),
                             hours(r.gpu_hours(), l)
@@ -468,7 +464,10 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
             left.0
         );
         assert!(b.unknown.as_ref().unwrap().0.contains("g6f.large (1 rows)"));
-        assert_eq!(b.currency.as_ref().unwrap().1, "USD");
+        assert_eq!(
+            b.currency.as_ref().unwrap(),
+            &("Bill currency: USD".to_string(), "USD".to_string())
+        );
         assert!(b.currency_warning.is_none());
         assert!(b.fill.is_some());
         let ids: Vec<&str> = b.items().iter().map(|i| i.0).collect();
@@ -490,7 +489,9 @@ d,Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g6f.la
         let b = bill_read(Lang::Zh, &report(), Currency::Cny, 720.0);
         assert!(b.summary.0.starts_with("CUR 1.0：读取 4 行，计入 2 行"));
         assert!(
-            b.rates[0].1.contains("按需 每 GPU·小时 $4.10"),
+            b.rates[0]
+                .1
+                .starts_with("A100 40GB：按需 $4.10/GPU·小时（共 8 GPU·小时）"),
             "{}",
             b.rates[0].1
         );
