@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::core::ingest::TypedSeries;
+use crate::core::ingest::{PriceFill, TypedSeries};
 use crate::core::plan::PlanInputs;
 use crate::core::series::UsageSeries;
 use crate::inputs::INPUTS;
@@ -260,6 +260,56 @@ pub fn sync_with_history(s: &mut AppState, types: &[TypedSeries]) -> bool {
     changed
 }
 
+/// Set prices from a bill's effective rates (`CurReport::price_fills`): each fill goes to the
+/// type that plans its history key (the selected one's into `inputs`); on a one-type page, the
+/// fill of that type (the first, when none matches) to `inputs`. On demand and spot per
+/// GPU-hour, monthly per GPU-month, each only when the bill has it. Returns how many types
+/// got prices.
+pub fn fill_prices(s: &mut AppState, fills: &[PriceFill]) -> usize {
+    fn apply(i: &mut PlanInputs, f: &PriceFill) {
+        let units = |c: i64| c as f64 / 100.0;
+        if let Some(c) = f.on_demand_cents {
+            i.on_demand_price = units(c);
+        }
+        if let Some(c) = f.monthly_cents {
+            i.monthly_price = units(c);
+        }
+        if let Some(c) = f.spot_cents {
+            i.spot_price = units(c);
+        }
+    }
+    if !active(&s.fleet) {
+        let own = s
+            .fleet
+            .types
+            .first()
+            .map(|r| r.keys.clone())
+            .unwrap_or_default();
+        let f = fills
+            .iter()
+            .find(|f| own.contains(&f.key))
+            .or_else(|| fills.first());
+        if let Some(f) = f {
+            apply(&mut s.inputs, f);
+            return 1;
+        }
+        return 0;
+    }
+    let mut n = 0;
+    for f in fills {
+        let Some(k) = s.fleet.types.iter().position(|r| r.keys.contains(&f.key)) else {
+            continue;
+        };
+        if k == s.fleet.selected {
+            apply(&mut s.inputs, f);
+        } else {
+            apply(&mut s.fleet.types[k].inputs, f);
+        }
+        n += 1;
+    }
+    n
+}
+
 /// A type's history: the sum, hour by hour, of the history types whose keys it lists
 /// (`TypeRow::keys`; `None` when it lists none of them).
 pub fn row_series(keys: &[String], types: &[TypedSeries]) -> Option<UsageSeries> {
@@ -297,6 +347,62 @@ mod tests {
             gap_hours: 0,
             no_data: Vec::new(),
         }
+    }
+
+    fn fill(key: &str, od: Option<i64>, monthly: Option<i64>, spot: Option<i64>) -> PriceFill {
+        PriceFill {
+            key: key.into(),
+            label: key.into(),
+            on_demand_cents: od,
+            monthly_cents: monthly,
+            spot_cents: spot,
+        }
+    }
+
+    #[test]
+    fn bill_prices_fill_each_type_that_plans_the_key() {
+        // One type: the inputs.
+        let mut s = state();
+        let spot = s.inputs.spot_price;
+        assert_eq!(
+            fill_prices(&mut s, &[fill("a100-40g", Some(410), Some(175_383), None)]),
+            1
+        );
+        assert_eq!(
+            (s.inputs.on_demand_price, s.inputs.monthly_price),
+            (4.10, 1753.83)
+        );
+        assert_eq!(s.inputs.spot_price, spot);
+        // A fleet: the selected type's into inputs, the other's into its row; a key no type
+        // plans is left.
+        let mut s = state();
+        let types = [
+            typed("a100-40g", "A100 40GB", &[1.0]),
+            typed("a10g", "A10G", &[2.0]),
+        ];
+        assert!(sync_with_history(&mut s, &types));
+        let sel = s.fleet.selected;
+        let other = 1 - sel;
+        let (ks, ko) = (
+            s.fleet.types[sel].keys[0].clone(),
+            s.fleet.types[other].keys[0].clone(),
+        );
+        let n = fill_prices(
+            &mut s,
+            &[
+                fill(&ks, Some(101), None, Some(40)),
+                fill(&ko, Some(410), Some(299_050), None),
+                fill("h100", Some(999), None, None),
+            ],
+        );
+        assert_eq!(n, 2);
+        assert_eq!(
+            (s.inputs.on_demand_price, s.inputs.spot_price),
+            (1.01, 0.40)
+        );
+        assert_eq!(s.fleet.types[other].inputs.on_demand_price, 4.10);
+        assert_eq!(s.fleet.types[other].inputs.monthly_price, 2990.50);
+        assert_eq!(type_inputs(&s, other).on_demand_price, 4.10);
     }
 
     #[test]

@@ -889,3 +889,346 @@ proptest! {
         prop_assert_eq!(r.running, jobs.iter().filter(|j| j.4 == 2).count());
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// AWS Cost and Usage Reports (issue 17): near-valid bills never panic and read the same in
+// slices as whole; a bill built from a known hourly series reads back as that series.
+
+const CUR_COLUMNS: &[(&str, &str)] = &[
+    ("lineItem/LineItemType", "line_item_line_item_type"),
+    ("lineItem/UsageStartDate", "line_item_usage_start_date"),
+    ("lineItem/UsageEndDate", "line_item_usage_end_date"),
+    ("lineItem/UsageType", "line_item_usage_type"),
+    ("lineItem/UsageAmount", "line_item_usage_amount"),
+    ("lineItem/CurrencyCode", "line_item_currency_code"),
+    ("lineItem/UnblendedCost", "line_item_unblended_cost"),
+    ("product/instanceType", "product_instance_type"),
+    ("pricing/term", "pricing_term"),
+    ("reservation/EffectiveCost", "reservation_effective_cost"),
+    (
+        "savingsPlan/SavingsPlanEffectiveCost",
+        "savings_plan_savings_plan_effective_cost",
+    ),
+    (
+        "lineItem/LineItemDescription",
+        "line_item_line_item_description",
+    ),
+];
+
+/// Cell fragments per column (valid and not).
+fn cur_cell(col: usize) -> BoxedStrategy<String> {
+    let pick =
+        |v: &'static [&'static str]| prop::sample::select(v).prop_map(str::to_string).boxed();
+    match col {
+        0 => pick(&[
+            "Usage",
+            "DiscountedUsage",
+            "SavingsPlanCoveredUsage",
+            "Tax",
+            "Credit",
+            "RIFee",
+            "SavingsPlanNegation",
+            "EdpDiscount",
+            "Refund",
+            "",
+            "usage",
+            "Fee",
+        ]),
+        1 | 2 => prop_oneof![
+            (0i64..96).prop_map(|h| format!("2026-11-0{}T{:02}:00:00Z", 1 + h / 24, h % 24)),
+            (0i64..96).prop_map(|h| format!("2026-11-0{}T{:02}:00:00.000Z", 1 + h / 24, h % 24)),
+            pick(&[
+                "",
+                "2026-11-01",
+                "2026-11-02T00:00:00Z",
+                "yesterday",
+                "1899-01-01T00:00:00Z",
+                "2026-13-01T00:00:00Z",
+                "2026-11-01T00:30:00+05:30"
+            ]),
+        ]
+        .boxed(),
+        3 => pick(&[
+            "USE1-BoxUsage:p4d.24xlarge",
+            "BoxUsage:g5.xlarge",
+            "APN1-SpotUsage:g5.12xlarge",
+            "EU-DedicatedUsage:p5.48xlarge",
+            "USE1-EBS:VolumeUsage.gp3",
+            "USE1-DataTransfer-Out-Bytes",
+            "USE1-BoxUsage:m5.large",
+            "USE1-BoxUsage:p9.99xlarge",
+            "USE1-HeavyUsage:p4d.24xlarge",
+            "",
+            ":",
+            "BoxUsage:",
+        ]),
+        4 | 6 | 9 | 10 => prop_oneof![
+            (0u32..100_000).prop_map(|n| format!("{}.{:04}", n / 10_000, n % 10_000)),
+            pick(&[
+                "",
+                "0",
+                "1",
+                "-1",
+                "1e-5",
+                "1E3",
+                "abc",
+                "NaN",
+                "inf",
+                "1e400",
+                "99999999999999999999",
+                ".",
+                "1.2.3",
+                "-0.0"
+            ]),
+        ]
+        .boxed(),
+        5 => pick(&["USD", "CNY", "", "EUR"]),
+        7 => pick(&[
+            "p4d.24xlarge",
+            "g5.xlarge",
+            "g5.12xlarge",
+            "p5.48xlarge",
+            "m5.large",
+            "g6f.large",
+            "",
+            "P4D.24XLARGE",
+            "trn1.2xlarge",
+        ]),
+        8 => pick(&["OnDemand", "Reserved", "Spot", ""]),
+        _ => pick(&[
+            "$32.7726 per On Demand Linux p4d.24xlarge Instance Hour",
+            "a, \"quoted\" note",
+            "line\nbreak",
+            "",
+            "税费",
+        ]),
+    }
+}
+
+fn csv_cell(out: &mut String, cell: &str, quote: bool) {
+    if quote || cell.contains(',') || cell.contains('"') || cell.contains('\n') {
+        out.push('"');
+        out.push_str(&cell.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(cell);
+    }
+}
+
+/// A header (CUR 1.0 or 2.0 names, columns in any order, some left out) and rows of cells
+/// from [`cur_cell`], each row possibly cut short or quoted.
+fn near_valid_cur() -> impl Strategy<Value = String> {
+    (
+        any::<bool>(),
+        Just((0..CUR_COLUMNS.len()).collect::<Vec<usize>>()).prop_shuffle(),
+        0usize..4,
+        any::<bool>(),
+    )
+        .prop_flat_map(|(v2, order, drop, crlf)| {
+            let cols: Vec<usize> = order
+                .into_iter()
+                .enumerate()
+                .filter(|&(i, c)| i >= drop || c == 1 || c == 4)
+                .map(|(_, c)| c)
+                .collect();
+            let row = (
+                cols.iter().map(|&c| cur_cell(c)).collect::<Vec<_>>(),
+                any::<u8>(),
+                0usize..cols.len() + 1,
+            );
+            (Just((v2, cols, crlf)), prop::collection::vec(row, 0..40))
+        })
+        .prop_map(|((v2, cols, crlf), rows)| {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let names: Vec<&str> = cols
+                .iter()
+                .map(|&c| {
+                    if v2 {
+                        CUR_COLUMNS[c].1
+                    } else {
+                        CUR_COLUMNS[c].0
+                    }
+                })
+                .collect();
+            let mut out = names.join(",");
+            out.push_str(eol);
+            for (cells, quotes, cut) in rows {
+                let keep = if quotes % 7 == 0 { cut } else { cells.len() };
+                for (i, cell) in cells.iter().take(keep).enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    csv_cell(
+                        &mut out,
+                        cell,
+                        quotes & (1 << (i % 8)) != 0 && quotes % 3 == 0,
+                    );
+                }
+                out.push_str(eol);
+            }
+            out
+        })
+}
+
+/// A CUR's own promises: counted rows add up, rates are cents or none, GPU-hours equal the
+/// series' sum (one series per model, or their sum when there are too many).
+fn check_cur(r: &ParseResult) -> Result<(), String> {
+    let report = match r {
+        Ok(p) => &p.report,
+        Err(IngestError::NoGpuInstances(rep)) => rep.as_ref(),
+        Err(_) => return Ok(()),
+    };
+    let Some(c) = report.cur.as_ref() else {
+        return match r {
+            Ok(p) if p.report.format == Format::AwsCur => Err("a CUR without its report".into()),
+            _ => Ok(()),
+        };
+    };
+    if c.gpu_rows != report.rows_read
+        || c.hourly_rows + c.daily_rows + c.other_window_rows != c.gpu_rows
+    {
+        return Err(format!("GPU rows miscounted: {c:?}"));
+    }
+    let left: usize = c.left_out.iter().map(|x| x.1).sum();
+    if c.gpu_rows + left > c.rows {
+        return Err(format!(
+            "{} counted + {left} left out > {} rows",
+            c.gpu_rows, c.rows
+        ));
+    }
+    let total: f64 = c.types.iter().map(|t| t.gpu_hours()).sum();
+    for t in &c.types {
+        if !t.gpu_hours().is_finite() || t.gpu_hours() < 0.0 {
+            return Err(format!("GPU-hours {}", t.gpu_hours()));
+        }
+        for term in &t.terms {
+            let _ = term.rate_cents();
+            let _ = term.monthly_cents(730.0);
+        }
+    }
+    if let Ok(p) = r {
+        let sum: f64 = p.series.values.iter().sum();
+        if (sum - total).abs() > 1e-6 * total.max(1.0) {
+            return Err(format!("series sums {sum} GPU-hours, the bill {total}"));
+        }
+    }
+    Ok(())
+}
+
+/// One hour's GPUs (tenths) split into rows of A10G instances: (instance type, GPUs, line
+/// item type, usage type prefix).
+const A10G_ROWS: &[(&str, u64, &str, &str)] = &[
+    ("g5.xlarge", 1, "Usage", "USE1-BoxUsage"),
+    ("g5.12xlarge", 4, "DiscountedUsage", "USE1-BoxUsage"),
+    ("g5.48xlarge", 8, "SavingsPlanCoveredUsage", "BoxUsage"),
+    ("g5.2xlarge", 1, "Usage", "USE1-SpotUsage"),
+];
+
+/// A CUR 2.0 whose A10G hours give `tenths[h] / 10` GPUs in hour h from 2026-11-01 00:00 UTC
+/// (each hour split into up to four rows), and the plain CSV of the same series.
+fn cur_of_series(tenths: &[(u64, [u8; 4])], quote: bool) -> (String, String) {
+    let mut bill = String::from("line_item_line_item_type,line_item_usage_start_date,line_item_usage_end_date,line_item_usage_type,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost,product_instance_type,pricing_term,reservation_effective_cost,savings_plan_savings_plan_effective_cost\n");
+    let mut plain = String::from("time,gpus\n");
+    let t0 = 1_793_491_200i64; // 2026-11-01 00:00 UTC
+    let iso = |t: i64| {
+        let day = (t - t0) / 86_400 + 1;
+        format!("2026-11-{:02}T{:02}:00:00Z", day, (t - t0) % 86_400 / 3600)
+    };
+    for (h, &(v, shares)) in tenths.iter().enumerate() {
+        let t = t0 + h as i64 * 3600;
+        plain.push_str(&format!(
+            "{},{}.{}\n",
+            iso(t).trim_end_matches('Z'),
+            v / 10,
+            v % 10
+        ));
+        // Split v tenths by the shares (the last row takes the rest).
+        let weights: u64 = shares.iter().map(|&s| u64::from(s)).sum::<u64>().max(1);
+        let mut left = v;
+        for (k, &(itype, gpus, kind, prefix)) in A10G_ROWS.iter().enumerate() {
+            let part = if k == 3 {
+                left
+            } else {
+                (v * u64::from(shares[k]) / weights).min(left)
+            };
+            left -= part;
+            if part == 0 {
+                continue;
+            }
+            // part tenths of GPUs for an hour on `gpus`-GPU instances: part / (10 × gpus)
+            // instance-hours = part × (1000 / gpus) / 10^4, exact (gpus divides 1000).
+            let amount = part * (1000 / gpus);
+            let cells = [
+                kind.to_string(),
+                iso(t),
+                iso(t + 3600),
+                format!("{prefix}:{itype}"),
+                format!("{}.{:04}", amount / 10_000, amount % 10_000),
+                "USD".into(),
+                "1.0".into(),
+                itype.into(),
+                "OnDemand".into(),
+                "0.5".into(),
+                "0.25".into(),
+            ];
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    bill.push(',');
+                }
+                csv_cell(&mut bill, c, quote);
+            }
+            bill.push('\n');
+        }
+    }
+    (bill, plain)
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    #[test]
+    fn near_valid_cur_bills(text in near_valid_cur(), opts in options(), slice in 1usize..600) {
+        if let Err(e) = check_all(&text, &opts, slice) {
+            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+        if let Err(e) = check_cur(&parse(&text, &opts)) {
+            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
+        }
+    }
+
+    #[test]
+    fn a_cur_of_a_known_series_reads_as_its_plain_csv(
+        tenths in prop::collection::vec((1u64..2000, any::<[u8; 4]>()), 1..120),
+        quote in any::<bool>(),
+        utc in prop_oneof![Just(0i32), Just(480), Just(330), Just(-300)],
+        slice in 1usize..2000,
+    ) {
+        let (bill, plain) = cur_of_series(&tenths, quote);
+        let opts = ParseOptions { utc_offset_minutes: utc, ..ParseOptions::default() };
+        // The plain CSV's naive times are UTC: read it in UTC, then compare instants.
+        let want = parse(&plain, &ParseOptions { zone_from_data: false, ..ParseOptions::default() }).map_err(|e| e.to_string());
+        let got = parse(&bill, &opts);
+        if let Err(e) = check_all(&bill, &opts, slice) {
+            prop_assert!(false, "{e}\ninput: {bill:?}");
+        }
+        if let Err(e) = check_cur(&got) {
+            prop_assert!(false, "{e}\ninput: {bill:?}");
+        }
+        let (Ok(want), Ok(got)) = (want, got) else {
+            prop_assert!(false, "not read: {bill:?}");
+            unreachable!()
+        };
+        prop_assert_eq!(got.report.format, Format::AwsCur);
+        prop_assert_eq!(got.types.len(), 1);
+        // In UTC the hours are the same hours; elsewhere each UTC hour starts on the local
+        // hour (whole-hour offsets) or straddles two (+05:30): GPU-hours agree in all.
+        let sum = |v: &[f64]| v.iter().sum::<f64>();
+        prop_assert!((sum(&got.series.values) - sum(&want.series.values)).abs() < 1e-6);
+        if utc % 60 == 0 {
+            prop_assert_eq!(&got.series.timestamps, &want.series.timestamps);
+            for (a, b) in got.series.values.iter().zip(&want.series.values) {
+                prop_assert!((a - b).abs() < 1e-9, "{} vs {}", a, b);
+            }
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! One component per file, named after it.
 
 pub mod action_card;
+pub mod bill_report;
 pub mod breakeven_card;
 pub mod budget_card;
 pub mod burst_card;

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 
+use crate::components::bill_report::BillReport;
 use crate::components::slider_field::SliderField;
 use crate::context::{memo_of, use_ctx};
 use crate::core::calendar::civil_from_days;
@@ -95,7 +96,7 @@ pub fn zone_text(l: Lang, r: &ParseReport, chosen: &ZoneChoice, dst: bool) -> (S
 }
 
 /// The formats the user can force, with their stable keys.
-const FORMATS: [(&str, Format); 7] = [
+const FORMATS: [(&str, Format); 8] = [
     ("values", Format::Values),
     ("table", Format::Table),
     ("grafana", Format::GrafanaCsv),
@@ -103,6 +104,7 @@ const FORMATS: [(&str, Format); 7] = [
     ("nvidia-smi", Format::NvidiaSmi),
     ("jobs", Format::JobLog),
     ("slurm", Format::Slurm),
+    ("aws-cur", Format::AwsCur),
 ];
 
 fn format_name(l: Lang, f: Format) -> &'static str {
@@ -126,6 +128,7 @@ fn format_name(l: Lang, f: Format) -> &'static str {
             "任务日志（开始、结束、GPU 数）",
         ),
         Format::Slurm => slurm_read::format_name(l),
+        Format::AwsCur => crate::present::bill_read::format_name(l),
     }
 }
 
@@ -185,6 +188,9 @@ pub fn reason_text(l: Lang, r: RejectReason) -> &'static str {
 }
 
 pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
+    if let Some(t) = crate::present::bill_read::error_text(l, e) {
+        return t;
+    }
     match (e, l) {
         (IngestError::Empty, _) => pick(l, "The history is empty: paste hourly GPU usage, drop a file or try an example.", "用量历史为空：请粘贴每小时 GPU 用量、拖入文件或试用示例。").to_string(),
         (IngestError::TooLarge { bytes, max_bytes }, Lang::En) => format!("The history is {:.1} MB; the planner reads up to {:.0} MB. Resample it to hourly first.", *bytes as f64 / 1048576.0, *max_bytes as f64 / 1048576.0),
@@ -207,6 +213,7 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::Unreadable { at }, Lang::Zh) => format!("文件从第 {at} 字节起无法继续读取（选择后被移动、修改或删除？）。请重新选择该文件。"),
         (IngestError::MetricsScrape { metric }, Lang::En) => format!("This looks like a Prometheus /metrics scrape ({metric} …): one instant, not a history. Export a range with query_range instead: curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60 (see Formats read)."),
         (IngestError::Sacct(p), _) => slurm_read::error_text(l, p),
+        (IngestError::Gzip | IngestError::OtherBill(_) | IngestError::NoGpuInstances(_), _) => String::new(),
         (IngestError::MetricsScrape { metric }, Lang::Zh) => format!("这看起来是 Prometheus /metrics 抓取结果（{metric} ……）：只有一个时刻，不是历史。请改用 query_range 导出一段时间：curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60（见“支持的格式”）。"),
     }
 }
@@ -460,6 +467,7 @@ fn report_view(
                 <div><dt>{pick(l, "GPU types from", "GPU 型号取自")}</dt><dd data-testid="types-from">{src}</dd></div>
             })}
         </dl>
+        {r.cur.as_ref().map(|c| view! { <BillReport cur=(**c).clone() lang=l /> })}
         {too_many.map(|t| view! { <p class="warning" role="status" data-testid="too-many-types">{t}</p> })}
         {(!type_rows.is_empty()).then(|| view! {
             <ul class="types" data-testid="types-found" data-value=type_count.to_string()>
@@ -560,7 +568,7 @@ pub fn ParseReportView() -> impl IntoView {
                         report_view(l, &parsed.report, &parsed.types, &parsed.series.zone(), zone).into_any()
                     }
                     ParseStatus::Done(Err(e)) => {
-                        let report = match &e { IngestError::NoUsableRows(r) => Some(r.clone()), _ => None };
+                        let report = match &e { IngestError::NoUsableRows(r) | IngestError::NoGpuInstances(r) => Some(r.clone()), _ => None };
                         view! {
                             <p class="error" role="alert" data-testid="usage-error">{ingest_error_text(l, &e)}</p>
                             {report.map(|r| report_view(l, &r, &[], &Zone::fixed(r.utc_offset_minutes), None))}

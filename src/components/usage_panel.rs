@@ -222,6 +222,8 @@ pub fn UsagePanel() -> impl IntoView {
     };
     let load_sample = move |s: Example| load_text(&|start, offset| examples::csv(s, start, offset));
     let load_prom = move |s: PromSample| load_text(&|start, offset| s.json(start, offset));
+    // The example bill: an AWS Cost and Usage Report of the bursty lab's hours.
+    let load_bill = move |_| load_text(&crate::core::cur_samples::sample);
 
     view! {
         <section class="card" aria-labelledby="usage-heading">
@@ -249,7 +251,7 @@ pub fn UsagePanel() -> impl IntoView {
                     {bilingual(lang, "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
                 </label>
                 <p class="field-hint" id="usage-data-hint">
-                    {bilingual(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）。")}
+                    {bilingual(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus), AWS Cost and Usage Reports (CSV). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）、AWS 成本和使用情况报告（CSV）。")}
                     <a href="docs/formats.html">{bilingual(lang, "Formats read", "支持的格式")}</a>
                 </p>
                 {move || big.get().then(|| {
@@ -306,7 +308,7 @@ pub fn UsagePanel() -> impl IntoView {
                 <div class="inline-controls">
                     <label class="file-pick">
                         {bilingual(lang, "Choose a file…", "选择文件……")}
-                        <input type="file" data-testid="usage-file" accept=".csv,.tsv,.txt,.json,.log,text/*,application/json"
+                        <input type="file" data-testid="usage-file" accept=".csv,.tsv,.txt,.json,.log,.gz,text/*,application/json,application/gzip"
                             on:change=move |ev| {
                                 let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
                                 if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
@@ -327,6 +329,9 @@ pub fn UsagePanel() -> impl IntoView {
                     }).collect_view()}
                     <button type="button" data-testid="sample-slurm" on:click=move |_| load_text(&crate::core::slurm_sample::sacct)>
                         {move || pick(lang.get(), "Slurm cluster (sacct export)", "Slurm 集群（sacct 导出）")}
+                    </button>
+                    <button type="button" data-testid="sample-aws-cur" on:click=load_bill>
+                        {bilingual(lang, "AWS bill (Cost and Usage Report)", "AWS 账单（成本和使用情况报告）")}
                     </button>
                 </div>
                 <ParseReportView />

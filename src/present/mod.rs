@@ -4,6 +4,7 @@
 //! touches only the text and attributes that changed. No leptos or browser imports here.
 
 pub mod action;
+pub mod bill_read;
 pub mod breakeven;
 pub mod budget;
 pub mod burst;

@@ -659,6 +659,7 @@ pub(crate) fn detect(
         }
         // Read by `slurm.rs` before detection; never laid out here.
         Format::Slurm => return Err(IngestError::LayoutMismatch { format }),
+        Format::AwsCur => return Err(IngestError::LayoutMismatch { format }),
         Format::JobLog => {
             let cols: Vec<usize> = ts_cols.iter().map(|(t, _)| t.col).collect();
             let start = find(START_WORDS, &cols).or(cols.first().copied());

@@ -7,7 +7,8 @@
 //! thousands separators; several numeric columns (pick one or sum); long "series,time,
 //! value" tables (Grafana CSV export); Prometheus `query_range` JSON; `nvidia-smi
 //! --query-gpu=timestamp,index,utilization.gpu --format=csv` logs; job logs
-//! `start,end,gpus`; each of these with GPU types. Tables may quote fields as RFC 4180 does (spreadsheets, Python's
+//! `start,end,gpus`; each of these with GPU types; AWS Cost and Usage Reports (CUR 1.0 / 2.0
+//! CSV, `cur.rs`: GPU instance hours per GPU model, and the bill's effective rates). Tables may quote fields as RFC 4180 does (spreadsheets, Python's
 //! csv module): a quoted field holds delimiters, `""` and line breaks.
 //!
 //! Everything is resampled to hourly GPUs busy (= GPU-hours per hour): sub-hourly
@@ -71,6 +72,7 @@
 //! ```
 
 mod bytes;
+mod cur;
 mod detect;
 mod json;
 mod number;
@@ -86,6 +88,8 @@ mod types;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cur;
+#[cfg(test)]
 mod tests_forms;
 #[cfg(test)]
 mod tests_prom;
@@ -97,6 +101,10 @@ mod tests_types;
 use std::fmt;
 
 pub use bytes::{ByteStepper, Utf8Slices};
+pub use cur::{
+    BillLeftOut, BillTerm, CurReport, CurType, CurVersion, OtherBill, PriceFill, TermRate,
+    MAX_LISTED_UNKNOWN,
+};
 pub use parser::{Parser, Stepper};
 pub use prometheus::parse_prometheus_tree;
 pub use slurm::{SacctProblem, SlurmReport, SACCT_COMMAND, SACCT_REQUIRED, UNTYPED_LABEL};
@@ -144,6 +152,9 @@ pub enum Format {
     JobLog,
     /// Slurm accounting (`sacct -P`): jobs with their `AllocTRES` GPUs (see `slurm.rs`).
     Slurm,
+    /// AWS Cost and Usage Report (CUR 1.0 or 2.0 CSV): GPU instance hours per GPU model, and
+    /// the bill's effective rates ([`ParseReport::cur`]).
+    AwsCur,
 }
 
 /// Field delimiter of a table.
@@ -540,6 +551,8 @@ pub struct ParseReport {
     /// More than [`MAX_TYPES`] GPU types: the input was read as one series (all types
     /// summed) and [`Parsed::types`] is empty.
     pub too_many_types: Option<TooManyTypes>,
+    /// An AWS Cost and Usage Report: what was counted, left out, and the effective rates.
+    pub cur: Option<Box<CurReport>>,
 }
 
 impl ParseReport {
@@ -581,6 +594,7 @@ impl ParseReport {
             utc_offset_minutes: opts.utc_offset_minutes,
             type_source: None,
             too_many_types: None,
+            cur: None,
         }
     }
 
@@ -644,6 +658,14 @@ pub enum IngestError {
     MetricsScrape { metric: String },
     /// Looks like Slurm `sacct` output but cannot be read as it (see [`SacctProblem`]).
     Sacct(SacctProblem),
+    /// A gzip file (`.csv.gz`, as AWS delivers CUR files): the page reads text only.
+    Gzip,
+    /// A cloud bill, but not one the page reads (Cost Explorer, FOCUS, Azure, a CUR without
+    /// the columns needed).
+    OtherBill(OtherBill),
+    /// An AWS Cost and Usage Report without any GPU instance hours; the report says what
+    /// its rows were.
+    NoGpuInstances(Box<ParseReport>),
 }
 
 impl fmt::Display for IngestError {
@@ -681,6 +703,13 @@ impl fmt::Display for IngestError {
             IngestError::Sacct(p) => write!(
                 f,
                 "sacct output that cannot be read: {p:?}; run {SACCT_COMMAND}"
+            ),
+            IngestError::Gzip => write!(f, "a gzip file: unzip it first"),
+            IngestError::OtherBill(_) => write!(f, "a cloud bill, but not a CUR the page reads"),
+            IngestError::NoGpuInstances(r) => write!(
+                f,
+                "a Cost and Usage Report without GPU instance hours ({} rows)",
+                r.cur.as_ref().map_or(0, |c| c.rows)
             ),
         }
     }

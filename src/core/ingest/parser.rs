@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::cur::CurRows;
 use super::detect::{detect, Layout, Mode, TsCol, Typing};
 use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
 use super::prom_stream::PromStream;
@@ -151,6 +152,8 @@ enum Phase {
     Json(Box<PromStream>),
     /// A Slurm `sacct` export: jobs read as they come.
     Slurm(Box<super::slurm::SacctRows>),
+    /// An AWS Cost and Usage Report: read as it comes.
+    Cur(Box<CurRows>),
     Failed(IngestError),
 }
 
@@ -525,6 +528,7 @@ impl Parser {
                 rows.row(no, l, overflow, no_quotes, &self.opts, &mut self.skipped)
             }
             Phase::Slurm(rows) => rows.row(no, l, overflow, no_quotes, &mut self.skipped),
+            Phase::Cur(rows) => rows.row(no, l, overflow, &mut self.skipped),
             Phase::Head => {
                 let t = l.trim();
                 if t.is_empty() && !overflow {
@@ -567,6 +571,14 @@ impl Parser {
             .map(|(_, s, _)| s.trim())
             .filter(|s| !s.is_empty())
             .collect();
+        // A gzip file (`1f 8b`, the second byte read as U+FFFD): say to unzip it.
+        if head
+            .first()
+            .is_some_and(|(_, s, _)| s.starts_with("\u{1f}\u{FFFD}"))
+        {
+            self.phase = Phase::Failed(IngestError::Gzip);
+            return;
+        }
         // Not text: NUL bytes, or more than 10 % control / replacement characters.
         let mut garbage = 0usize;
         let mut total = 0usize;
@@ -616,6 +628,9 @@ impl Parser {
             self.phase = Phase::Failed(IngestError::Empty);
             return;
         }
+        if self.cur_head(&head, sample.first().copied()) {
+            return;
+        }
         let detect_opts;
         let opts = if sample.is_empty() {
             // Only over-long lines: read as values so each is reported.
@@ -646,6 +661,32 @@ impl Parser {
         }
     }
 
+    /// An AWS Cost and Usage Report header (or another bill) first: read the head as a CUR
+    /// (`true`: the phase is set).
+    fn cur_head(&mut self, head: &[(usize, String, bool)], first: Option<&str>) -> bool {
+        if !matches!(self.opts.format, None | Some(Format::AwsCur)) {
+            return false;
+        }
+        let forced = self.opts.format.is_some();
+        match first.map(super::cur::header) {
+            Some(Ok(Some(h))) => {
+                let mut rows = Box::new(CurRows::new(h, first.unwrap_or(""), &self.opts));
+                for (no, l, o) in head {
+                    rows.row(*no, l, *o, &mut self.skipped);
+                }
+                self.phase = Phase::Cur(rows);
+            }
+            Some(Err(other)) => self.phase = Phase::Failed(IngestError::OtherBill(other)),
+            _ if forced => {
+                self.phase = Phase::Failed(IngestError::LayoutMismatch {
+                    format: Format::AwsCur,
+                })
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// Finish: resample and report.
     pub fn finish(mut self) -> ParseResult {
         self.flush();
@@ -656,6 +697,7 @@ impl Parser {
             Phase::Json(stream) => stream.finish(),
             Phase::Lines(rows) => rows.finish(self.lines, self.skipped, &self.opts),
             Phase::Slurm(rows) => rows.finish(self.lines, self.skipped),
+            Phase::Cur(rows) => rows.finish(self.lines, self.skipped),
         }
     }
 }
