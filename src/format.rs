@@ -1,6 +1,8 @@
 //! Locale-aware parsing and formatting of numbers for the page (pure, natively tested).
 
+use crate::core::calendar::civil_from_days;
 use crate::core::money::Money;
+use crate::core::zone::Zone;
 use crate::state::Lang;
 
 /// Parse what a user typed into a number field: accepts full-width digits and
@@ -54,6 +56,14 @@ fn group(int_digits: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// A UTC instant as local wall-clock time in `zone`, to the minute: `2026-11-03 08:00`.
+pub fn local_minute(unix: i64, zone: &Zone) -> String {
+    let t = zone.local_s(unix);
+    let (y, m, d) = civil_from_days(t.div_euclid(86_400));
+    let s = t.rem_euclid(86_400);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", s / 3600, s % 3600 / 60)
 }
 
 /// Format `v` with exactly `decimals` decimals and thousands separators.

@@ -7,7 +7,6 @@ use crate::components::bilingual;
 use crate::components::bill_report::BillReport;
 use crate::components::slider_field::SliderField;
 use crate::context::{memo_of, use_ctx};
-use crate::core::calendar::civil_from_days;
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError, OrderSource,
@@ -15,10 +14,10 @@ use crate::core::ingest::{
     MAX_TYPES,
 };
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
-use crate::format::percent;
+use crate::format::{local_minute, percent};
 use crate::i18n::{pick, Lang};
-use crate::present::prom_read;
 use crate::present::slurm_read;
+use crate::present::{prom_read, ReportLine};
 use crate::state::ParseStatus;
 
 /// The time forms the user can choose, with their stable keys.
@@ -188,9 +187,6 @@ pub fn reason_text(l: Lang, r: RejectReason) -> &'static str {
 }
 
 pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
-    if let Some(t) = crate::present::bill_read::error_text(l, e) {
-        return t;
-    }
     match (e, l) {
         (IngestError::Empty, _) => pick(l, "The history is empty: paste hourly GPU usage, drop a file or try an example.", "用量历史为空：请粘贴每小时 GPU 用量、拖入文件或试用示例。").to_string(),
         (IngestError::TooLarge { bytes, max_bytes }, Lang::En) => format!("The history is {:.1} MB; the planner reads up to {:.0} MB. Resample it to hourly first.", *bytes as f64 / 1048576.0, *max_bytes as f64 / 1048576.0),
@@ -212,22 +208,17 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::Unreadable { at }, Lang::En) => format!("The file could not be read on from byte {at} (moved, changed or deleted since it was picked?). Pick it again."),
         (IngestError::Unreadable { at }, Lang::Zh) => format!("文件从第 {at} 字节起无法继续读取（选择后被移动、修改或删除？）。请重新选择该文件。"),
         (IngestError::MetricsScrape { metric }, Lang::En) => format!("This looks like a Prometheus /metrics scrape ({metric} …): one instant, not a history. Export a range with query_range instead: curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60 (see Formats read)."),
-        (IngestError::Sacct(p), _) => slurm_read::error_text(l, p),
-        (IngestError::Gzip | IngestError::OtherBill(_) | IngestError::NoGpuInstances(_), _) => String::new(),
         (IngestError::MetricsScrape { metric }, Lang::Zh) => format!("这看起来是 Prometheus /metrics 抓取结果（{metric} ……）：只有一个时刻，不是历史。请改用 query_range 导出一段时间：curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60（见“支持的格式”）。"),
+        (IngestError::Sacct(p), _) => slurm_read::error_text(l, p),
+        (IngestError::Gzip | IngestError::OtherBill(_) | IngestError::NoGpuInstances(_), _) => {
+            crate::present::bill_read::error_text(l, e).unwrap_or_default()
+        }
     }
 }
 
-/// A UTC instant as local wall-clock time in the planning zone (daylight saving included).
-fn local_text(unix: i64, zone: &Zone) -> String {
-    let local = zone.local_s(unix);
-    let (y, m, d) = civil_from_days(local.div_euclid(86_400));
-    let secs = local.rem_euclid(86_400);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
-        secs / 3600,
-        (secs % 3600) / 60
-    )
+/// A line a source adds to the report (Prometheus, Slurm).
+fn line_view(x: ReportLine) -> impl IntoView {
+    view! { <div><dt>{x.term}</dt><dd data-testid=x.testid data-value=x.value class:warn=x.warn>{x.text}</dd></div> }
 }
 
 /// `planning`: the zone the series was planned in (the span is shown in it); `zone`: its
@@ -327,9 +318,13 @@ fn report_view(
             r.columns.len()
         ),
     };
-    let span = r
-        .span
-        .map(|(a, b)| format!("{} → {}", local_text(a, planning), local_text(b, planning)));
+    let span = r.span.map(|(a, b)| {
+        format!(
+            "{} → {}",
+            local_minute(a, planning),
+            local_minute(b, planning)
+        )
+    });
     let resolution = r.resolution_seconds.map(|s| match s {
         s if s % 3600 == 0 => format!("{} h", s / 3600),
         s if s % 60 == 0 => format!("{} min", s / 60),
@@ -437,9 +432,7 @@ fn report_view(
                 <div><dt>{pick(l, "Planning time zone", "规划时区")}</dt><dd data-testid="read-zone" data-value=key>{text}</dd></div>
             })}
             <div><dt>{pick(l, "GPUs busy from", "GPU 用量取自")}</dt><dd data-testid="read-column">{used}</dd></div>
-            {prom_lines.into_iter().map(|x| view! {
-                <div><dt>{x.label}</dt><dd data-testid=x.testid data-value=x.value class:warn=x.warn>{x.text}</dd></div>
-            }).collect_view()}
+            {prom_lines.into_iter().map(line_view).collect_view()}
             <div>
                 <dt>{pick(l, "Rows read", "读取行数")}</dt>
                 <dd data-testid="rows-read" data-value=r.rows_read.to_string()>{r.rows_read}</dd>
@@ -460,9 +453,7 @@ fn report_view(
                 <dt>{pick(l, "Rejected lines", "被拒绝的行")}</dt>
                 <dd data-testid="rows-rejected" data-value=r.rows_rejected.to_string()>{r.rows_rejected}</dd>
             </div>
-            {slurm.into_iter().map(|x| view! {
-                <div><dt>{x.term}</dt><dd data-testid=x.testid data-value=x.value>{x.text}</dd></div>
-            }).collect_view()}
+            {slurm.into_iter().map(line_view).collect_view()}
             {type_source.map(|src| view! {
                 <div><dt>{pick(l, "GPU types from", "GPU 型号取自")}</dt><dd data-testid="types-from">{src}</dd></div>
             })}

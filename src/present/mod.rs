@@ -22,6 +22,17 @@ pub mod spot;
 pub mod terms;
 pub mod waterline;
 
+/// One line a source adds to the parse report (Prometheus, Slurm): its term, its text, a
+/// stable test id, a `data-value` for the tests, and whether it is shown as a warning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportLine {
+    pub testid: &'static str,
+    pub term: &'static str,
+    pub text: String,
+    pub value: String,
+    pub warn: bool,
+}
+
 use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::i18n::error_message;

@@ -3,18 +3,9 @@
 //! tested. The component places them (`parse_report.rs`).
 
 use crate::core::ingest::{LeftOutReason, PromReading, PromReport};
+use crate::format::number_trim;
 use crate::i18n::{pick, Lang};
-
-/// One line of the report: its label, text, a stable test id and a value for the tests.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PromLine {
-    pub label: &'static str,
-    pub text: String,
-    pub testid: &'static str,
-    pub value: String,
-    /// Shown as a warning (the user may want to choose another reading).
-    pub warn: bool,
-}
+use crate::present::ReportLine as PromLine;
 
 /// The stable key of a reading (`data-value`, the reading choice's option values).
 pub fn reading_key(r: PromReading) -> &'static str {
@@ -60,16 +51,6 @@ pub fn reading_name(l: Lang, r: PromReading) -> &'static str {
     }
 }
 
-fn number(x: f64) -> String {
-    let r = (x * 100.0).round() / 100.0;
-    if r.fract() == 0.0 {
-        format!("{r:.0}")
-    } else {
-        let s = format!("{r:.2}");
-        s.trim_end_matches('0').to_string()
-    }
-}
-
 /// `labels` and the counts per type: "A100 4, H100 4".
 fn per_type(l: Lang, labels: &[String], counts: &[usize]) -> String {
     let sep = pick(l, ", ", "，");
@@ -95,7 +76,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
     } else {
         format!("{}: ", p.metric)
     };
-    let t = number(threshold);
+    let t = number_trim(threshold, 2, l);
     let reading = match (p.reading, l) {
         (PromReading::Values, Lang::En) => {
             format!("{metric}each value is GPUs; a series is averaged per hour and the series are summed{how}")
@@ -111,11 +92,11 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
         ),
         (PromReading::BusyRatio, Lang::En) => format!(
             "{metric}GPU activity as a ratio 0–1, one series per GPU; a GPU is busy at a step when at or above {} ({t} %){how}",
-            number(threshold / 100.0)
+            number_trim(threshold / 100.0, 2, l)
         ),
         (PromReading::BusyRatio, Lang::Zh) => format!(
             "{metric}GPU 活跃比例 0–1，每块 GPU 一条序列；某一步不低于 {}（{t}%）即视为忙碌{how}",
-            number(threshold / 100.0)
+            number_trim(threshold / 100.0, 2, l)
         ),
         (PromReading::Requests, Lang::En) => format!(
             "{metric}GPUs requested by pods (nvidia_com_gpu), summed at each step{how}"
@@ -125,7 +106,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
         }
     };
     out.push(PromLine {
-        label: pick(l, "Prometheus reading", "Prometheus 读取方式"),
+        term: pick(l, "Prometheus reading", "Prometheus 读取方式"),
         text: reading,
         testid: "prom-reading",
         value: reading_key(p.reading).to_string(),
@@ -140,7 +121,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
             Lang::Zh => format!("（{}）", per_type(l, type_labels, &p.series_per_type)),
         }
     };
-    let (label, what) = match p.reading {
+    let (term, what) = match p.reading {
         PromReading::BusyPercent | PromReading::BusyRatio => (
             pick(l, "GPUs seen", "发现的 GPU"),
             match l {
@@ -175,7 +156,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
         ),
     };
     out.push(PromLine {
-        label,
+        term,
         text: what,
         testid: "prom-series",
         value: p.series.to_string(),
@@ -184,7 +165,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
 
     if p.reading == PromReading::Requests {
         out.push(PromLine {
-            label: pick(l, "Requests are not use", "申请量不等于使用量"),
+            term: pick(l, "Requests are not use", "申请量不等于使用量"),
             text: pick(
                 l,
                 "A GPU requested by a pod counts even when it sits idle. That is the right measure for what must be rented: a requested GPU cannot be given to anyone else.",
@@ -198,7 +179,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
     }
     if p.absent > 0 {
         out.push(PromLine {
-            label: pick(l, "Missing samples", "缺失的采样"),
+            term: pick(l, "Missing samples", "缺失的采样"),
             text: match l {
                 Lang::En => format!(
                     "{} (GPU, step) pairs had no sample where other GPUs had one; counted as not busy",
@@ -216,7 +197,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
     }
     if p.unaligned {
         out.push(PromLine {
-            label: pick(l, "Steps", "时间步"),
+            term: pick(l, "Steps", "时间步"),
             text: pick(
                 l,
                 "The series share almost no time steps: these look like raw samples at each series' own times, not a query_range at one step, so counts per step undercount. Export with query_range and a step (e.g. step=60).",
@@ -253,7 +234,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
             (n, Lang::Zh) => format!("；另有 {n} 条"),
         };
         out.push(PromLine {
-            label: pick(l, "Series left out", "未计入的序列"),
+            term: pick(l, "Series left out", "未计入的序列"),
             text: match l {
                 Lang::En => format!("{}: {listed}{more}", p.left_out_count),
                 Lang::Zh => format!("{} 条：{listed}{more}", p.left_out_count),
@@ -265,7 +246,7 @@ pub fn lines(l: Lang, p: &PromReport, type_labels: &[String], threshold: f64) ->
     }
     if p.looks_like_dcgm && p.reading == PromReading::Values {
         out.push(PromLine {
-            label: pick(l, "Utilisation?", "是利用率？"),
+            term: pick(l, "Utilisation?", "是利用率？"),
             text: pick(
                 l,
                 "These series carry the DCGM exporter's labels (UUID, modelName) but no metric name, so their values were read as GPUs. If they are utilisation, choose “GPU utilisation in %” under “Prometheus values” below.",
@@ -412,8 +393,8 @@ mod tests {
         for r in READINGS {
             assert_ne!(reading_name(Lang::En, r), reading_name(Lang::Zh, r));
         }
-        assert_eq!(number(10.0), "10");
-        assert_eq!(number(12.5), "12.5");
-        assert_eq!(number(0.15), "0.15");
+        assert_eq!(number_trim(10.0, 2, Lang::En), "10");
+        assert_eq!(number_trim(12.5, 2, Lang::En), "12.5");
+        assert_eq!(number_trim(0.15, 2, Lang::En), "0.15");
     }
 }

@@ -2,21 +2,12 @@
 //! skipped and still running, and why a text that looks like `sacct` could not be read.
 //! Pure; the report component places the lines.
 
-use crate::core::calendar::civil_from_days;
 use crate::core::ingest::{SacctProblem, SlurmReport, SACCT_COMMAND, UNTYPED_LABEL};
 use crate::core::zone::Zone;
-use crate::format::number_trim;
+use crate::format::{local_minute, number_trim};
 use crate::i18n::pick;
+use crate::present::ReportLine as Line;
 use crate::state::Lang;
-
-/// One line of the report: its test id, term, text and `data-value`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Line {
-    pub testid: &'static str,
-    pub term: &'static str,
-    pub text: String,
-    pub value: String,
-}
 
 /// The format's name in the "Read as" list and line.
 pub fn format_name(l: Lang) -> &'static str {
@@ -25,14 +16,6 @@ pub fn format_name(l: Lang) -> &'static str {
         "Slurm accounting (sacct -P)",
         "Slurm 作业记账（sacct -P）",
     )
-}
-
-/// A UTC instant as local wall-clock time in `zone`.
-fn local(unix: i64, zone: &Zone) -> String {
-    let t = zone.local_s(unix);
-    let (y, m, d) = civil_from_days(t.div_euclid(86_400));
-    let s = t.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", s / 3600, s % 3600 / 60)
 }
 
 fn jobs_word(l: Lang, n: usize) -> &'static str {
@@ -60,6 +43,7 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
             Lang::Zh => format!("{} 个作业（分配行，按 {} 识别）", r.jobs, r.id_column),
         },
         value: n(r.jobs),
+        warn: false,
     });
     let hours = number_trim(r.gpu_hours, 1, l);
     out.push(Line {
@@ -77,6 +61,7 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
             ),
         },
         value: n(r.gpu_jobs),
+        warn: false,
     });
     out.push(Line {
         testid: "slurm-no-gpu",
@@ -93,6 +78,7 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
             ),
         },
         value: n(r.no_gpu_jobs),
+        warn: false,
     });
     let mut steps = match l {
         _ if r.steps_skipped + r.steps_counted == 0 => pick(
@@ -121,6 +107,7 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
         term: pick(l, "Job steps", "作业步"),
         text: steps,
         value: n(r.steps_skipped),
+        warn: false,
     });
     out.push(Line {
         testid: "slurm-never-started",
@@ -137,18 +124,19 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
             ),
         },
         value: n(r.never_started),
+        warn: false,
     });
     let running = match (r.run_to, l) {
         (Some(t), Lang::En) => format!(
             "{} {} (End Unknown), counted as running until {}, the latest time in the file",
             r.running,
             jobs_word(l, r.running),
-            local(t, zone)
+            local_minute(t, zone)
         ),
         (Some(t), Lang::Zh) => format!(
             "{} 个作业（End 为 Unknown），按运行到 {} 计（文件中最晚的时间）",
             r.running,
-            local(t, zone)
+            local_minute(t, zone)
         ),
         (None, _) => match l {
             Lang::En => "none (every job has an End)".to_string(),
@@ -160,6 +148,7 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
         term: pick(l, "Still running", "仍在运行"),
         text: running,
         value: n(r.running),
+        warn: false,
     });
     if !r.types.is_empty() {
         let sep = pick(l, ", ", "、");
@@ -191,6 +180,7 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
             term: pick(l, "GPU types (gres/gpu:…)", "GPU 型号（gres/gpu:…）"),
             text,
             value: n(r.types.len()),
+            warn: false,
         });
     }
     out
