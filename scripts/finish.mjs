@@ -18,28 +18,31 @@ const publicUrl = process.argv[3] || '/';
 const indexFile = path.join(dist, 'index.html');
 let html = fs.readFileSync(indexFile, 'utf8');
 
-// 1. The glue is the one .js file the page preloads (trunk names it <crate>-<hash>.js).
+// 1. The glue files are the .js files the page references (trunk names them <bin>-<hash>.js):
+//    the application's and the first-stage module's (src/first_stage.rs).
 const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && html.includes(f));
-if (glue.length !== 1) {
-  console.error(`finish: expected one JS glue file referenced by ${indexFile}, found ${glue.join(', ') || 'none'}`);
+if (glue.length !== 2 || !glue.some((f) => f.startsWith('gpu-rent-planner-')) || !glue.some((f) => f.startsWith('first-figures-'))) {
+  console.error(`finish: expected the application's and the first stage's JS glue in ${indexFile}, found ${glue.join(', ') || 'none'}`);
   process.exit(1);
 }
-const glueFile = path.join(dist, glue[0]);
-const before = fs.readFileSync(glueFile, 'utf8');
 const sri = (text) => `sha384-${crypto.createHash('sha384').update(text).digest('base64')}`;
-const out = await minify(before, { module: true, compress: true, mangle: true, format: { comments: false } });
-if (!out.code) {
-  console.error('finish: terser produced nothing');
-  process.exit(1);
+for (const name of glue) {
+  const glueFile = path.join(dist, name);
+  const before = fs.readFileSync(glueFile, 'utf8');
+  const out = await minify(before, { module: true, compress: true, mangle: true, format: { comments: false } });
+  if (!out.code) {
+    console.error(`finish: terser produced nothing for ${name}`);
+    process.exit(1);
+  }
+  if (!html.includes(sri(before))) {
+    console.error(`finish: ${indexFile} does not carry the integrity hash of ${name}`);
+    process.exit(1);
+  }
+  fs.writeFileSync(glueFile, out.code);
+  html = html.split(sri(before)).join(sri(out.code));
+  console.log(`finish: ${name} minified, ${before.length} -> ${out.code.length} B`);
 }
-if (!html.includes(sri(before))) {
-  console.error(`finish: ${indexFile} does not carry the integrity hash of ${glue[0]}`);
-  process.exit(1);
-}
-fs.writeFileSync(glueFile, out.code);
-html = html.split(sri(before)).join(sri(out.code));
 fs.writeFileSync(indexFile, html);
-console.log(`finish: ${glue[0]} minified, ${before.length} -> ${out.code.length} B`);
 
 // 2-4.
 const run = (script, ...args) => execFileSync(process.execPath, [path.join(here, script), ...args], { stdio: 'inherit' });

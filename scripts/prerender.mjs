@@ -34,9 +34,14 @@ try {
       const parts = [document.querySelector('header.top'), document.querySelector('.answer-row')];
       if (parts.some((p) => !p)) return null;
       const [header, answer] = parts.map((p) => p.cloneNode(true));
-      // Never two elements with one test id, even for a moment; no disclosure left open.
+      // Never two elements with one test id, even for a moment; no disclosure left open. The
+      // headline's texts keep their test id as `data-slot`: the first-stage module
+      // (src/first_stage.rs) writes a link's own texts there.
+      const slots = ['recommended-n', 'plan-monthly-total', 'plan-saving', 'headline-formula'];
       for (const root of [header, answer]) {
         for (const el of [root, ...root.querySelectorAll('*')]) {
+          const id = el.getAttribute('data-testid');
+          if (slots.includes(id)) el.setAttribute('data-slot', id);
           el.removeAttribute('data-testid');
           if (el.tagName === 'DETAILS') el.removeAttribute('open');
         }
@@ -54,14 +59,17 @@ try {
   await new Promise((r) => server.close(r));
 }
 
-// Keep in step with App (src/app.rs): a link or an autosaved session → no copy; the language
-// from navigator.languages as Lang::from_browser reads it.
-const chooser = `(function(){try{if(location.search.replace(/^\\?/,''))return;` +
-  `try{if(localStorage.getItem('gpu-rent-planner/v1/last'))return}catch(e){}` +
-  `var l='en',t=navigator.languages||[navigator.language||''];` +
-  `for(var i=0;i<t.length;i++){var s=String(t[i]).toLowerCase();if(s.indexOf('zh')===0){l='zh';break}if(s.indexOf('en')===0)break}` +
-  `var c=document.getElementById('prerender-'+l);if(!c)return;c.hidden=false;` +
-  `document.getElementById('prerender').hidden=false;var h=document.documentElement;h.lang=l==='zh'?'zh-CN':'en';` +
+// Keep in step with App (src/app.rs): the query is the link's, else the autosaved session's;
+// the language the link's `lang`, else navigator.languages as Lang::from_browser reads it.
+// With the defaults the copy is shown as it is; with a link or a saved session it is shown
+// with its figures hidden (`data-pending`) until the first-stage module has written that
+// link's own figures into it (src/first_stage.rs), or the application replaces it.
+const chooser = `(function(){try{var q=location.search.replace(/^\\?/,''),src=q?'link':'';` +
+  `if(!src){try{var v=localStorage.getItem('gpu-rent-planner/v1/last');if(v!==null){src='saved';q=v}}catch(e){}}` +
+  `var l='en',m=/(?:^|[?&])lang=(zh|en)(?:&|$)/.exec(q),t=navigator.languages||[navigator.language||''];` +
+  `if(m)l=m[1];else for(var i=0;i<t.length;i++){var s=String(t[i]).toLowerCase();if(s.indexOf('zh')===0){l='zh';break}if(s.indexOf('en')===0)break}` +
+  `var c=document.getElementById('prerender-'+l),p=document.getElementById('prerender');if(!c)return;c.hidden=false;` +
+  `if(src){p.setAttribute('data-pending',src);var d=p.querySelectorAll('[data-value]');for(var j=0;j<d.length;j++)d[j].removeAttribute('data-value')}p.hidden=false;var h=document.documentElement;h.lang=l==='zh'?'zh-CN':'en';` +
   // main.rs mounts the app (and removes this copy) once the copy's paint has been reported.
   `try{new PerformanceObserver(function(x,o){h.setAttribute('data-painted','');o.disconnect()})` +
   `.observe({type:'largest-contentful-paint',buffered:true})}catch(e){h.setAttribute('data-painted','')}` +
@@ -71,27 +79,49 @@ const block = `<div id="prerender" hidden inert>` +
   `<div id="prerender-zh" lang="zh-CN" hidden>${copies.zh}</div>` +
   `<script>${chooser}</script></div><!--/prerender-->`;
 
-// Drop trunk's <link rel=preload> of the .wasm: the loader fetches it anyway once the JS glue
-// (still modulepreloaded) has run. Lighthouse's simulation counts every high-priority request
-// that starts before the LCP as blocking it: with the preload the copy's LCP was modelled at
-// 6.0 s (the whole wasm), without it 1.5 s; time to interactive modelled 6.3 s either way.
+// Drop trunk's <link rel=preload> of the application's .wasm: the loader fetches it anyway
+// once the JS glue (still modulepreloaded) has run. Lighthouse's simulation counts every
+// high-priority request that starts before the LCP as blocking it: with the preload the copy's
+// LCP was modelled at 6.0 s (the whole wasm), without it 1.5 s; time to interactive modelled
+// 6.3 s either way. The first-stage module's preloads go too: it is imported only when the
+// copy is pending (a link or a saved session), so the default page never fetches it.
 const before = html.length;
-html = html.replace(/<link\b[^>]*\brel="?preload"?[^>]*>/g, (tag) => (/_bg\.wasm/.test(tag) ? '' : tag));
+html = html.replace(/<link\b[^>]*\brel="?(?:module)?preload"?[^>]*>/g, (tag) =>
+  (/gpu-rent-planner-[0-9a-f]+_bg\.wasm|first-figures-[0-9a-f]+(?:_bg\.wasm|\.js)/.test(tag) ? '' : tag));
 if (html.length === before && /_bg\.wasm[^>]*rel="?preload/.test(html)) {
   console.error('prerender: could not drop the .wasm preload');
   process.exit(1);
 }
 
-// And let the loader start the .wasm fetch only after the first frame (at most 100 ms later):
-// Lighthouse's simulation likewise counts a request that starts before the first paint as
-// blocking the LCP, and the module starts it a few ms before that paint. Real first paint and
-// LCP are unchanged (~0.1 s on 127.0.0.1); the fetch starts one frame later.
-const loaderRe = /(<script type="?module"?>\s*import init, \* as bindings from [^;]+;)/;
+// The first-stage module's loader: only when the copy is pending; whatever happens, it says
+// it is done (`<html data-first>`), which the application's loader waits for.
+const firstRe = /<script type="?module"?>\s*import init, \* as bindings from '([^']*first-figures-[0-9a-f]+\.js)';\s*const wasm = await init\(\{ module_or_path: '([^']*first-figures-[0-9a-f]+_bg\.wasm)' \}\);[\s\S]*?<\/script>/;
+const first = html.match(firstRe);
+if (first) {
+  html = html.replace(firstRe, `<script type="module">if (document.getElementById('prerender')?.hasAttribute('data-pending')) {` +
+    ` try { const m = await import('${first[1]}'); await m.default({ module_or_path: '${first[2]}' }); }` +
+    ` catch (e) { document.documentElement.setAttribute('data-first', 'failed'); } }</script>`);
+} else if (!html.includes("hasAttribute('data-pending')) { try { const m = await import(")) {
+  console.error("prerender: trunk's loader of the first-stage module not found (did trunk change it?)");
+  process.exit(1);
+}
+
+// And let the application's loader start the .wasm fetch only after the first frame (at most
+// 100 ms later): Lighthouse's simulation likewise counts a request that starts before the
+// first paint as blocking the LCP, and the module starts it a few ms before that paint. Real
+// first paint and LCP are unchanged (~0.1 s on 127.0.0.1); the fetch starts one frame later.
+// With a pending copy it waits for the first-stage module to be done (at most 3 s), so that
+// the link's figures do not share the network with the application's .wasm.
+const loaderRe = /(<script type="?module"?>\s*import init, \* as bindings from '[^']*gpu-rent-planner-[0-9a-f]+\.js';)/;
 if (!loaderRe.test(html)) {
   console.error('prerender: trunk\'s loader script not found (did trunk change it?)');
   process.exit(1);
 }
-const waitFrame = 'await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); });';
+const waitFrame = 'await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); });\n' +
+  "if (document.getElementById('prerender')?.hasAttribute('data-pending')) await new Promise((r) => {" +
+  " const h = document.documentElement; if (h.hasAttribute('data-first')) return r();" +
+  " const o = new MutationObserver(() => { if (h.hasAttribute('data-first')) { o.disconnect(); r(); } });" +
+  " o.observe(h, { attributes: true, attributeFilter: ['data-first'] }); setTimeout(() => { o.disconnect(); r(); }, 3000); });";
 if (!html.includes(waitFrame)) html = html.replace(loaderRe, `$1\n${waitFrame}`);
 
 const anchor = html.search(/<div[^>]*\bid="?panic-banner/);

@@ -31,8 +31,7 @@ use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
 use crate::context::{memo_of, page_memo, Ctx, HistoryFile, PageCtx, ShareCtx, AUTOSAVE_KEY};
 use crate::core::ingest::{self, ParseOptions, Stepper};
-use crate::core::plan::{plan_with_history, PlanOutputs};
-use crate::core::profile::profile;
+use crate::core::plan::PlanOutputs;
 use crate::core::zone::ZoneChoice;
 use crate::fleet_memos;
 use crate::i18n::texts;
@@ -58,8 +57,6 @@ pub fn read_options(mut options: ParseOptions, tz: &ZoneChoice) -> ParseOptions 
     options
 }
 
-/// Texts below this many bytes are parsed at once; larger ones in slices with progress.
-const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
 /// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
 const PARSE_SLICE_BYTES: usize = 64 * 1024;
 
@@ -137,12 +134,7 @@ async fn read_file_in_slices(
 
 /// A parse result rounded to 0.001 GPU, exactly what a link carries (`url::quantize_parsed`):
 /// everything is planned from it, so links reopen identically.
-fn quantized(mut result: ingest::ParseResult) -> ingest::ParseResult {
-    if let Ok(parsed) = &mut result {
-        url::quantize_parsed(parsed);
-    }
-    result
-}
+use crate::pipeline::{quantized, PARSE_AT_ONCE_BYTES};
 
 /// The real page: decodes the link (or the autosaved session) once, then writes the URL
 /// from one Effect and autosaves from another.
@@ -175,12 +167,7 @@ pub fn App() -> impl IntoView {
     let state = RwSignal::new(link.app_state(lang));
     let histogram = link.history.as_ref().is_some_and(|h| h.histogram);
     // The history the link carried becomes the usage text (reads back to the same series).
-    let usage_text = RwSignal::new(
-        link.history
-            .as_ref()
-            .map(url::history_to_csv)
-            .unwrap_or_default(),
-    );
+    let usage_text = RwSignal::new(crate::pipeline::usage_text(&link));
     let parse_status = RwSignal::new(ParseStatus::Empty);
 
     // The history as the link carries it, compressed once per parse (not per keystroke).
@@ -264,6 +251,7 @@ pub fn App() -> impl IntoView {
     // Autosave, debounced. Opened with a link, the saved session is kept until the user
     // changes something (so "Open my last session" still finds it).
     let first_query = StoredValue::new(None::<String>);
+    let autosave_stopped = StoredValue::new(false);
     let timer = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     Effect::new(move |_| {
         let q = query.get();
@@ -272,13 +260,19 @@ pub fn App() -> impl IntoView {
         }
         if first_query.with_value(Option::is_none) {
             first_query.set_value(Some(q.clone()));
-            if has_link {
+            // A link is not saved until changed; a restored session is already saved.
+            if has_link || restored {
                 return;
             }
-        } else if has_link && first_query.with_value(|f| f.as_deref() == Some(q.as_str())) {
+        } else if (has_link || restored)
+            && first_query.with_value(|f| f.as_deref() == Some(q.as_str()))
+        {
             return;
         }
         let t = gloo_timers::callback::Timeout::new(AUTOSAVE_DELAY_MS, move || {
+            if autosave_stopped.get_value() {
+                return;
+            }
             autosave_off.set(browser::storage_set(AUTOSAVE_KEY, &q).is_err());
         });
         // Replacing the handle cancels the previous save.
@@ -291,6 +285,7 @@ pub fn App() -> impl IntoView {
         last_session: StoredValue::new(last_session),
         autosave_off,
         histogram,
+        autosave_stopped,
     });
 
     view! {
@@ -384,9 +379,9 @@ pub fn Planner(
                 }
             });
         } else if len < PARSE_AT_ONCE_BYTES {
-            parse_status.set(ParseStatus::Done(quantized(
-                usage_text.with(|t| ingest::parse(t, &options)),
-            )));
+            parse_status.set(ParseStatus::Done(
+                usage_text.with(|t| crate::pipeline::read_history(t, &options)),
+            ));
         } else {
             parse_status.set(ParseStatus::Parsing(0.0));
             leptos::task::spawn_local(async move {
@@ -415,26 +410,21 @@ pub fn Planner(
     let profiles = fleet_memos::type_profiles(state, parse_status, settings);
     let selected = memo_of(state, |s| s.fleet.selected);
     let profile = Memo::new(move |_| {
-        if mode.get() != UsageMode::Data {
-            return None;
-        }
-        if !profiles.with(Vec::is_empty) {
-            return profiles.with(|p| p.get(selected.get()).cloned());
-        }
+        let mode = mode.get();
+        let selected = selected.get();
         let settings = settings.get();
-        parse_status.with(|p| match p {
-            ParseStatus::Done(Ok(parsed)) => Some(profile(&parsed.series, &settings)),
-            _ => None,
+        profiles.with(|profiles| {
+            parse_status.with(|p| {
+                let parsed = match p {
+                    ParseStatus::Done(Ok(parsed)) => Some(parsed),
+                    _ => None,
+                };
+                crate::pipeline::selected_profile(mode, profiles, selected, parsed, &settings)
+            })
         })
     });
     let outputs: Memo<PlanOutputs> = Memo::new(move |_| {
-        profile.with(|p| {
-            let history = match p {
-                Some(Ok(prof)) => Some(prof),
-                _ => None,
-            };
-            inputs.with(|i| plan_with_history(i, history))
-        })
+        profile.with(|p| inputs.with(|i| crate::pipeline::outputs(i, p.as_ref())))
     });
 
     let fleet = fleet_memos::fleet_plan(state, profiles, outputs, profile);

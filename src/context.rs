@@ -26,6 +26,9 @@ pub struct ShareCtx {
     pub autosave_off: RwSignal<bool>,
     /// The link carried only the load-duration histogram of a history.
     pub histogram: bool,
+    /// Set when the page is about to leave on purpose ("Start fresh", "Open my last
+    /// session"): a save still waiting on its delay must not write the session back.
+    pub autosave_stopped: StoredValue<bool>,
 }
 
 /// A history file read from disk in slices (larger than the box holds as text): the file

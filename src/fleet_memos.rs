@@ -6,15 +6,14 @@
 use leptos::prelude::*;
 
 use crate::core::error::InputError;
-use crate::core::fleet_plan::{plan_fleet, TypePlan};
-use crate::core::plan::{plan_with_history, PlanOutputs};
-use crate::core::profile::{profile, HistoryProfile, ProfileSettings};
-use crate::fleet::{active, row_series, type_inputs};
+use crate::core::plan::PlanOutputs;
+use crate::core::profile::{HistoryProfile, ProfileSettings};
+use crate::fleet::active;
+use crate::pipeline;
 use crate::present::FleetResult;
 use crate::state::{AppState, ParseStatus, UsageMode};
 
-/// One profile per type of a fleet that reads a typed history (empty otherwise).
-pub type TypeProfiles = Vec<Result<HistoryProfile, InputError>>;
+pub use crate::pipeline::TypeProfiles;
 
 /// The fleet reads a typed history: the usage mode is the history's, it has two or more
 /// types, and the fleet has its rows.
@@ -24,44 +23,24 @@ pub fn typed_history(s: &AppState, parse: &ParseStatus) -> bool {
         && matches!(parse, ParseStatus::Done(Ok(p)) if p.types.len() >= 2)
 }
 
-/// Each type's profile from its history types (quantised, as a link carries them).
+/// Each type's profile from its history types (`pipeline::type_profiles`).
 pub fn type_profiles(
     state: RwSignal<AppState>,
     parse_status: RwSignal<ParseStatus>,
     settings: Memo<ProfileSettings>,
 ) -> Memo<TypeProfiles> {
-    let keys = Memo::new(move |_| {
-        state.with(|s| {
-            let typed = s.mode == UsageMode::Data && active(&s.fleet);
-            typed.then(|| {
-                s.fleet
-                    .types
-                    .clone()
-                    .into_iter()
-                    .map(|t| t.keys)
-                    .collect::<Vec<_>>()
-            })
-        })
-    });
+    let keys = Memo::new(move |_| state.with(pipeline::typed_keys));
     Memo::new(move |_| {
         let Some(keys) = keys.get() else {
             return Vec::new();
         };
         let settings = settings.get();
-        parse_status.with(|p| match p {
-            ParseStatus::Done(Ok(parsed)) if parsed.types.len() >= 2 => keys
-                .into_iter()
-                .map(|keys| match row_series(&keys, &parsed.types) {
-                    // Each type is rounded as a link carries it (`url::quantize_parsed`); a
-                    // merge's sum is rounded again (0.1 + 0.2 is not 0.3 in binary).
-                    Some(series) => profile(&crate::url::quantize(&series), &settings),
-                    None => Err(InputError::new(
-                        crate::core::error::Field::UsageHistory,
-                        crate::core::error::Problem::Empty,
-                    )),
-                })
-                .collect(),
-            _ => Vec::new(),
+        parse_status.with(|p| {
+            let parsed = match p {
+                ParseStatus::Done(Ok(parsed)) => Some(parsed),
+                _ => None,
+            };
+            pipeline::type_profiles(Some(keys), parsed, &settings)
         })
     })
 }
@@ -74,77 +53,25 @@ pub fn fleet_plan(
     selected_profile: Memo<Option<Result<HistoryProfile, InputError>>>,
 ) -> Memo<FleetResult> {
     // The other types' inputs: unchanged (equal) while the selected type's prices change.
-    let others = Memo::new(move |_| {
-        state.with(|s| {
-            if !active(&s.fleet) {
-                return Vec::new();
-            }
-            (0..s.fleet.types.len())
-                .filter(|&k| k != s.fleet.selected)
-                .map(|k| (k, type_inputs(s, k)))
-                .collect::<Vec<_>>()
-        })
-    });
+    let others = Memo::new(move |_| state.with(pipeline::other_types));
     let others_planned = Memo::new(move |_| {
-        others.with(|others| {
-            profiles.with(|profiles| {
-                others
-                    .iter()
-                    .map(|(k, i)| {
-                        let history = profiles.get(*k).and_then(|p| p.as_ref().ok());
-                        plan_with_history(i, history)
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
+        others.with(|others| profiles.with(|profiles| pipeline::plan_others(others, profiles)))
     });
     Memo::new(move |_| {
         state.with(|s| {
-            if !active(&s.fleet) {
-                return None;
-            }
-            let typed = !profiles.with(Vec::is_empty);
-            // A type whose history could not be profiled is named.
-            if typed {
-                if let Some((k, e)) = profiles.with(|p| {
-                    p.iter()
-                        .enumerate()
-                        .find_map(|(k, r)| r.as_ref().err().map(|e| (k, e.clone())))
-                }) {
-                    return Some(Err(crate::core::fleet_plan::FleetError {
-                        index: Some(k),
-                        error: e,
-                    }));
-                }
-            }
             others.with(|others| {
                 others_planned.with(|planned| {
                     outputs.with(|selected_out| {
                         profiles.with(|profiles| {
                             selected_profile.with(|sel_prof| {
-                                let sel = s.fleet.selected;
-                                let sel_history = sel_prof.as_ref().and_then(|p| p.as_ref().ok());
-                                let mut plans: Vec<TypePlan> =
-                                    Vec::with_capacity(s.fleet.types.len());
-                                let mut other = others.iter().zip(planned);
-                                for (k, t) in s.fleet.types.iter().enumerate() {
-                                    if k == sel {
-                                        plans.push(TypePlan {
-                                            name: &t.name,
-                                            inputs: &s.inputs,
-                                            history: if typed { sel_history } else { None },
-                                            outputs: selected_out,
-                                        });
-                                    } else if let Some(((_, i), o)) = other.next() {
-                                        plans.push(TypePlan {
-                                            name: &t.name,
-                                            inputs: i,
-                                            history: profiles.get(k).and_then(|p| p.as_ref().ok()),
-                                            outputs: o,
-                                        });
-                                    }
-                                }
-                                Some(plan_fleet(&plans))
+                                pipeline::fleet_plan(
+                                    s,
+                                    profiles,
+                                    others,
+                                    planned,
+                                    selected_out,
+                                    sel_prof.as_ref(),
+                                )
                             })
                         })
                     })

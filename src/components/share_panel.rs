@@ -208,11 +208,13 @@ pub fn SharePanel() -> impl IntoView {
         }
     };
     let start_fresh = move |_| {
+        share.autosave_stopped.set_value(true);
         browser::storage_remove(AUTOSAVE_KEY);
         browser::open_query("");
     };
     let open_last = move |_| {
         if let Some(q) = share.last_session.get_value() {
+            share.autosave_stopped.set_value(true);
             browser::open_query(&q);
         }
     };

@@ -74,19 +74,7 @@ pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bo
     let (p, r) = (i.monthly_price, i.on_demand_price);
     let names: Vec<String> = s.fleet.types.iter().map(|t| t.name.clone()).collect();
     Page {
-        headline: match fleet {
-            Some(Ok(f)) => headline::present_fleet(l, cur, f),
-            Some(Err(e)) => Err(fleet::failed(l, e, &names)),
-            None => headline::present(
-                l,
-                cur,
-                &o.baseline,
-                &o.pools,
-                &o.sizing,
-                s.mode == UsageMode::Data,
-                from_history,
-            ),
-        },
+        headline: headline(s, o, fleet, from_history),
         effective: effective::present(l, cur, &o.effective_cost, p, r, from_history),
         waterline: waterline::present(l, &o.waterline, i.day_start_hour, i.day_end_hour),
         sizing: sizing::present(l, cur, &o.sizing, &o.commitment, &o.recent_drop_guard, p, r),
@@ -117,6 +105,33 @@ pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bo
             None => Err(String::new()),
         },
         action: action::present(l, cur, i, o),
+    }
+}
+
+/// The headline card: the fleet's plan in a fleet, else the selected type's (the first-stage
+/// module shows it alone, `pipeline::headline_for_query`).
+pub fn headline(
+    s: &AppState,
+    o: &PlanOutputs,
+    fleet: &FleetResult,
+    from_history: bool,
+) -> Presented<headline::HeadlineView> {
+    let (l, cur) = (s.lang, s.currency.symbol());
+    match fleet {
+        Some(Ok(f)) => headline::present_fleet(l, cur, f),
+        Some(Err(e)) => {
+            let names: Vec<String> = s.fleet.types.iter().map(|t| t.name.clone()).collect();
+            Err(fleet::failed(l, e, &names))
+        }
+        None => headline::present(
+            l,
+            cur,
+            &o.baseline,
+            &o.pools,
+            &o.sizing,
+            s.mode == UsageMode::Data,
+            from_history,
+        ),
     }
 }
 
