@@ -75,6 +75,7 @@ fn fill(doc: &Document) -> bool {
         &langs,
         zone,
         crate::time_zones::locale_date_order(),
+        &crate::pipeline::read_link_series,
     ) else {
         return false;
     };

@@ -155,39 +155,92 @@ pub fn fleet_plan(
     Some(plan_fleet(&plans))
 }
 
+/// How the history a link carries is read: [`read_text`] as the page reads it (the text
+/// `url::history_to_csv` writes, parsed), or [`read_link_series`] without parsing (the
+/// first-stage module: the text reader is most of the application's size). The answer:
+/// `None` when this reader cannot say what the page will read (then nothing is shown early),
+/// `Some(None)` when there is no usable history.
+pub type ReadHistory<'a> = &'a dyn Fn(&LinkState, &ParseOptions) -> Option<Option<Parsed>>;
+
+/// As the page reads a link's history: the text it opens with, parsed and rounded (`None`
+/// when it would be read in slices, with progress, not at once).
+pub fn read_text(link: &LinkState, options: &ParseOptions) -> Option<Option<Parsed>> {
+    let text = usage_text(link);
+    if text.trim().is_empty() {
+        return Some(None);
+    }
+    if text.len() >= PARSE_AT_ONCE_BYTES {
+        return None;
+    }
+    Some(read_history(&text, options).ok())
+}
+
+/// A link's history as the page would read it back, without the text: one series (no GPU
+/// types) whose hours follow each other (no gap for the gap policy to act on), on whole
+/// UTC hours, in a planning zone the link names. Those read back to the same values
+/// (`url::series_to_csv` writes them exactly; tests/fuzz_url.rs checks this path against
+/// [`read_text`]); anything else is `None`.
+pub fn read_link_series(link: &LinkState, options: &ParseOptions) -> Option<Option<Parsed>> {
+    let Some(h) = &link.history else {
+        return Some(None);
+    };
+    if !h.types.is_empty() || options.zone_from_data {
+        return None;
+    }
+    let s = &h.series;
+    if s.values.is_empty() {
+        return Some(None);
+    }
+    if s.values.len() > ingest::MAX_HOURS || s.values.iter().any(|v| !(v.is_finite() && *v >= 0.0))
+    {
+        return None;
+    }
+    if let Some(ts) = &s.timestamps {
+        let whole_hours = ts.len() == s.values.len()
+            && ts.first().is_some_and(|t| t.rem_euclid(3600) == 0)
+            && ts.windows(2).all(|w| w[1].checked_sub(w[0]) == Some(3600));
+        if !whole_hours {
+            return None;
+        }
+    }
+    let mut series = s.clone();
+    series.utc_offset_minutes = options.utc_offset_minutes;
+    series.offset_changes = options.offset_changes.clone();
+    let mut parsed = Parsed {
+        series,
+        report: ingest::ParseReport::new(ingest::Format::Table, options),
+        types: Vec::new(),
+    };
+    url::quantize_parsed(&mut parsed);
+    Some(Some(parsed))
+}
+
 /// What a page opened with `query` shows in its headline card, computed as the page computes
-/// it: the link decoded, its history read back from the text the page reads, the fleet
-/// matched to a typed history, every type planned. `zone`: the planning zone resolved
-/// (`time_zones::resolve` in the browser); `browser_langs`: `navigator.languages`.
+/// it: the link decoded, its history read (`read`), the fleet matched to a typed history,
+/// every type planned. `zone`: the planning zone resolved (`time_zones::resolve` in the
+/// browser); `browser_langs`: `navigator.languages`.
 ///
-/// `None` when the page would first have to read a large history in slices (it shows
-/// progress then, not figures).
+/// `None` when `read` cannot say what the page will read.
 pub fn headline_for_query(
     query: &str,
     browser_langs: &[&str],
     zone: impl FnOnce(&crate::core::zone::ZoneChoice) -> Zone,
     locale_date_order: ingest::DateOrder,
+    read: ReadHistory,
 ) -> Option<(Lang, Presented<HeadlineView>)> {
     let (link, _problems) = url::decode(query);
     let lang = link
         .lang
         .unwrap_or_else(|| Lang::from_browser(browser_langs.iter().copied()));
     let mut s = link.app_state(lang);
-    let text = usage_text(&link);
-    let parsed = if text.trim().is_empty() {
-        None
-    } else if text.len() >= PARSE_AT_ONCE_BYTES {
-        return None;
-    } else {
-        let mut options = s.parse_options.clone();
-        let z = zone(&s.tz);
-        options.utc_offset_minutes = z.base_minutes;
-        options.offset_changes = z.changes;
-        options.zone_from_data = s.tz == crate::core::zone::ZoneChoice::Auto;
-        options.locale_date_order = locale_date_order;
-        Some(read_history(&text, &options))
-    };
-    let parsed = parsed.as_ref().and_then(|r| r.as_ref().ok());
+    let mut options = s.parse_options.clone();
+    let z = zone(&s.tz);
+    options.utc_offset_minutes = z.base_minutes;
+    options.offset_changes = z.changes;
+    options.zone_from_data = s.tz == crate::core::zone::ZoneChoice::Auto;
+    options.locale_date_order = locale_date_order;
+    let parsed = read(&link, &options)?;
+    let parsed = parsed.as_ref();
     // A history with two or more GPU types makes (or matches) the fleet's types.
     if let Some(p) = parsed {
         if s.mode == UsageMode::Data && p.types.len() >= 2 {
@@ -239,8 +292,23 @@ mod tests {
     }
 
     fn open(query: &str) -> (Lang, HeadlineView) {
-        let (lang, view) = headline_for_query(query, &["en-US"], fixed, DateOrder::MonthFirst)
-            .expect("read at once");
+        let (lang, view) =
+            headline_for_query(query, &["en-US"], fixed, DateOrder::MonthFirst, &read_text)
+                .expect("read at once");
+        let direct = headline_for_query(
+            query,
+            &["en-US"],
+            fixed,
+            DateOrder::MonthFirst,
+            &read_link_series,
+        );
+        if let Some((l2, v2)) = direct {
+            assert_eq!(
+                (l2, &v2),
+                (lang, &view),
+                "the first stage's reader: {query}"
+            );
+        }
         (lang, view.expect("a headline"))
     }
 
@@ -255,7 +323,8 @@ mod tests {
         assert_eq!(v.total.value, "13359.11");
         assert!(!v.no_history);
         // The browser's language when the link does not say; the link's when it does.
-        let zh = headline_for_query("", &["zh-CN"], fixed, DateOrder::MonthFirst).unwrap();
+        let zh =
+            headline_for_query("", &["zh-CN"], fixed, DateOrder::MonthFirst, &read_text).unwrap();
         assert_eq!(zh.0, Lang::Zh);
         assert_eq!(open("?v=2&lang=zh").0, Lang::Zh);
     }
@@ -336,10 +405,9 @@ mod tests {
             "?data=AAAA&mode=data",
             "?v=99&t=,,,",
         ] {
-            assert!(
-                headline_for_query(q, &[], fixed, DateOrder::MonthFirst).is_some(),
-                "{q}"
-            );
+            // The page's reader answers every link at once; the first stage's may decline.
+            assert!(headline_for_query(q, &[], fixed, DateOrder::MonthFirst, &read_text).is_some());
+            let _ = headline_for_query(q, &[], fixed, DateOrder::MonthFirst, &read_link_series);
         }
     }
 }

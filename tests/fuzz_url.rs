@@ -180,3 +180,126 @@ fn regression_links() {
         check(q).unwrap_or_else(|e| panic!("{e}: {}", &q[..q.len().min(80)]));
     }
 }
+
+// ---- the first-stage module (issue 21): its reader against the page's ------------------
+
+use gpu_rent_planner::core::ingest::DateOrder;
+use gpu_rent_planner::core::series::UsageSeries;
+use gpu_rent_planner::core::zone::{Zone, ZoneChoice};
+use gpu_rent_planner::pipeline::{headline_for_query, read_link_series, read_text};
+use gpu_rent_planner::state::UsageMode;
+use gpu_rent_planner::url::{encode_with_history, LinkHistory, LinkState};
+
+/// The zone a link names, as the browser would resolve it: fixed offsets, and one named
+/// zone with daylight saving (Europe/Berlin's 2026 changes) for `tz=Europe/Berlin`.
+fn zone_of(tz: &ZoneChoice) -> Zone {
+    match tz {
+        ZoneChoice::Offset(m) => Zone::fixed(*m),
+        ZoneChoice::Named(_) => {
+            Zone::with_changes(60, vec![(1_774_746_000, 120), (1_792_890_000, 60)])
+        }
+        ZoneChoice::Auto => Zone::fixed(0),
+    }
+}
+
+/// Both readers on one query: the page's (text) and the first stage's. Where the first stage
+/// answers, its headline is the page's, exactly.
+fn same_headline(query: &str) -> Result<bool, String> {
+    let page = headline_for_query(
+        query,
+        &["en-US"],
+        zone_of,
+        DateOrder::MonthFirst,
+        &read_text,
+    );
+    let first = headline_for_query(
+        query,
+        &["en-US"],
+        zone_of,
+        DateOrder::MonthFirst,
+        &read_link_series,
+    );
+    match (page, first) {
+        (_, None) => Ok(false),
+        (Some(p), Some(f)) if p == f => Ok(true),
+        (p, f) => Err(format!("page {p:?}\nfirst stage {f:?}")),
+    }
+}
+
+fn history_link() -> impl Strategy<Value = String> {
+    (
+        1usize..1500,
+        0i64..200_000,
+        prop::collection::vec(0u32..64_000, 1..50),
+        prop::sample::select(&[0i32, 480, -300, 330, 545, -720, 840][..]),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        prop::sample::select(
+            &[
+                "",
+                "&rule=waterline",
+                "&q=10",
+                "&lookback=all",
+                "&lookback=7",
+                "&gpus=3&used=100",
+                "&monthly=4000&ondemand=7",
+                "&hours=744",
+            ][..],
+        ),
+    )
+        .prop_map(
+            |(hours, start_h, pattern, offset, stamped, histogram, named, extra)| {
+                let values: Vec<f64> = (0..hours)
+                    .map(|h| f64::from(pattern[h % pattern.len()]) / 1000.0)
+                    .collect();
+                let mut series = UsageSeries::from_values(values);
+                if stamped && !histogram {
+                    let t0 = 1_735_689_600 + start_h * 3600;
+                    series.timestamps = Some((0..hours as i64).map(|h| t0 + h * 3600).collect());
+                }
+                let tz = if named {
+                    ZoneChoice::Named("Europe/Berlin".into())
+                } else {
+                    ZoneChoice::Offset(offset)
+                };
+                let state = LinkState {
+                    mode: UsageMode::Data,
+                    tz: Some(tz),
+                    history: Some(LinkHistory::one(series, histogram)),
+                    ..LinkState::default()
+                };
+                format!("{}{extra}", encode_with_history(&state))
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// Links the page makes (a history, hourly, in a named or fixed zone, with options): the
+    /// first stage answers, and with the page's headline.
+    #[test]
+    fn first_stage_headline_is_the_page_s(query in history_link()) {
+        match same_headline(&query) {
+            Ok(answered) => prop_assert!(answered, "the first stage declined a page-made link: {query}"),
+            Err(e) => prop_assert!(false, "{e}\nquery: {query}"),
+        }
+    }
+
+    /// A page-made link damaged by someone else (a character changed, cut short, doubled
+    /// parameters): the first stage never panics and never differs from the page.
+    #[test]
+    fn first_stage_on_edited_links(query in history_link(), at in any::<prop::sample::Index>(), with in prop::sample::select(PIECES), cut in any::<bool>()) {
+        let i = at.index(query.len());
+        let i = (0..=i).rev().find(|&k| query.is_char_boundary(k)).unwrap_or(0);
+        let edited = if cut { query[..i].to_string() } else { format!("{}{with}{}", &query[..i], &query[i..]) };
+        if let Err(e) = same_headline(&edited) { prop_assert!(false, "{e}\nquery: {edited:?}"); }
+    }
+
+    /// Any text: the first stage never panics and never differs from the page.
+    #[test]
+    fn first_stage_on_damaged_links(query in prop::collection::vec(prop::sample::select(PIECES), 0..60).prop_map(|v| v.concat())) {
+        if let Err(e) = same_headline(&query) { prop_assert!(false, "{e}\nquery: {query:?}"); }
+    }
+}
