@@ -18,15 +18,17 @@ const publicUrl = process.argv[3] || '/';
 const indexFile = path.join(dist, 'index.html');
 let html = fs.readFileSync(indexFile, 'utf8');
 
-// 1. The glue files are the .js files the page references (trunk names them <bin>-<hash>.js):
-//    the application's and the first-stage module's (src/first_stage.rs).
-const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && html.includes(f));
-if (glue.length !== 2 || !glue.some((f) => f.startsWith('gpu-rent-planner-')) || !glue.some((f) => f.startsWith('first-figures-'))) {
-  console.error(`finish: expected the application's and the first stage's JS glue in ${indexFile}, found ${glue.join(', ') || 'none'}`);
+// 1. The application's glue is the one .js file the page references (trunk names it
+//    <crate>-<hash>.js; its integrity hash is rewritten); the first-stage module's glue
+//    (scripts/first-stage.mjs, first-figures-<hash>.js) is not referenced yet.
+const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && html.includes(f) && !f.startsWith('first-figures-'));
+const firstGlue = fs.readdirSync(dist).filter((f) => /^first-figures-[0-9a-f]{16}\.js$/.test(f));
+if (glue.length !== 1 || firstGlue.length !== 1) {
+  console.error(`finish: expected one JS glue file referenced by ${indexFile} and one first-figures-*.js, found ${[...glue, ...firstGlue].join(', ') || 'none'}`);
   process.exit(1);
 }
 const sri = (text) => `sha384-${crypto.createHash('sha384').update(text).digest('base64')}`;
-for (const name of glue) {
+for (const name of [...glue, ...firstGlue]) {
   const glueFile = path.join(dist, name);
   const before = fs.readFileSync(glueFile, 'utf8');
   const out = await minify(before, { module: true, compress: true, mangle: true, format: { comments: false } });
@@ -34,12 +36,14 @@ for (const name of glue) {
     console.error(`finish: terser produced nothing for ${name}`);
     process.exit(1);
   }
-  if (!html.includes(sri(before))) {
-    console.error(`finish: ${indexFile} does not carry the integrity hash of ${name}`);
-    process.exit(1);
+  if (glue.includes(name)) {
+    if (!html.includes(sri(before))) {
+      console.error(`finish: ${indexFile} does not carry the integrity hash of ${name}`);
+      process.exit(1);
+    }
+    html = html.split(sri(before)).join(sri(out.code));
   }
   fs.writeFileSync(glueFile, out.code);
-  html = html.split(sri(before)).join(sri(out.code));
   console.log(`finish: ${name} minified, ${before.length} -> ${out.code.length} B`);
 }
 fs.writeFileSync(indexFile, html);

@@ -59,6 +59,13 @@ try {
   await new Promise((r) => server.close(r));
 }
 
+// The first-stage module's files (scripts/first-stage.mjs built them).
+const firstJs = fs.readdirSync(dist).filter((f) => /^first-figures-[0-9a-f]{16}\.js$/.test(f));
+if (firstJs.length !== 1) {
+  console.error(`prerender: expected one first-figures-*.js in ${dist} (scripts/first-stage.mjs), found ${firstJs.length}`);
+  process.exit(1);
+}
+const firstWasm = firstJs[0].replace(/\.js$/, '_bg.wasm');
 // Keep in step with App (src/app.rs): the query is the link's, else the autosaved session's;
 // the language the link's `lang`, else navigator.languages as Lang::from_browser reads it.
 // With the defaults the copy is shown as it is; with a link or a saved session it is shown
@@ -69,7 +76,9 @@ const chooser = `(function(){try{var q=location.search.replace(/^\\?/,''),src=q?
   `var l='en',m=/(?:^|[?&])lang=(zh|en)(?:&|$)/.exec(q),t=navigator.languages||[navigator.language||''];` +
   `if(m)l=m[1];else for(var i=0;i<t.length;i++){var s=String(t[i]).toLowerCase();if(s.indexOf('zh')===0){l='zh';break}if(s.indexOf('en')===0)break}` +
   `var c=document.getElementById('prerender-'+l),p=document.getElementById('prerender');if(!c)return;c.hidden=false;` +
-  `if(src){p.setAttribute('data-pending',src);var d=p.querySelectorAll('[data-value]');for(var j=0;j<d.length;j++)d[j].removeAttribute('data-value')}p.hidden=false;var h=document.documentElement;h.lang=l==='zh'?'zh-CN':'en';` +
+  // Pending: the first stage's files are fetched from here, while the page is still parsed.
+  `if(src){var f=[['modulepreload','${prefix}${firstJs[0]}'],['preload','${prefix}${firstWasm}']];for(var k=0;k<2;k++){var e=document.createElement('link');e.rel=f[k][0];e.href=f[k][1];e.crossOrigin='anonymous';if(k)e.as='fetch';document.head.appendChild(e)}` +
+  `p.setAttribute('data-pending',src);var d=p.querySelectorAll('[data-value]');for(var j=0;j<d.length;j++)d[j].removeAttribute('data-value')}p.hidden=false;var h=document.documentElement;h.lang=l==='zh'?'zh-CN':'en';` +
   // main.rs mounts the app (and removes this copy) once the copy's paint has been reported.
   `try{new PerformanceObserver(function(x,o){h.setAttribute('data-painted','');o.disconnect()})` +
   `.observe({type:'largest-contentful-paint',buffered:true})}catch(e){h.setAttribute('data-painted','')}` +
@@ -79,32 +88,26 @@ const block = `<div id="prerender" hidden inert>` +
   `<div id="prerender-zh" lang="zh-CN" hidden>${copies.zh}</div>` +
   `<script>${chooser}</script></div><!--/prerender-->`;
 
-// Drop trunk's <link rel=preload> of the application's .wasm: the loader fetches it anyway
-// once the JS glue (still modulepreloaded) has run. Lighthouse's simulation counts every
-// high-priority request that starts before the LCP as blocking it: with the preload the copy's
-// LCP was modelled at 6.0 s (the whole wasm), without it 1.5 s; time to interactive modelled
-// 6.3 s either way. The first-stage module's preloads go too: it is imported only when the
-// copy is pending (a link or a saved session), so the default page never fetches it.
+// Drop trunk's <link rel=preload> of the .wasm: the loader fetches it anyway once the JS
+// glue (still modulepreloaded) has run. Lighthouse's simulation counts every high-priority
+// request that starts before the LCP as blocking it: with the preload the copy's LCP was
+// modelled at 6.0 s (the whole wasm), without it 1.5 s; time to interactive modelled 6.3 s
+// either way.
 const before = html.length;
-html = html.replace(/<link\b[^>]*\brel="?(?:module)?preload"?[^>]*>/g, (tag) =>
-  (/gpu-rent-planner-[0-9a-f]+_bg\.wasm|first-figures-[0-9a-f]+(?:_bg\.wasm|\.js)/.test(tag) ? '' : tag));
+html = html.replace(/<link\b[^>]*\brel="?preload"?[^>]*>/g, (tag) => (/_bg\.wasm/.test(tag) ? '' : tag));
 if (html.length === before && /_bg\.wasm[^>]*rel="?preload/.test(html)) {
   console.error('prerender: could not drop the .wasm preload');
   process.exit(1);
 }
 
-// The first-stage module's loader: only when the copy is pending; whatever happens, it says
-// it is done (`<html data-first>`), which the application's loader waits for.
-const firstRe = /<script type="?module"?>\s*import init, \* as bindings from '([^']*first-figures-[0-9a-f]+\.js)';\s*const wasm = await init\(\{ module_or_path: '([^']*first-figures-[0-9a-f]+_bg\.wasm)' \}\);[\s\S]*?<\/script>/;
-const first = html.match(firstRe);
-if (first) {
-  html = html.replace(firstRe, `<script type="module">if (document.getElementById('prerender')?.hasAttribute('data-pending')) {` +
-    ` try { const m = await import('${first[1]}'); await m.default({ module_or_path: '${first[2]}' }); }` +
-    ` catch (e) { document.documentElement.setAttribute('data-first', 'failed'); } }</script>`);
-} else if (!html.includes("hasAttribute('data-pending')) { try { const m = await import(")) {
-  console.error("prerender: trunk's loader of the first-stage module not found (did trunk change it?)");
-  process.exit(1);
-}
+// The first-stage module's loader (scripts/first-stage.mjs built it): it is imported only
+// when the copy is pending (a link or a saved session), so the default page never fetches
+// it; whatever happens it says it is done (`<html data-first>`), which the application's
+// loader waits for. Before the application's loader, so its fetch starts first.
+html = html.replace(/<script type="module" data-first-stage>[\s\S]*?<\/script>/, '');
+const firstLoader = `<script type="module" data-first-stage>if (document.getElementById('prerender')?.hasAttribute('data-pending')) {` +
+  ` try { const m = await import('${prefix}${firstJs[0]}'); await m.default({ module_or_path: '${prefix}${firstWasm}' }); }` +
+  ` catch (e) { document.documentElement.setAttribute('data-first', 'failed'); } }</script>`;
 
 // And let the application's loader start the .wasm fetch only after the first frame (at most
 // 100 ms later): Lighthouse's simulation likewise counts a request that starts before the
@@ -112,17 +115,31 @@ if (first) {
 // first paint and LCP are unchanged (~0.1 s on 127.0.0.1); the fetch starts one frame later.
 // With a pending copy it waits for the first-stage module to be done (at most 3 s), so that
 // the link's figures do not share the network with the application's .wasm.
-const loaderRe = /(<script type="?module"?>\s*import init, \* as bindings from '[^']*gpu-rent-planner-[0-9a-f]+\.js';)/;
+const loaderRe = /(<script type="?module"?>\s*import init, \* as bindings from ['"][^'"]*gpu-rent-planner-[0-9a-f]+\.js['"];)/;
 if (!loaderRe.test(html)) {
   console.error('prerender: trunk\'s loader script not found (did trunk change it?)');
   process.exit(1);
 }
-const waitFrame = 'await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); });\n' +
+const waitFrame = '/*wait*/await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); });' +
+  "const h = document.documentElement;" +
   "if (document.getElementById('prerender')?.hasAttribute('data-pending')) await new Promise((r) => {" +
-  " const h = document.documentElement; if (h.hasAttribute('data-first')) return r();" +
+  " if (h.hasAttribute('data-first')) return r();" +
   " const o = new MutationObserver(() => { if (h.hasAttribute('data-first')) { o.disconnect(); r(); } });" +
-  " o.observe(h, { attributes: true, attributeFilter: ['data-first'] }); setTimeout(() => { o.disconnect(); r(); }, 3000); });";
-if (!html.includes(waitFrame)) html = html.replace(loaderRe, `$1\n${waitFrame}`);
+  " o.observe(h, { attributes: true, attributeFilter: ['data-first'] }); setTimeout(() => { o.disconnect(); r(); }, 3000); });" +
+  // The default copy: until its paint is reported (the chooser's observer sets data-painted).
+  "else if (document.getElementById('prerender')?.hidden === false) await new Promise((r) => {" +
+  " const after = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)));" +
+  " if (h.hasAttribute('data-painted')) return after();" +
+  " const o = new MutationObserver(() => { if (h.hasAttribute('data-painted')) { o.disconnect(); after(); } });" +
+  " o.observe(h, { attributes: true, attributeFilter: ['data-painted'] }); setTimeout(() => { o.disconnect(); r(); }, 500); });" +
+  // Filled: until its paint is reported (the simulation counts a request started before the LCP).
+  "if (h.getAttribute('data-first') === 'filled') await new Promise((r) => {" +
+  " try { new PerformanceObserver((l, o) => { o.disconnect(); r(); }).observe({ type: 'largest-contentful-paint' }); } catch (e) { r(); }" +
+  " setTimeout(r, 500); });/*/wait*/";
+html = html.replace(/\/\*wait\*\/[\s\S]*?\/\*\/wait\*\//, '');
+html = html.replace(loaderRe, `$1\n${waitFrame}`);
+const appLoader = html.search(/<script type="?module"?>\s*import init, \* as bindings from /);
+html = html.slice(0, appLoader) + firstLoader + html.slice(appLoader);
 
 const anchor = html.search(/<div[^>]*\bid="?panic-banner/);
 if (anchor < 0) {

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
@@ -12,7 +13,10 @@ const TYPES = {
   '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8', '.webmanifest': 'application/manifest+json',
 };
 
-export function createServer(dir, prefix = '/') {
+/** `options.gzip`: compress responses for clients that accept it, as static hosts do
+ * (the Lighthouse page runs measure both; tests keep the plain bytes). */
+export function createServer(dir, prefix = '/', options = {}) {
+  const cache = new Map();
   const root = path.resolve(dir);
   return http.createServer((req, res) => {
     let url;
@@ -25,10 +29,18 @@ export function createServer(dir, prefix = '/') {
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, {
+      const headers = {
         'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
         'cache-control': 'no-cache',
-      });
+      };
+      if (options.gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        const key = `${file}:${data.length}`;
+        if (!cache.has(key)) cache.set(key, zlib.gzipSync(data, { level: 9 }));
+        data = cache.get(key);
+        headers['content-encoding'] = 'gzip';
+        headers.vary = 'accept-encoding';
+      }
+      res.writeHead(200, headers);
       res.end(data);
     });
   });

@@ -295,14 +295,15 @@ pub fn App() -> impl IntoView {
 }
 
 /// How many steps the page mounts in (see [`Planner`]'s `staged`).
-pub const MOUNT_STEPS: u8 = 5;
+pub const MOUNT_STEPS: u8 = 11;
 
 /// The next mount step in a task of its own; after the last, `<html data-ready>`.
 ///
 /// Mounting the whole page in one task blocked the main thread ~60 ms (Lighthouse, on its 4×
 /// slowed phone: one 250 ms task, 200 ms of total blocking time). The header and the answer
-/// come first, then the prices, the usage, and the result cards a third at a time: in page
-/// order, so nothing already shown moves.
+/// come first, then the prices, the usage, and the result cards one or two at a time (with
+/// the page's cards a third at a time, Lighthouse counted 275–650 ms of blocking time on the
+/// default page and the links, issue 21): in page order, so nothing already shown moves.
 fn next_mount_step(step: RwSignal<u8>) {
     set_timeout(
         move || {
@@ -336,13 +337,8 @@ pub fn Planner(
         next_mount_step(step);
     }
     let from_step = move |n: u8| Memo::new(move |_| step.get() >= n);
-    let (step1, step2, step3, step4, step5) = (
-        from_step(1),
-        from_step(2),
-        from_step(3),
-        from_step(4),
-        from_step(5),
-    );
+    let [step1, step2, step3, step4, step5, step6, step7, step8, step9, step10, step11] =
+        std::array::from_fn(|k| from_step(k as u8 + 1));
     let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
     // Memos, not derived signals: every text and chart reads these, and a price change
     // must not notify them (measured: it redrew all five charts and re-ran every label).
@@ -482,38 +478,42 @@ pub fn Planner(
             </div>
             <div class="inputs-column">
                 {move || step1.get().then(|| view! { <PricesPanel /> })}
-                {move || step2.get().then(|| view! {
-                    <UsagePanel />
-                    <OwnHardwareCard />
-                })}
+                {move || step2.get().then(|| view! { <UsagePanel /> })}
+                {move || step3.get().then(|| view! { <OwnHardwareCard /> })}
             </div>
             <div class="results-column">
                 {move || step3.get().then(|| view! { <SectionIndex /> })}
                 <div class="results">
-                    {move || step3.get().then(|| view! {
+                    {move || step4.get().then(|| view! {
                         <FleetCard />
                         <SharePanel />
-                        <BreakevenCard />
-                        <EffectiveCostCard />
-                        <SizingCard />
-                    })}
-                    {move || step4.get().then(|| view! {
-                        <WaterlineCard />
-                        <TermsCard />
-                        <PoolsCard />
-                        <BudgetCard />
-                        <SpotCard />
                     })}
                     {move || step5.get().then(|| view! {
+                        <BreakevenCard />
+                        <EffectiveCostCard />
+                    })}
+                    {move || step6.get().then(|| view! { <SizingCard /> })}
+                    {move || step7.get().then(|| view! {
+                        <WaterlineCard />
+                        <TermsCard />
+                    })}
+                    {move || step8.get().then(|| view! {
+                        <PoolsCard />
+                        <BudgetCard />
+                    })}
+                    {move || step9.get().then(|| view! {
+                        <SpotCard />
                         <BurstCard />
+                    })}
+                    {move || step10.get().then(|| view! {
                         <HiddenCostsCard />
                         <ReviewCard />
-                        <ActionCard />
                     })}
+                    {move || step11.get().then(|| view! { <ActionCard /> })}
                 </div>
             </div>
         </main>
-        {move || step5.get().then(|| view! {
+        {move || step11.get().then(|| view! {
             <StickyBar />
             <footer class="foot">
                 <p>{move || text().privacy}</p>

@@ -82,12 +82,24 @@ pub fn PricesPanel() -> impl IntoView {
                     </select>
                 </label>
             </div>
-            <p class="field-hint" data-testid="preset-note">
-                {move || match lang.get() {
-                    Lang::En => format!("Example prices noted {PRESETS_DATE}: illustrations, not quotes. Type your own. They also fill typical terms: 1 year all upfront at 10 months of the monthly price; 3 years at 9 months upfront plus half the monthly price each month."),
-                    Lang::Zh => format!("示例价格记录于 {PRESETS_DATE}，仅作示意，不是报价。请填写你自己的价格。同时填入常见期限：包年全预付 = 10 个月包月价；三年 = 预付 9 个月包月价 + 每月半价。"),
-                }}
-            </p>
+            // Two short paragraphs, not one long one: on a phone the long one was the largest
+            // text on the first screen, so Lighthouse took it (mounted after the headline)
+            // as the page's LCP instead of the headline (issue 21).
+            <div class="field-hint" data-testid="preset-note">
+                <p>
+                    {move || match lang.get() {
+                        Lang::En => format!("Example prices noted {PRESETS_DATE}: illustrations, not quotes. Type your own."),
+                        Lang::Zh => format!("示例价格记录于 {PRESETS_DATE}，仅作示意，不是报价。请填写你自己的价格。"),
+                    }}
+                </p>
+                <p>
+                    {bilingual(
+                        lang,
+                        "They also fill typical terms: 1 year all upfront at 10 months of the monthly price; 3 years at 9 months upfront plus half the monthly price each month.",
+                        "同时填入常见期限：包年全预付 = 10 个月包月价；三年 = 预付 9 个月包月价 + 每月半价。",
+                    )}
+                </p>
+            </div>
             <InputFields group_of=Group::Prices />
         </section>
     }

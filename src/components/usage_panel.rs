@@ -251,7 +251,7 @@ pub fn UsagePanel() -> impl IntoView {
                     {bilingual(lang, "Hourly GPU usage (paste, drop a file, or pick one)", "每小时 GPU 用量（粘贴、拖入或选择文件）")}
                 </label>
                 <p class="field-hint" id="usage-data-hint">
-                    {bilingual(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON, nvidia-smi logs, job logs (start,end,gpus), AWS Cost and Usage Reports (CSV). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON、nvidia-smi 日志、任务日志（开始,结束,GPU数）、AWS 成本和使用情况报告（CSV）。")}
+                    {bilingual(lang, "CSV/TSV with or without timestamps (any date form spreadsheets write), one number per line, Grafana CSV, Prometheus query_range JSON (DCGM exporter, Kubernetes GPU requests), nvidia-smi logs, Slurm accounting (sacct -P), job logs (start,end,gpus), AWS Cost and Usage Reports (CSV). ", "支持带或不带时间戳的 CSV/TSV（表格软件写出的各种日期格式）、每行一个数字、Grafana CSV、Prometheus query_range JSON（DCGM exporter、Kubernetes GPU 申请量）、nvidia-smi 日志、Slurm 记账（sacct -P）、任务日志（开始,结束,GPU数）、AWS 成本和使用情况报告（CSV）。")}
                     <a href="docs/formats.html">{bilingual(lang, "Formats read", "支持的格式")}</a>
                 </p>
                 {move || big.get().then(|| {
