@@ -13,6 +13,7 @@ import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { createServer } from './static-server.mjs';
 import { launch } from '../end2end/lib.mjs';
+import { FLEET_QUERY, historyQuery } from '../bench/first_paint_pages.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (n) => argv.includes(n);
@@ -25,31 +26,12 @@ const runs = Number(arg('--runs', 3));
 const only = arg('--only')?.split(',');
 fs.mkdirSync(out, { recursive: true });
 
-export const FLEET_QUERY = '?v=2&lang=en&gpus=4&used=600&type.0=A100&type.1=H100&gpus.1=2&used.1=700&monthly.1=15000&ondemand.1=40'
-  + '&type.2=4090&gpus.2=6&used.2=300&monthly.2=2500&ondemand.2=6&type.3=L40S&gpus.3=3&used.3=450&monthly.3=6000&ondemand.3=14';
-
-/** The 30-day link, made by the page itself (as a user would copy it). */
-async function historyQuery(url) {
-  const browser = await launch();
-  try {
-    const context = await browser.newContext({ locale: 'en-US' });
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForSelector('html[data-ready]', { state: 'attached' });
-    await page.check('[data-testid=mode-data]');
-    await page.click('[data-testid=sample-bursty-lab]');
-    await page.waitForFunction(() => location.search.includes('data=')
-      && document.querySelector('[data-testid=share-link]')?.value === location.href);
-    return new URL(page.url()).search;
-  } finally { await browser.close(); }
-}
-
 const server = createServer(dist, '/', { gzip });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}/`;
 const pages = [
   { name: 'default', query: '' },
-  { name: 'history', query: await historyQuery(base) },
+  { name: 'history', query: await (async () => { const b = await launch(); try { return await historyQuery(b, base); } finally { await b.close(); } })() },
   { name: 'fleet', query: FLEET_QUERY },
 ].filter((p) => !only || only.includes(p.name));
 

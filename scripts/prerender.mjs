@@ -128,7 +128,7 @@ const waitFrame = '/*wait*/await new Promise((r) => { requestAnimationFrame(() =
   " o.observe(h, { attributes: true, attributeFilter: ['data-first'] }); setTimeout(() => { o.disconnect(); r(); }, 3000); });" +
   // The default copy: until its paint is reported (the chooser's observer sets data-painted).
   "else if (document.getElementById('prerender')?.hidden === false) await new Promise((r) => {" +
-  " const after = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)));" +
+  " const after = () => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); };" +
   " if (h.hasAttribute('data-painted')) return after();" +
   " const o = new MutationObserver(() => { if (h.hasAttribute('data-painted')) { o.disconnect(); after(); } });" +
   " o.observe(h, { attributes: true, attributeFilter: ['data-painted'] }); setTimeout(() => { o.disconnect(); r(); }, 500); });" +
