@@ -4,19 +4,30 @@
 //! `plan_with_history`, release profile as shipped, the median of 3 runs.
 //! `cargo run --release --example bench_sources -- OUT_DIR` prints one JSON line per file:
 //! `{"name", "file", "bytes", "native_ms", "hours", "waterline", "optimal_n"}`.
+//! `SOURCES=name,name` writes only those (`dcgm-64gpu-30d-60s`, `sacct-1M-jobs`).
 use gpu_rent_planner::core::ingest::{ByteStepper, ParseOptions};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
 use gpu_rent_planner::core::profile::profile;
 use gpu_rent_planner::core::prom_samples::generate_dcgm;
+use gpu_rent_planner::core::slurm_sample::generate_sacct;
 use std::time::Instant;
 
 /// The sources: (name, file name, text).
 fn sources() -> Vec<(&'static str, &'static str, String)> {
-    vec![(
-        "dcgm-64gpu-30d-60s",
-        "dcgm-64gpu-30d-60s.json",
-        generate_dcgm(64, 30, 60),
-    )]
+    let only = std::env::var("SOURCES").unwrap_or_default();
+    let all: [(&'static str, &'static str, fn() -> String); 2] = [
+        ("dcgm-64gpu-30d-60s", "dcgm-64gpu-30d-60s.json", || {
+            generate_dcgm(64, 30, 60)
+        }),
+        // Issue 17: a `sacct -P` export of 1 000 000 jobs (~134 MB).
+        ("sacct-1M-jobs", "sacct-1M-jobs.txt", || {
+            generate_sacct(1_000_000)
+        }),
+    ];
+    all.into_iter()
+        .filter(|(name, _, _)| only.is_empty() || only.split(',').any(|o| o == *name))
+        .map(|(name, file, make)| (name, file, make()))
+        .collect()
 }
 
 fn main() {
