@@ -37,16 +37,20 @@ const pages = [
 
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'cumulative-layout-shift', 'total-blocking-time', 'speed-index', 'interactive'];
 const results = [];
+// A fresh browser for every run: the page autosaves its session in localStorage, and a run
+// that found the previous run's session would measure a saved-session page instead.
+const newChrome = () => chromeLauncher.launch({
+  chromePath: process.env.GRP_CHROMIUM || '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
 let chrome;
 try {
-  chrome = await chromeLauncher.launch({
-    chromePath: process.env.GRP_CHROMIUM || '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
-      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
   for (const p of pages) {
     const all = [];
     for (let r = 0; r < runs; r++) {
+      await chrome?.kill();
+      chrome = await newChrome();
       const { lhr } = await lighthouse(base + p.query, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
       if (process.env.LH_DUMP) fs.writeFileSync(path.join(out, `lhr-${p.name}-${r}.json`), JSON.stringify(lhr));
       const lcpItems = lhr.audits['largest-contentful-paint-element']?.details?.items || [];

@@ -133,9 +133,10 @@ const waitFrame = '/*wait*/await new Promise((r) => { requestAnimationFrame(() =
   " const o = new MutationObserver(() => { if (h.hasAttribute('data-painted')) { o.disconnect(); after(); } });" +
   " o.observe(h, { attributes: true, attributeFilter: ['data-painted'] }); setTimeout(() => { o.disconnect(); r(); }, 500); });" +
   // Filled: until its paint is reported (the simulation counts a request started before the LCP).
-  "if (h.getAttribute('data-first') === 'filled') await new Promise((r) => {" +
-  " try { new PerformanceObserver((l, o) => { o.disconnect(); r(); }).observe({ type: 'largest-contentful-paint' }); } catch (e) { r(); }" +
-  " setTimeout(r, 500); });/*/wait*/";
+  "if (h.getAttribute('data-first') === 'filled') await new Promise((r) => { const tf = performance.now() - 50;" +
+  " try { new PerformanceObserver((l, o) => { if (l.getEntries().some((e) => e.startTime >= tf)) { o.disconnect(); setTimeout(r, 0); } })" +
+  ".observe({ type: 'largest-contentful-paint', buffered: true }); } catch (e) { r(); }" +
+  " setTimeout(r, 1500); });/*/wait*/";
 html = html.replace(/\/\*wait\*\/[\s\S]*?\/\*\/wait\*\//, '');
 html = html.replace(loaderRe, `$1\n${waitFrame}`);
 const appLoader = html.search(/<script type="?module"?>\s*import init, \* as bindings from /);
