@@ -4,7 +4,8 @@
 //! `plan_with_history`, release profile as shipped, the median of 3 runs.
 //! `cargo run --release --example bench_sources -- OUT_DIR` prints one JSON line per file:
 //! `{"name", "file", "bytes", "native_ms", "hours", "waterline", "optimal_n"}`.
-//! `SOURCES=name,name` writes only those (`dcgm-64gpu-30d-60s`, `sacct-1M-jobs`).
+//! A typed history (the sacct export: a100, h100, l40s) is compared on its first type, the
+//! one the page's cards show. `SOURCES=name,name` writes only those (`dcgm-64gpu-30d-60s`, `sacct-1M-jobs`).
 use gpu_rent_planner::core::ingest::{ByteStepper, ParseOptions};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
 use gpu_rent_planner::core::profile::profile;
@@ -54,7 +55,13 @@ fn main() {
                 s.feed(&bytes[at..(at + (1 << 20)).min(bytes.len())]);
             }
             let parsed = s.finish().expect("generated source parses");
-            let p = profile(&parsed.series, &inputs.profile_settings()).expect("valid series");
+            // A typed history opens as a fleet whose cards show its first type (the page's
+            // figures compared below): that type's series, rounded as the page rounds it.
+            let series = match parsed.types.first() {
+                Some(t) if parsed.types.len() >= 2 => gpu_rent_planner::url::quantize(&t.series),
+                _ => parsed.series.clone(),
+            };
+            let p = profile(&series, &inputs.profile_settings()).expect("valid series");
             let out = plan_with_history(&inputs, Some(&p));
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             last = Some((parsed.series.values.len(), p, out));
