@@ -11,6 +11,8 @@ use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
 use gpu_rent_planner::core::profile::profile;
 use gpu_rent_planner::core::prom_samples::generate_dcgm;
 use gpu_rent_planner::core::slurm_sample::generate_sacct;
+use gpu_rent_planner::fleet::sync_with_history;
+use gpu_rent_planner::state::{AppState, Lang, UsageMode};
 use std::time::Instant;
 
 /// The sources: (name, file name, text).
@@ -61,8 +63,15 @@ fn main() {
                 Some(t) if parsed.types.len() >= 2 => gpu_rent_planner::url::quantize(&t.series),
                 _ => parsed.series.clone(),
             };
-            let p = profile(&series, &inputs.profile_settings()).expect("valid series");
-            let out = plan_with_history(&inputs, Some(&p));
+            // The fleet a typed history makes gives each new type its example prices: plan
+            // the shown type with the inputs the page gives it.
+            let mut state = AppState::new(inputs.clone(), Lang::En);
+            state.mode = UsageMode::Data;
+            if parsed.types.len() >= 2 {
+                sync_with_history(&mut state, &parsed.types);
+            }
+            let p = profile(&series, &state.inputs.profile_settings()).expect("valid series");
+            let out = plan_with_history(&state.inputs, Some(&p));
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             last = Some((parsed.series.values.len(), p, out));
         }
