@@ -15,10 +15,13 @@ use gpu_rent_planner::fleet::sync_with_history;
 use gpu_rent_planner::state::{AppState, Lang, UsageMode};
 use std::time::Instant;
 
+/// A source: name, file name, and how to write its text.
+type Source = (&'static str, &'static str, fn() -> String);
+
 /// The sources: (name, file name, text).
 fn sources() -> Vec<(&'static str, &'static str, String)> {
     let only = std::env::var("SOURCES").unwrap_or_default();
-    let all: [(&'static str, &'static str, fn() -> String); 2] = [
+    let all: [Source; 2] = [
         ("dcgm-64gpu-30d-60s", "dcgm-64gpu-30d-60s.json", || {
             generate_dcgm(64, 30, 60)
         }),
