@@ -8,10 +8,10 @@
 //! one the page's cards show. `SOURCES=name,name` writes only those (`dcgm-64gpu-30d-60s`, `sacct-1M-jobs`).
 use gpu_rent_planner::core::ingest::{ByteStepper, ParseOptions};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
-use gpu_rent_planner::core::profile::profile;
 use gpu_rent_planner::core::prom_samples::generate_dcgm;
 use gpu_rent_planner::core::slurm_sample::generate_sacct;
 use gpu_rent_planner::fleet::sync_with_history;
+use gpu_rent_planner::pipeline;
 use gpu_rent_planner::state::{AppState, Lang, UsageMode};
 use std::time::Instant;
 
@@ -59,21 +59,27 @@ fn main() {
                 let at = at as usize;
                 s.feed(&bytes[at..(at + (1 << 20)).min(bytes.len())]);
             }
-            let parsed = s.finish().expect("generated source parses");
-            // A typed history opens as a fleet whose cards show its first type (the page's
-            // figures compared below): that type's series, rounded as the page rounds it.
-            let series = match parsed.types.first() {
-                Some(t) if parsed.types.len() >= 2 => gpu_rent_planner::url::quantize(&t.series),
-                _ => parsed.series.clone(),
-            };
-            // The fleet a typed history makes gives each new type its example prices: plan
-            // the shown type with the inputs the page gives it.
+            // Rounded as a link carries it, then planned as the page's memos plan it: a typed
+            // history makes a fleet whose new types get their example prices, and the cards
+            // show the selected type (the page's figures compared below).
+            let parsed = pipeline::quantized(s.finish()).expect("generated source parses");
             let mut state = AppState::new(inputs.clone(), Lang::En);
             state.mode = UsageMode::Data;
             if parsed.types.len() >= 2 {
                 sync_with_history(&mut state, &parsed.types);
             }
-            let p = profile(&series, &state.inputs.profile_settings()).expect("valid series");
+            let settings = state.inputs.profile_settings();
+            let profiles =
+                pipeline::type_profiles(pipeline::typed_keys(&state), Some(&parsed), &settings);
+            let p = pipeline::selected_profile(
+                state.mode,
+                &profiles,
+                state.fleet.selected,
+                Some(&parsed),
+                &settings,
+            )
+            .expect("data mode")
+            .expect("valid series");
             let out = plan_with_history(&state.inputs, Some(&p));
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             last = Some((parsed.series.values.len(), p, out));

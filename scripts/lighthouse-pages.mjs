@@ -12,7 +12,7 @@ import path from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { createServer } from './static-server.mjs';
-import { launch } from '../end2end/lib.mjs';
+import { CHROMIUM_ARGS, launch } from '../end2end/lib.mjs';
 import { FLEET_QUERY, historyQuery } from '../bench/first_paint_pages.mjs';
 
 const argv = process.argv.slice(2);
@@ -41,8 +41,7 @@ const results = [];
 // that found the previous run's session would measure a saved-session page instead.
 const newChrome = () => chromeLauncher.launch({
   chromePath: process.env.GRP_CHROMIUM || '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
-    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
 });
 let chrome;
 try {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { createServer } from './static-server.mjs';
+import { CHROMIUM_ARGS } from '../end2end/lib.mjs';
 
 const dist = process.argv[2] || 'dist';
 const out = process.argv[3] || 'bench/out';
@@ -21,8 +22,7 @@ let chrome;
 try {
   chrome = await chromeLauncher.launch({
     chromePath: process.env.GRP_CHROMIUM || '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
-      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
   });
   const result = await lighthouse(url, { port: chrome.port, output: ['html', 'json'], logLevel: 'error' });
   const [html, json] = result.report;

@@ -120,18 +120,18 @@ if (!loaderRe.test(html)) {
   console.error('prerender: trunk\'s loader script not found (did trunk change it?)');
   process.exit(1);
 }
-const waitFrame = '/*wait*/await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); });' +
-  "const h = document.documentElement;" +
-  "if (document.getElementById('prerender')?.hasAttribute('data-pending')) await new Promise((r) => {" +
-  " if (h.hasAttribute('data-first')) return r();" +
-  " const o = new MutationObserver(() => { if (h.hasAttribute('data-first')) { o.disconnect(); r(); } });" +
-  " o.observe(h, { attributes: true, attributeFilter: ['data-first'] }); setTimeout(() => { o.disconnect(); r(); }, 3000); });" +
-  // The default copy: until its paint is reported (the chooser's observer sets data-painted).
-  "else if (document.getElementById('prerender')?.hidden === false) await new Promise((r) => {" +
-  " const after = () => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); };" +
-  " if (h.hasAttribute('data-painted')) return after();" +
-  " const o = new MutationObserver(() => { if (h.hasAttribute('data-painted')) { o.disconnect(); after(); } });" +
-  " o.observe(h, { attributes: true, attributeFilter: ['data-painted'] }); setTimeout(() => { o.disconnect(); r(); }, 500); });" +
+const waitFrame = '/*wait*/const h = document.documentElement, copy = document.getElementById(\'prerender\');' +
+  // The next frame (or 100 ms: a background tab has no frames).
+  "const frame = () => new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))); setTimeout(r, 100); });" +
+  // An attribute on <html>: true once it is there, false after `ms`.
+  "const attr = (name, ms) => new Promise((r) => { if (h.hasAttribute(name)) return r(true);" +
+  " const o = new MutationObserver(() => { if (h.hasAttribute(name)) { o.disconnect(); r(true); } });" +
+  " o.observe(h, { attributes: true, attributeFilter: [name] }); setTimeout(() => { o.disconnect(); r(false); }, ms); });" +
+  'await frame();' +
+  // Pending: until the first-stage module is done. The default copy: until its paint is
+  // reported (the chooser's observer sets data-painted), then a frame.
+  "if (copy?.hasAttribute('data-pending')) await attr('data-first', 3000);" +
+  "else if (copy?.hidden === false && await attr('data-painted', 500)) await frame();" +
   // Filled: until its paint is reported (the simulation counts a request started before the LCP).
   "if (h.getAttribute('data-first') === 'filled') await new Promise((r) => { const tf = performance.now() - 50;" +
   " try { new PerformanceObserver((l, o) => { if (l.getEntries().some((e) => e.startTime >= tf)) { o.disconnect(); setTimeout(r, 0); } })" +

@@ -35,6 +35,7 @@ use crate::core::plan::PlanOutputs;
 use crate::core::zone::ZoneChoice;
 use crate::fleet_memos;
 use crate::i18n::texts;
+use crate::pipeline::{quantized, PARSE_AT_ONCE_BYTES};
 use crate::state::{AppState, Lang, ParseStatus, UsageMode};
 use crate::time_zones;
 use crate::url::{self, LinkState};
@@ -48,13 +49,13 @@ const URL_IDLE_TIMEOUT_MS: u32 = 100;
 
 /// The options a history is read with: the planning zone `tz` resolved by the browser
 /// (daylight saving included), the locale's order of day and month.
-pub fn read_options(mut options: ParseOptions, tz: &ZoneChoice) -> ParseOptions {
-    let zone = time_zones::resolve(tz);
-    options.utc_offset_minutes = zone.base_minutes;
-    options.offset_changes = zone.changes;
-    options.zone_from_data = *tz == ZoneChoice::Auto;
-    options.locale_date_order = time_zones::locale_date_order();
-    options
+pub fn read_options(options: ParseOptions, tz: &ZoneChoice) -> ParseOptions {
+    crate::pipeline::zoned_options(
+        options,
+        tz,
+        time_zones::resolve(tz),
+        time_zones::locale_date_order(),
+    )
 }
 
 /// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
@@ -131,10 +132,6 @@ async fn read_file_in_slices(
     }
     current().then(|| stepper.finish())
 }
-
-/// A parse result rounded to 0.001 GPU, exactly what a link carries (`url::quantize_parsed`):
-/// everything is planned from it, so links reopen identically.
-use crate::pipeline::{quantized, PARSE_AT_ONCE_BYTES};
 
 /// The real page: decodes the link (or the autosaved session) once, then writes the URL
 /// from one Effect and autosaves from another.
@@ -407,6 +404,10 @@ pub fn Planner(
     let selected = memo_of(state, |s| s.fleet.selected);
     let profile = Memo::new(move |_| {
         let mode = mode.get();
+        // Slider mode reads nothing else (a price change must not re-run this).
+        if mode != UsageMode::Data {
+            return None;
+        }
         let selected = selected.get();
         let settings = settings.get();
         profiles.with(|profiles| {

@@ -7,12 +7,12 @@
 //! figures hidden (`#prerender[data-pending]`): this module decodes the same query, plans it
 //! with the application's own code ([`crate::pipeline::headline_for_query`]), writes the
 //! headline's texts into the copy's `data-slot` elements and shows them. When it cannot say
-//! exactly what the application will say (a history too large to read at once, a headline
-//! that is an error message or a warning), it leaves the figures hidden: the page never shows
-//! a figure it has not computed for these inputs. The application removes the copy when it
+//! exactly what the application will say (a history `pipeline::read_link_series` declines,
+//! a headline that is an error message or a warning), it leaves the figures hidden: the page
+//! never shows a figure it has not computed for these inputs. The application removes the copy when it
 //! mounts, as before.
 
-use web_sys::{Document, Element};
+use web_sys::Document;
 
 use crate::core::zone::ZoneChoice;
 use crate::present::headline::HeadlineView;
@@ -104,10 +104,6 @@ fn fill(doc: &Document) -> bool {
     if let Some(root) = doc.document_element() {
         let _ = root.set_attribute("lang", lang.html_tag());
     }
-    reveal(&copy);
-    true
-}
-
-fn reveal(copy: &Element) {
     let _ = copy.remove_attribute("data-pending");
+    true
 }

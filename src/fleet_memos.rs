@@ -59,6 +59,10 @@ pub fn fleet_plan(
     });
     Memo::new(move |_| {
         state.with(|s| {
+            // One type: no fleet, and nothing else read (a price change must not re-run this).
+            if !active(&s.fleet) {
+                return None;
+            }
             others.with(|others| {
                 others_planned.with(|planned| {
                     outputs.with(|selected_out| {

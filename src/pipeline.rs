@@ -1,7 +1,7 @@
 //! The page's computation as plain functions, from a state and its history to the figures.
 //!
 //! The page runs each step in its own memo (app.rs, fleet_memos.rs), so a change recomputes
-//! only what it touches; the first-stage module (src/bin/first.rs, issue 21) runs the same
+//! only what it touches; the first-stage module (src/first_stage.rs, issue 21) runs the same
 //! steps once, in order, for the link it was opened with ([`headline_for_query`]). One code
 //! path: the figures shown before the application has mounted are the application's own.
 
@@ -215,6 +215,21 @@ pub fn read_link_series(link: &LinkState, options: &ParseOptions) -> Option<Opti
     Some(Some(parsed))
 }
 
+/// The options a history is read with: the planning zone `tz` resolved to `zone` (the page
+/// asks the browser, `app::read_options`), the locale's order of day and month.
+pub fn zoned_options(
+    mut options: ParseOptions,
+    tz: &crate::core::zone::ZoneChoice,
+    zone: Zone,
+    locale_date_order: ingest::DateOrder,
+) -> ParseOptions {
+    options.utc_offset_minutes = zone.base_minutes;
+    options.offset_changes = zone.changes;
+    options.zone_from_data = *tz == crate::core::zone::ZoneChoice::Auto;
+    options.locale_date_order = locale_date_order;
+    options
+}
+
 /// What a page opened with `query` shows in its headline card, computed as the page computes
 /// it: the link decoded, its history read (`read`), the fleet matched to a typed history,
 /// every type planned. `zone`: the planning zone resolved (`time_zones::resolve` in the
@@ -233,12 +248,12 @@ pub fn headline_for_query(
         .lang
         .unwrap_or_else(|| Lang::from_browser(browser_langs.iter().copied()));
     let mut s = link.app_state(lang);
-    let mut options = s.parse_options.clone();
-    let z = zone(&s.tz);
-    options.utc_offset_minutes = z.base_minutes;
-    options.offset_changes = z.changes;
-    options.zone_from_data = s.tz == crate::core::zone::ZoneChoice::Auto;
-    options.locale_date_order = locale_date_order;
+    let options = zoned_options(
+        s.parse_options.clone(),
+        &s.tz,
+        zone(&s.tz),
+        locale_date_order,
+    );
     let parsed = read(&link, &options)?;
     let parsed = parsed.as_ref();
     // A history with two or more GPU types makes (or matches) the fleet's types.

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, serve } from '../lib.mjs';
+import { FLEET_QUERY, historyQuery } from '../../bench/first_paint_pages.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -13,19 +14,8 @@ after(async () => { await browser?.close(); await server?.close(); });
 const SLOTS = ['recommended-n', 'plan-monthly-total', 'plan-saving', 'headline-formula'];
 
 /** A link the page makes after reading a sample history (30 days, hourly), in `lang`. */
-async function historyLink(sample = 'bursty-lab', lang = 'en') {
-  const context = await browser.newContext({ locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
-  const page = await context.newPage();
-  await page.goto(server.url);
-  await page.waitForSelector('html[data-ready]', { state: 'attached' });
-  await page.check('[data-testid=mode-data]');
-  await page.click(`[data-testid=sample-${sample}]`);
-  await page.waitForFunction(() => location.search.includes('data=')
-    && document.querySelector('[data-testid=share-link]')?.value === location.href);
-  const q = new URL(page.url()).search;
-  await context.close();
-  return q;
-}
+const historyLink = (sample = 'bursty-lab', lang = 'en') =>
+  historyQuery(browser, server.url, { sample, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
 
 /**
  * Open `query` with the application's .wasm held back; read what the first screen shows
@@ -109,8 +99,7 @@ test('the link’s language wins over the browser’s: a Chinese link in an Engl
 });
 
 test('a fleet link (4 GPU types): the fleet’s headline first', async () => {
-  const q = '?v=2&lang=en&gpus=4&used=600&type.0=A100&type.1=H100&gpus.1=2&used.1=700&monthly.1=15000&ondemand.1=40'
-    + '&type.2=4090&gpus.2=6&used.2=300&monthly.2=2500&ondemand.2=6&type.3=L40S&gpus.3=3&used.3=450&monthly.3=6000&ondemand.3=14';
+  const q = FLEET_QUERY;
   const { first, app, problems } = await firstThenApp(q);
   assertSame(first, app);
   assert.deepEqual(problems, []);
