@@ -205,7 +205,9 @@ impl InputSpec {
     }
 
     /// The link's text for this input, `None` when it has its default value (before the
-    /// link percent-encodes it: a text input's text is any text).
+    /// link percent-encodes it: a text input's text is any text). Not inlined: the link
+    /// writer and `WhatIfInputs::set_in` share it.
+    #[inline(never)]
     pub fn write(&self, i: &PlanInputs, default: &PlanInputs) -> Option<String> {
         match self.value {
             Value::Real { get, .. } => {
@@ -309,6 +311,41 @@ pub fn by_testid(testid: &str) -> Option<&'static InputSpec> {
 /// The inputs a card places together, in table order.
 pub fn group(g: Group) -> impl Iterator<Item = &'static InputSpec> {
     INPUTS.iter().filter(move |s| s.group == g)
+}
+
+/// A what-if card's inputs: its groups and the inputs of its own controls (by link parameter).
+pub struct WhatIfInputs {
+    pub groups: &'static [Group],
+    pub params: &'static [&'static str],
+}
+
+pub const SPOT_INPUTS: WhatIfInputs = WhatIfInputs {
+    groups: &[Group::Spot, Group::SpotInterval, Group::SpotJob],
+    params: &[],
+};
+pub const BURST_INPUTS: WhatIfInputs = WhatIfInputs {
+    groups: &[Group::Burst],
+    params: &["billing"],
+};
+pub const HIDDEN_INPUTS: WhatIfInputs = WhatIfInputs {
+    groups: &[Group::Hidden],
+    params: &[],
+};
+pub const ACTION_INPUTS: WhatIfInputs = WhatIfInputs {
+    groups: &[Group::Region],
+    params: &["regionnote", "prom", "metric", "target"],
+};
+
+impl WhatIfInputs {
+    /// Whether any of these inputs differs from its default, as a link would write it (a
+    /// what-if card opens by itself when it does: the link or session set it).
+    pub fn set_in(&self, i: &PlanInputs) -> bool {
+        let d = PlanInputs::default();
+        INPUTS
+            .iter()
+            .filter(|s| self.groups.contains(&s.group) || self.params.contains(&s.param))
+            .any(|s| s.write(i, &d).is_some())
+    }
 }
 
 const fn range(
@@ -1217,6 +1254,38 @@ pub static INPUTS: &[InputSpec] = &[
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn a_what_if_is_set_when_one_of_its_inputs_differs_from_its_default() {
+        let d = PlanInputs::default();
+        for w in [&SPOT_INPUTS, &BURST_INPUTS, &HIDDEN_INPUTS, &ACTION_INPUTS] {
+            assert!(!w.set_in(&d));
+            // Every named parameter exists.
+            for p in w.params {
+                assert!(by_param(p).is_some(), "{p}");
+            }
+        }
+        let mut i = d.clone();
+        i.checkpoint_interval_hours = Some(2.0);
+        assert!(SPOT_INPUTS.set_in(&i) && !BURST_INPUTS.set_in(&i));
+        let mut i = d.clone();
+        assert!(by_param("billing").unwrap().read(&mut i, "hour"));
+        assert!(BURST_INPUTS.set_in(&i) && !SPOT_INPUTS.set_in(&i));
+        let mut i = d.clone();
+        by_testid("hidden-storage").unwrap().commit(&mut i, 201.0);
+        assert!(HIDDEN_INPUTS.set_in(&i) && !ACTION_INPUTS.set_in(&i));
+        let mut i = d.clone();
+        i.region_note = "Tianjin".into();
+        assert!(ACTION_INPUTS.set_in(&i) && !HIDDEN_INPUTS.set_in(&i));
+        // The prices are the plan, not a what-if.
+        let mut i = d;
+        i.monthly_price = 1.0;
+        assert!(
+            ![&SPOT_INPUTS, &BURST_INPUTS, &HIDDEN_INPUTS, &ACTION_INPUTS]
+                .iter()
+                .any(|w| w.set_in(&i))
+        );
+    }
 
     #[test]
     fn params_and_test_ids_are_unique() {

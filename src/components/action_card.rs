@@ -5,6 +5,9 @@
 
 use leptos::prelude::*;
 
+use crate::components::what_if::{starts_open, WhatIfSummary};
+use crate::inputs::ACTION_INPUTS;
+
 use crate::browser;
 use crate::components::bilingual;
 use crate::components::card_body::CardBody;
@@ -124,7 +127,9 @@ pub fn ActionCard() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="action-heading" data-testid="action-card">
-            <h2 id="action-heading">{bilingual(lang, "Put it into practice", "付诸实践")}</h2>
+            <details class="disclosure what-if" open=starts_open(&ACTION_INPUTS)>
+            <WhatIfSummary heading_id="action-heading" title=("Put it into practice", "付诸实践")
+                gist=text_of(part, |v| v.gist.clone()) />
             <p class="explainer">
                 {bilingual(
                     lang,
@@ -193,6 +198,7 @@ pub fn ActionCard() -> impl IntoView {
                 </div>
                 <HowComputed formula=text(|v| v.formula.clone()) anchor="action" />
             </When>
+        </details>
         </section>
     }
 }

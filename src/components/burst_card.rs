@@ -4,6 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::components::what_if::{starts_open, WhatIfSummary};
+use crate::inputs::BURST_INPUTS;
+
 use crate::components::cell::Cell;
 
 use crate::components::how_computed::HowComputed;
@@ -48,9 +51,9 @@ pub fn BurstCard() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="burst-heading">
-            <h2 id="burst-heading">
-                {bilingual(lang, "Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")}
-            </h2>
+            <details class="disclosure what-if" open=starts_open(&BURST_INPUTS)>
+            <WhatIfSummary heading_id="burst-heading" title=("Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")
+                gist=text_of(view, |v| v.verdict.clone()) />
             <div class="split">
             <div class="split-in">
             <InputFields group_of=Group::Burst />
@@ -135,6 +138,7 @@ pub fn BurstCard() -> impl IntoView {
             </CardBody>
             </div>
             </div>
+        </details>
         </section>
     }
 }

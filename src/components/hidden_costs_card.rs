@@ -4,6 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::components::what_if::{starts_open, WhatIfSummary};
+use crate::inputs::HIDDEN_INPUTS;
+
 use crate::components::how_computed::HowComputed;
 
 use crate::components::bilingual;
@@ -27,9 +30,9 @@ pub fn HiddenCostsCard() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="hidden-heading">
-            <h2 id="hidden-heading">
-                {bilingual(lang, "Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")}
-            </h2>
+            <details class="disclosure what-if" open=starts_open(&HIDDEN_INPUTS)>
+            <WhatIfSummary heading_id="hidden-heading" title=("Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")
+                gist=text_of(view, |v| v.verdict.clone()) />
             <p class="explainer">
                 {bilingual(
                     lang,
@@ -77,6 +80,7 @@ pub fn HiddenCostsCard() -> impl IntoView {
             </CardBody>
             </div>
             </div>
+        </details>
         </section>
     }
 }

@@ -33,6 +33,7 @@ pub mod terms_card;
 pub mod type_bar;
 pub mod usage_panel;
 pub mod waterline_card;
+pub mod what_if;
 pub mod when;
 
 use leptos::prelude::{Get, Signal};

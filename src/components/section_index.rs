@@ -42,8 +42,16 @@ fn heading_top(id: &str) -> Option<f64> {
 }
 
 /// Scroll to a heading, and once more after two frames: cards above it that were never on
-/// screen hold a placeholder height until they are laid out, which moves the heading.
+/// screen hold a placeholder height until they are laid out, which moves the heading. A
+/// closed what-if (`components::what_if`) is opened first.
 fn jump_to(id: &'static str) {
+    if let Some(details) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|el| el.closest("details.what-if").ok().flatten())
+    {
+        let _ = details.set_attribute("open", "");
+    }
     let go = move || {
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())

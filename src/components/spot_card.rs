@@ -5,6 +5,9 @@
 
 use leptos::prelude::*;
 
+use crate::components::what_if::{starts_open, WhatIfSummary};
+use crate::inputs::SPOT_INPUTS;
+
 use crate::components::how_computed::HowComputed;
 
 use crate::components::bilingual;
@@ -46,9 +49,9 @@ pub fn SpotCard() -> impl IntoView {
 
     view! {
         <section class="card" aria-labelledby="spot-heading">
-            <h2 id="spot-heading">
-                {bilingual(lang, "Spot instances with checkpoints", "竞价实例（带检查点）")}
-            </h2>
+            <details class="disclosure what-if" open=starts_open(&SPOT_INPUTS)>
+            <WhatIfSummary heading_id="spot-heading" title=("Spot instances with checkpoints", "竞价实例（带检查点）")
+                gist=text_of(checkpoints, |v| v.verdict.clone().or_else(|| v.warning.clone()).unwrap_or_default()) />
             <div class="split">
             <div class="split-in">
             <InputFields group_of=Group::Spot />
@@ -140,6 +143,7 @@ pub fn SpotCard() -> impl IntoView {
             </CardBody>
             </div>
             </div>
+        </details>
         </section>
     }
 }

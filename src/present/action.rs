@@ -39,6 +39,8 @@ pub struct ActionView {
     /// The region note as typed (text only; empty: none).
     pub region_note: String,
     pub region_sentence: String,
+    /// The card's answer in one line (its summary while closed).
+    pub gist: String,
     pub formula: String,
 }
 
@@ -253,6 +255,21 @@ pub fn present(l: Lang, cur: &str, i: &PlanInputs, o: &PlanOutputs) -> Presented
         a.capability()
     ));
 
+    let gist = match l {
+        Lang::En => format!(
+            "Volcano, KEDA and Slurm configuration: {} guaranteed, up to {} elastic GPU{}; elastic pool: {}.",
+            gpus(a.committed),
+            a.elastic_max,
+            if a.elastic_max == 1 { "" } else { "s" },
+            region_name(l, e.region).to_ascii_lowercase()
+        ),
+        Lang::Zh => format!(
+            "Volcano、KEDA 与 Slurm 配置：保证 {}，弹性最多 {}；弹性池：{}。",
+            gpus(a.committed),
+            gpus(a.elastic_max),
+            region_name(l, e.region)
+        ),
+    };
     Ok(ActionView {
         committed: Shown::new(gpus(a.committed), a.committed.to_string()),
         elastic_max: Shown::new(gpus(a.elastic_max), a.elastic_max.to_string()),
@@ -270,6 +287,7 @@ pub fn present(l: Lang, cur: &str, i: &PlanInputs, o: &PlanOutputs) -> Presented
         region_breakeven_gb: breakeven,
         region_note: note,
         region_sentence,
+        gist,
         formula,
     })
 }
@@ -396,6 +414,10 @@ mod tests {
             v.slurm
         );
         assert!(v.region_sentence.contains("Saving ¥1,000.00 a month"));
+        assert_eq!(
+            v.gist,
+            "Volcano, KEDA and Slurm configuration: 0 GPUs guaranteed, up to 48 elastic GPUs; elastic pool: second region."
+        );
         assert!(
             v.formula
                 .contains("g* = (r − r')/x = (25 − 20) / 0.5 = 10 GB"),
@@ -404,6 +426,10 @@ mod tests {
         );
         let zh = present(Lang::Zh, "¥", &i, &plan(&i)).unwrap();
         assert_eq!(zh.elastic_region.text, "第二区域");
+        assert_eq!(
+            zh.gist,
+            "Volcano、KEDA 与 Slurm 配置：保证 0 张卡，弹性最多 48 张卡；弹性池：第二区域。"
+        );
         assert!(zh.auto_stop.contains("30 分钟"));
         assert!(zh.checkpoint.contains("134 分钟"));
         // The snippets do not depend on the language.
@@ -422,6 +448,7 @@ mod tests {
         assert_eq!(v.region_saving.value, "0.00");
         assert_eq!(v.region_breakeven_gb.value, "none");
         assert!(v.region_sentence.starts_with("No second region"));
+        assert!(v.gist.ends_with("elastic pool: home region."), "{}", v.gist);
         assert!(v.volcano.contains("elastic-region: \"home\""));
         assert!(!v.volcano.contains("region-note"));
     }
