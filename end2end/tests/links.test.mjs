@@ -46,6 +46,8 @@ test('slider mode: change many inputs → the link opens with every figure the s
   await page.selectOption('[data-testid=hours-per-month]', '744');
   await page.selectOption('[data-testid=baseline-rule]', 'custom');
   await page.fill('[data-testid=custom-baseline]', '6');
+  // The what-ifs are closed on a default page: open them as a planner does.
+  for (const w of ['spot', 'burst', 'hidden']) await page.click(`#${w}-heading`);
   await page.fill('[data-testid=interruption-rate]', '0.04');
   await page.fill('[data-testid=budget]', '150000');
   await page.fill('[data-testid=burst-jobs]', '20');

@@ -43,6 +43,46 @@ test('1280 × 800: with each chart fully in view, the monthly price field is in 
   await context.close();
 });
 
+const WHAT_IFS = ['spot', 'burst', 'hidden', 'action'];
+const isOpen = (page, what) => page.evaluate((w) => document.getElementById(`${w}-heading`).closest('details').open, what);
+
+test('1280 px, a 30-day history: the page is at most two thirds of its 10 914 px; the what-ifs read as answers', async () => {
+  const { page, context, problems } = await withHistory({ width: 1280, height: 800 });
+  // Every card laid out: off-screen cards hold a placeholder height (content-visibility).
+  for (let i = 0; i < 3; i++) {
+    const h = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: 1280, height: Math.min(h, 20000) });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  console.log(`page height at 1280 px, 30-day history: ${height} px`);
+  assert.ok(height <= Math.floor(10914 * 2 / 3), `${height} px`);
+  // Closed, each what-if shows its heading and its answer in one line.
+  for (const w of WHAT_IFS) {
+    assert.equal(await isOpen(page, w), false, `${w} closed`);
+    const gist = await page.evaluate((w) => document.getElementById(`${w}-heading`).closest('summary').querySelector('.what-if-gist').textContent, w);
+    assert.ok(gist.length > 20, `${w}: ${gist}`);
+  }
+  assert.match(await page.textContent('#spot-heading + .what-if-gist'), /^Each useful spot GPU-hour costs ¥8\.40 with checkpoints/);
+  assert.match(await page.textContent('#action-heading + .what-if-gist'), /5 GPUs guaranteed, up to 48 elastic GPUs/);
+  // Keyboard: the summary opens it, and its inputs are there.
+  await page.focus('summary:has(#burst-heading)');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=burst-jobs]', { state: 'visible' });
+  assert.equal(await page.isVisible('#burst-heading + .what-if-gist'), false, 'open: the card says it');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a link that sets a what-if opens with that card open, the others closed', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=2&lambda=0.04&storage=400`);
+  assert.deepEqual(await Promise.all(WHAT_IFS.map((w) => isOpen(page, w))), [true, false, true, false]);
+  assert.equal(await page.inputValue('[data-testid=interruption-rate]'), '0.04');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the section index jumps to a section and marks the one being read', async () => {
   const { page, context } = await withHistory({ width: 1280, height: 800 }, 'zh-CN');
   await page.click('[data-testid=index-spot]');
@@ -50,6 +90,7 @@ test('the section index jumps to a section and marks the one being read', async 
   const top = await page.evaluate(() => document.getElementById('spot-heading').getBoundingClientRect().top);
   assert.ok(top >= 0 && top < 800 * 0.4, `spot heading in the upper part of the window (${top})`);
   assert.equal(await page.textContent('[data-testid=index-spot]'), '竞价');
+  assert.equal(await isOpen(page, 'spot'), true, 'the jump opened the spot card');
   // Keyboard: the links are in the tab order.
   await page.focus('[data-testid=index-budget]');
   await page.keyboard.press('Enter');
