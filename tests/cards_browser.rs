@@ -38,8 +38,19 @@ enum Card {
     Budget,
 }
 
-/// Mount one card with a context like `Planner`'s (no history: the sliders' profile).
+/// Mount one card with a context like `Planner`'s (no history: the sliders' profile), a
+/// what-if opened (they start closed unless their inputs are set: `components::what_if`),
+/// as a planner reads it.
 fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSignal<AppState>) {
+    let (host, state) = mount_closed(card, lang, inputs);
+    if let Some(details) = host.query_selector("details.what-if").unwrap() {
+        details.set_attribute("open", "").unwrap();
+    }
+    (host, state)
+}
+
+/// Mount one card as the page builds it.
+fn mount_closed(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSignal<AppState>) {
     let doc = web_sys::window().unwrap().document().unwrap();
     let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     doc.body().unwrap().append_child(&host).unwrap();
@@ -412,6 +423,32 @@ async fn hidden_costs_without_elastic_hours_in_chinese() {
 }
 
 // ---------------------------------------------------------------- own hardware
+
+#[wasm_bindgen_test]
+async fn a_what_if_is_closed_with_its_answer_until_its_inputs_are_set() {
+    let (host, _) = mount_closed(Card::Spot, Lang::En, PlanInputs::default());
+    settle().await;
+    let details = host.query_selector("details.what-if").unwrap().unwrap();
+    assert!(!details.has_attribute("open"), "closed by default");
+    assert_eq!(
+        text(&host),
+        "Spot instances with checkpoints Each useful spot GPU-hour costs ¥8.40 with checkpoints: ¥16.60 less than on demand (¥25.00)."
+    );
+    // A link that sets one of its inputs: open from the start.
+    let inputs = PlanInputs {
+        interruption_rate: 0.04,
+        ..PlanInputs::default()
+    };
+    let (host, _) = mount_closed(Card::Hidden, Lang::Zh, inputs.clone());
+    settle().await;
+    let hidden = host.query_selector("details.what-if").unwrap().unwrap();
+    assert!(!hidden.has_attribute("open"), "another card's input");
+    let (host, _) = mount_closed(Card::Spot, Lang::Zh, inputs);
+    settle().await;
+    let spot = host.query_selector("details.what-if").unwrap().unwrap();
+    assert!(spot.has_attribute("open"));
+    assert!(text(&host).contains("中断率"), "{}", text(&host));
+}
 
 #[wasm_bindgen_test]
 async fn own_hardware_is_a_disclosure_with_the_worked_example() {
