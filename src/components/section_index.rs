@@ -32,48 +32,73 @@ const SECTIONS: [(&str, &str, &str); 14] = [
 ];
 
 /// A heading counts as being read once its top is above this share of the window's height
-/// (the upper part of the screen is what is read; the last sections, which cannot scroll
-/// to the very top, still get their turn).
-const READING_LINE: f64 = 0.4;
+/// (just below the sticky index, where a jump puts it: the what-ifs are short while closed,
+/// so a lower line would pass several at once). At the end of the page, where the last
+/// sections cannot scroll that far up, the last heading in the window is.
+const READING_LINE: f64 = 0.15;
 
 fn heading_top(id: &str) -> Option<f64> {
     let el = web_sys::window()?.document()?.get_element_by_id(id)?;
     Some(el.get_bounding_client_rect().top())
 }
 
-/// Scroll to a heading, and once more after two frames: cards above it that were never on
-/// screen hold a placeholder height until they are laid out, which moves the heading. A
-/// closed what-if (`components::what_if`) is opened first.
+/// Scroll to a heading, and again on each of the next frames while it still moves: cards
+/// around it that were never on screen hold a placeholder height until they are laid out,
+/// and each scroll lays out a few more. A closed what-if (`components::what_if`) is opened
+/// first.
 fn jump_to(id: &'static str) {
-    if let Some(details) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|el| el.closest("details.what-if").ok().flatten())
-    {
-        let _ = details.set_attribute("open", "");
-    }
-    let go = move || {
-        if let Some(el) = web_sys::window()
+    let heading = || {
+        web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(id))
-        {
+    };
+    if let Some(details) = heading().and_then(|el| el.closest("details.what-if").ok().flatten()) {
+        let _ = details.set_attribute("open", "");
+    }
+    if let Some(el) = heading() {
+        el.scroll_into_view();
+        follow(id, el.get_bounding_client_rect().top(), 8);
+    }
+}
+
+/// One frame later: scroll to the heading again if it moved, for at most `frames` frames.
+fn follow(id: &'static str, top: f64, frames: u8) {
+    request_animation_frame(move || {
+        let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id))
+        else {
+            return;
+        };
+        let now = el.get_bounding_client_rect().top();
+        if (now - top).abs() > 1.0 {
             el.scroll_into_view();
         }
-    };
-    go();
-    request_animation_frame(move || request_animation_frame(go));
+        if frames > 1 {
+            follow(id, el.get_bounding_client_rect().top(), frames - 1);
+        }
+    });
 }
 
 /// The section whose heading was passed last (the first one before any).
 fn current_section() -> &'static str {
-    let line = web_sys::window()
-        .and_then(|w| w.inner_height().ok())
+    let Some(w) = web_sys::window() else {
+        return SECTIONS[0].0;
+    };
+    let height = w
+        .inner_height()
+        .ok()
         .and_then(|h| h.as_f64())
-        .map_or(300.0, |h| h * READING_LINE);
+        .unwrap_or(800.0);
+    let bottom = w
+        .document()
+        .and_then(|d| d.document_element())
+        .map_or(f64::MAX, |e| f64::from(e.scroll_height()));
+    let at_end = w.scroll_y().unwrap_or(0.0) + height >= bottom - 2.0;
     let mut current = SECTIONS[0].0;
     for (id, _, _) in SECTIONS {
         match heading_top(id) {
-            Some(top) if top <= line => current = id,
+            Some(top) if top <= height * READING_LINE || (at_end && top < height) => current = id,
             _ => {}
         }
     }
