@@ -46,6 +46,10 @@ const AUTOSAVE_DELAY_MS: u32 = 500;
 const URL_WRITE_INTERVAL_MS: u32 = 100;
 /// A URL write waits at most this long for the page to be idle.
 const URL_IDLE_TIMEOUT_MS: u32 = 100;
+/// A query longer than this is written once the changes pause, this long after the last:
+/// one `replaceState` of a year of 8 types (125 000 characters) takes ~10 ms (issue 15).
+const LONG_URL_CHARS: usize = 8_000;
+const LONG_URL_DELAY_MS: u32 = 400;
 
 /// The options a history is read with: the planning zone `tz` resolved by the browser
 /// (daylight saving included), the locale's order of day and month.
@@ -206,8 +210,9 @@ pub fn App() -> impl IntoView {
     // input's own task: Chromium spends ~1–3 ms per replaceState, so the write waits for the
     // page to be idle (at most URL_IDLE_TIMEOUT_MS) and takes the latest query then. At most
     // one write per URL_WRITE_INTERVAL_MS: Chromium ignores more than 200 replaceState calls
-    // in 10 s, which a dragged slider exceeded (the last position could be dropped). The
-    // state the page opens with is written at once.
+    // in 10 s, which a dragged slider exceeded (the last position could be dropped). A long
+    // query waits for the changes to pause instead. The state the page opens with is written
+    // at once.
     let url_latest = StoredValue::new(None::<String>);
     let url_timer = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     let url_scheduled = StoredValue::new(false);
@@ -224,9 +229,18 @@ pub fn App() -> impl IntoView {
         if pending.get() {
             return;
         }
+        let long = q.len() > LONG_URL_CHARS;
         url_latest.set_value(Some(q));
         if url_written_at.get_value() == f64::NEG_INFINITY {
             write_url();
+            return;
+        }
+        if long {
+            url_scheduled.set_value(true);
+            let t = gloo_timers::callback::Timeout::new(LONG_URL_DELAY_MS, move || {
+                browser::when_idle(URL_IDLE_TIMEOUT_MS, write_url)
+            });
+            url_timer.set_value(Some(t)); // a write still waiting is dropped
             return;
         }
         if url_scheduled.get_value() {

@@ -100,9 +100,35 @@ pub fn use_page() -> Memo<Page> {
     use_context::<PageCtx>().map_or_else(|| page_memo(use_ctx()), |p| p.0)
 }
 
+/// What a card's texts read the page through: the page memo, untracked, and a memo of its
+/// own that changes with it. A change of the page then notifies each card's memo, which
+/// notifies that card's few readers: with every text subscribed to the page itself, its
+/// subscriber set held every text of the page (~800 with a fleet), and each text's re-run
+/// removed and re-added itself there, linear in its size (`IndexSet::shift_remove`, ~5 ms a
+/// price change with a fleet, issue 15).
+#[derive(Clone, Copy)]
+struct Src {
+    page: Memo<Page>,
+    tick: Memo<()>,
+}
+
+impl Src {
+    fn new(page: Memo<Page>) -> Self {
+        Src {
+            page,
+            tick: Memo::new_with_compare(move |_| page.track(), |_, _| true),
+        }
+    }
+
+    fn with<R>(self, f: impl FnOnce(&Page) -> R) -> R {
+        self.tick.get(); // read, not only tracked: a memo never read has no sources yet
+        self.page.with_untracked(f)
+    }
+}
+
 /// One card's part of the page's presentation: what its view reads.
 pub struct Part<V: 'static> {
-    page: Memo<Page>,
+    src: Src,
     card: fn(&Page) -> &Presented<V>,
 }
 
@@ -117,7 +143,7 @@ impl<V> Part<V> {
     /// `Part::of(|p| &p.headline)`.
     pub fn of(card: fn(&Page) -> &Presented<V>) -> Self {
         Part {
-            page: use_page(),
+            src: Src::new(use_page()),
             card,
         }
     }
@@ -125,7 +151,7 @@ impl<V> Part<V> {
     /// Read the card's presentation (tracked).
     pub fn with<R>(&self, f: impl FnOnce(&Presented<V>) -> R) -> R {
         let card = self.card;
-        self.page.with(|p| f(card(p)))
+        self.src.with(|p| f(card(p)))
     }
 }
 
@@ -137,20 +163,20 @@ impl<V> Part<V> {
 /// A part of the page's presentation, read through one boxed closure.
 type Read<T> = Box<dyn Fn(&Page) -> T + Send + Sync>;
 
-fn page_text(page: Memo<Page>, read: Read<String>) -> Signal<String> {
-    Signal::derive(move || page.with(|p| read(p)))
+fn page_text(src: Src, read: Read<String>) -> Signal<String> {
+    Signal::derive(move || src.with(|p| read(p)))
 }
 
-fn page_shown(page: Memo<Page>, read: Read<Shown>) -> Signal<Shown> {
-    Signal::derive(move || page.with(|p| read(p)))
+fn page_shown(src: Src, read: Read<Shown>) -> Signal<Shown> {
+    Signal::derive(move || src.with(|p| read(p)))
 }
 
-fn page_flag(page: Memo<Page>, read: Read<bool>) -> Memo<bool> {
-    Memo::new(move |_| page.with(|p| read(p)))
+fn page_flag(src: Src, read: Read<bool>) -> Memo<bool> {
+    Memo::new(move |_| src.with(|p| read(p)))
 }
 
-fn page_count(page: Memo<Page>, read: Read<usize>) -> Memo<usize> {
-    Memo::new(move |_| page.with(|p| read(p)))
+fn page_count(src: Src, read: Read<usize>) -> Memo<usize> {
+    Memo::new(move |_| src.with(|p| read(p)))
 }
 
 /// One text of a card's presentation, read by its own closure. Empty while the card shows
@@ -158,7 +184,7 @@ fn page_count(page: Memo<Page>, read: Read<usize>) -> Memo<usize> {
 pub fn text_of<V>(view: Part<V>, part: fn(&V) -> String) -> Signal<String> {
     let card = view.card;
     page_text(
-        view.page,
+        view.src,
         Box::new(move |p| card(p).as_ref().map(part).unwrap_or_default()),
     )
 }
@@ -167,7 +193,7 @@ pub fn text_of<V>(view: Part<V>, part: fn(&V) -> String) -> Signal<String> {
 pub fn shown_of<V>(view: Part<V>, part: fn(&V) -> &Shown) -> Signal<Shown> {
     let card = view.card;
     page_shown(
-        view.page,
+        view.src,
         Box::new(move |p| {
             card(p)
                 .as_ref()
@@ -181,7 +207,7 @@ pub fn shown_of<V>(view: Part<V>, part: fn(&V) -> &Shown) -> Signal<Shown> {
 pub fn error_of<V>(view: Part<V>) -> Signal<String> {
     let card = view.card;
     page_text(
-        view.page,
+        view.src,
         Box::new(move |p| card(p).as_ref().err().cloned().unwrap_or_default()),
     )
 }
@@ -189,7 +215,7 @@ pub fn error_of<V>(view: Part<V>) -> Signal<String> {
 /// Whether a card's presentation succeeded (a memo: the view switches only when it flips).
 pub fn is_ok<V>(view: Part<V>) -> Memo<bool> {
     let card = view.card;
-    page_flag(view.page, Box::new(move |p| card(p).is_ok()))
+    page_flag(view.src, Box::new(move |p| card(p).is_ok()))
 }
 
 /// Whether a part of a card's presentation is there (false while the card shows its error):
@@ -197,7 +223,7 @@ pub fn is_ok<V>(view: Part<V>) -> Memo<bool> {
 pub fn flag_of<V>(view: Part<V>, part: fn(&V) -> bool) -> Memo<bool> {
     let card = view.card;
     page_flag(
-        view.page,
+        view.src,
         Box::new(move |p| card(p).as_ref().is_ok_and(part)),
     )
 }
@@ -207,7 +233,7 @@ pub fn flag_of<V>(view: Part<V>, part: fn(&V) -> bool) -> Memo<bool> {
 pub fn count_of<V>(view: Part<V>, rows: fn(&V) -> usize) -> Memo<usize> {
     let card = view.card;
     page_count(
-        view.page,
+        view.src,
         Box::new(move |p| card(p).as_ref().map(rows).unwrap_or(0)),
     )
 }
@@ -216,7 +242,7 @@ pub fn count_of<V>(view: Part<V>, rows: fn(&V) -> usize) -> Memo<usize> {
 pub fn text_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> String) -> Signal<String> {
     let card = view.card;
     page_text(
-        view.page,
+        view.src,
         Box::new(move |p| card(p).as_ref().map(|v| part(v, i)).unwrap_or_default()),
     )
 }
@@ -225,7 +251,7 @@ pub fn text_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> String) -> Sig
 pub fn shown_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> Shown) -> Signal<Shown> {
     let card = view.card;
     page_shown(
-        view.page,
+        view.src,
         Box::new(move |p| card(p).as_ref().map(|v| part(v, i)).unwrap_or_default()),
     )
 }
