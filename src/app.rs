@@ -217,11 +217,13 @@ pub fn App() -> impl IntoView {
     let url_timer = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     let url_scheduled = StoredValue::new(false);
     let url_written_at = StoredValue::new(f64::NEG_INFINITY);
+    let written = RwSignal::new(browser::start_query()); // until the first write
     let write_url = move || {
         url_scheduled.try_set_value(false);
         if let Some(q) = url_latest.try_update_value(Option::take).flatten() {
             url_written_at.try_set_value(js_sys::Date::now());
             browser::replace_query(&q);
+            written.try_set(q);
         }
     };
     Effect::new(move |_| {
@@ -292,6 +294,7 @@ pub fn App() -> impl IntoView {
 
     provide_context(ShareCtx {
         query,
+        written,
         restored,
         last_session: StoredValue::new(last_session),
         autosave_off,

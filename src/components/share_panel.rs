@@ -14,11 +14,6 @@ use crate::i18n::{pick, Lang};
 use crate::state::ParseStatus;
 use crate::url::{self, LinkState, PRACTICAL_LINK_CHARS};
 
-/// Links longer than this reach the share field once the changes pause, this long after the
-/// last one.
-const LONG_FIELD_CHARS: usize = 8_000;
-const LONG_FIELD_DELAY_MS: u32 = 400;
-
 /// A shorter link offered when the full one is too long.
 #[derive(Clone, PartialEq)]
 struct Fallback {
@@ -67,6 +62,7 @@ pub fn SharePanel() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let base = browser::page_base();
+    let field_base = base.clone();
     let link = Memo::new(move |_| share.query.with(|q| format!("{base}{q}")));
     let length = Memo::new(move |_| link.with(|l| l.chars().count()));
     let too_long = Memo::new(move |_| length.get() > PRACTICAL_LINK_CHARS);
@@ -78,23 +74,9 @@ pub fn SharePanel() -> impl IntoView {
         link.track();
         link_status.set(None);
     });
-    // The field shows the link. A long one is written once the changes pause: laying out
-    // the field costs about 0.1 ms per 1 000 characters (12 ms for the 125 000 of a year of
-    // 8 types, the most of a price change's frame, issue 15). Copy copies the link itself.
-    let field = RwSignal::new(link.get_untracked());
-    let field_timer = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
-    Effect::new(move |_| {
-        let long = link.with(|l| l.len() > LONG_FIELD_CHARS);
-        field_timer.set_value(None); // a write still waiting is dropped
-        if long {
-            let t = gloo_timers::callback::Timeout::new(LONG_FIELD_DELAY_MS, move || {
-                field.set(link.get_untracked())
-            });
-            field_timer.set_value(Some(t));
-        } else {
-            field.set(link.get());
-        }
-    });
+    // The field shows the link in the address bar (`ShareCtx::written`); Copy copies the
+    // link itself.
+    let written = share.written;
 
     // Shorter links, computed only when the full one is too long. The shorter histories are
     // deflated once per history and lookback (a year of a fleet takes milliseconds), not on
@@ -270,7 +252,7 @@ pub fn SharePanel() -> impl IntoView {
             </label>
             <div class="share-row">
                 <input id="share-link" type="text" readonly class="share-link" data-testid="share-link"
-                    node_ref=input prop:value=move || field.get()
+                    node_ref=input prop:value=move || written.with(|q| format!("{field_base}{q}"))
                     on:focus=move |ev| {
                         use wasm_bindgen::JsCast;
                         if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
