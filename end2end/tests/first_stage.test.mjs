@@ -132,3 +132,27 @@ test('the default page never fetches the first stage; a damaged link leaves the 
   else assert.equal(bad.first.pending, true);
   assert.deepEqual(bad.problems, []);
 });
+
+test('the answer has its height from the application\'s first frame (a fleet link on a phone)', async () => {
+  // A card just inserted is skipped (content-visibility) until the next frame, and held a
+  // 480 px placeholder: the inputs below moved up 202 px when it took its size (Lighthouse
+  // measured CLS 0.09 whenever the prices panel was already in that frame).
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 412, height: 823 } });
+  await context.addInitScript(() => {
+    window.__heights = [];
+    const tick = () => {
+      const row = document.querySelector('main.layout .answer-row');
+      if (row && !document.getElementById('prerender')) window.__heights.push(Math.round(row.getBoundingClientRect().height));
+      if (!document.documentElement.hasAttribute('data-ready')) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const page = await context.newPage();
+  await page.goto(server.url + FLEET_QUERY);
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
+  const heights = await page.evaluate(() => window.__heights);
+  const final = await page.evaluate(() => Math.round(document.querySelector('main.layout .answer-row').getBoundingClientRect().height));
+  assert.ok(heights.length > 0, 'frames seen');
+  assert.deepEqual([...new Set(heights)], [final], `answer-row heights frame by frame: ${heights.join(' ')}`);
+  await context.close();
+});
