@@ -237,24 +237,22 @@ pub fn App() -> impl IntoView {
             write_url();
             return;
         }
-        if long {
-            url_scheduled.set_value(true);
-            let t = gloo_timers::callback::Timeout::new(LONG_URL_DELAY_MS, move || {
-                browser::when_idle(URL_IDLE_TIMEOUT_MS, write_url)
-            });
-            url_timer.set_value(Some(t)); // a write still waiting is dropped
+        // A long query waits for the changes to pause (each change drops the write still
+        // waiting); a short one is written at most once per interval (the scheduled write
+        // takes the latest query).
+        let wait = if long {
+            LONG_URL_DELAY_MS
+        } else if url_scheduled.get_value() {
             return;
-        }
-        if url_scheduled.get_value() {
-            return; // the scheduled write takes the latest query
-        }
+        } else {
+            let since = js_sys::Date::now() - url_written_at.get_value();
+            (f64::from(URL_WRITE_INTERVAL_MS) - since).max(0.0).ceil() as u32
+        };
         url_scheduled.set_value(true);
-        let since = js_sys::Date::now() - url_written_at.get_value();
-        let wait = (f64::from(URL_WRITE_INTERVAL_MS) - since).max(0.0).ceil() as u32;
         let t = gloo_timers::callback::Timeout::new(wait, move || {
             browser::when_idle(URL_IDLE_TIMEOUT_MS, write_url)
         });
-        url_timer.set_value(Some(t)); // held until the next one (dropping a fired one is harmless)
+        url_timer.set_value(Some(t)); // replaces the one held (dropping a fired one is harmless)
     });
     // Through a memo: setting `<html lang>` restyles the whole page (measured 5 ms), so only
     // when the language changes.

@@ -16,7 +16,8 @@ pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
 /// panel (absent when `Planner` is mounted alone).
 #[derive(Clone, Copy)]
 pub struct ShareCtx {
-    /// The query string the address bar holds (`?v=1…`, history included).
+    /// The plan's query string (`?v=1…`, history included): what the address bar holds
+    /// once it is written (`App`'s URL writer).
     pub query: Memo<String>,
     /// The query last written to the address bar (the share field shows it: a long one is
     /// written once the changes pause, and laying out the field costs ~0.1 ms per 1 000

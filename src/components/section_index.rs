@@ -37,9 +37,12 @@ const SECTIONS: [(&str, &str, &str); 14] = [
 /// sections cannot scroll that far up, the last heading in the window is.
 const READING_LINE: f64 = 0.15;
 
+fn heading(id: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
 fn heading_top(id: &str) -> Option<f64> {
-    let el = web_sys::window()?.document()?.get_element_by_id(id)?;
-    Some(el.get_bounding_client_rect().top())
+    Some(heading(id)?.get_bounding_client_rect().top())
 }
 
 /// Scroll to a heading, and again on each of the next frames while it still moves: cards
@@ -47,27 +50,20 @@ fn heading_top(id: &str) -> Option<f64> {
 /// and each scroll lays out a few more. A closed what-if (`components::what_if`) is opened
 /// first.
 fn jump_to(id: &'static str) {
-    let heading = || {
-        web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(id))
+    let Some(el) = heading(id) else {
+        return;
     };
-    if let Some(details) = heading().and_then(|el| el.closest("details.what-if").ok().flatten()) {
+    if let Ok(Some(details)) = el.closest("details.what-if") {
         let _ = details.set_attribute("open", "");
     }
-    if let Some(el) = heading() {
-        el.scroll_into_view();
-        follow(id, el.get_bounding_client_rect().top(), 8);
-    }
+    el.scroll_into_view();
+    follow(id, el.get_bounding_client_rect().top(), 8);
 }
 
 /// One frame later: scroll to the heading again if it moved, for at most `frames` frames.
 fn follow(id: &'static str, top: f64, frames: u8) {
     request_animation_frame(move || {
-        let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(id))
-        else {
+        let Some(el) = heading(id) else {
             return;
         };
         let now = el.get_bounding_client_rect().top();
