@@ -33,8 +33,9 @@ fn cell(s: &str) -> String {
 pub struct FleetExport<'a> {
     pub plan: &'a FleetPlan,
     pub view: &'a FleetView,
-    /// The selected type's name.
+    /// The selected type's name and its row.
     pub selected: &'a str,
+    pub selected_index: usize,
 }
 
 /// "**sentence** total per month, saving vs all on-demand: saving (share)."
@@ -143,6 +144,7 @@ pub fn markdown(
         plan: f,
         view,
         selected,
+        ..
     }) = fleet
     {
         let sentence = crate::present::fleet::sentence(l, f);
@@ -285,7 +287,13 @@ pub fn markdown(
         }
     }
     md.push('\n');
-    md.push_str(&crate::present::action::markdown(l, currency, inputs, out));
+    let scope = fleet.map(|f| crate::present::action::FleetScope {
+        plan: f.plan,
+        selected: f.selected_index,
+    });
+    md.push_str(&crate::present::action::markdown(
+        l, currency, inputs, out, scope,
+    ));
     let _ = writeln!(md, "\n### {}\n", pick(l, "Inputs", "输入"));
     let defaults = PlanInputs::default();
     let mut unchanged = 0;
@@ -642,6 +650,7 @@ mod tests {
                 plan: &f,
                 view,
                 selected: "A100",
+                selected_index: 0,
             })
         };
         let md = markdown(
@@ -774,6 +783,7 @@ mod tests {
                 plan: &f,
                 view: &fleet_view(Lang::En, &f),
                 selected: "A|B\nC",
+                selected_index: 0,
             }),
             "¥",
             "https://x.test/",

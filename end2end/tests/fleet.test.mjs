@@ -127,6 +127,39 @@ test('the two-type history of § 16 gives the per-type figures of the formulas d
   await context.close();
 });
 
+test('in a fleet the configuration covers every type at what the budget buys (formulas § 18)', async () => {
+  // § 16's example with the burst quota 0 and A100's second region r' = 20, g = 5 GB, x = 0.5.
+  const link = server.url + EXAMPLE + '&maxelastic=0&altod=20&gbph=5&xfer=0.5';
+  const { page, context, problems } = await openPage(browser, link);
+  await paste(page, exampleHistory());
+  await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
+  // The link set a what-if's inputs, so "Put it into practice" opens as its author left it.
+  assert.equal(await page.$eval('[data-testid=action-card] details', (d) => d.open), true);
+  // A100 at the N_t = 3 the budget buys (its own rule would commit 4): E = 6 − 3 = 3; the
+  // second region saves 22.50 × 1 130 h against 25 × 1 130 h = 2 825.00.
+  await waitAttr(page, '[data-testid=action-committed]', 'data-value', '3');
+  assert.equal(await value(page, 'action-elastic-max'), 3);
+  assert.equal(await page.getAttribute('[data-testid=region-saving]', 'data-value'), '2825.00');
+  assert.equal(await page.getAttribute('[data-testid=elastic-region]', 'data-value'), 'alt');
+  const volcano = await page.textContent('[data-testid=snippet-volcano]');
+  assert.match(volcano, /name: gpu-plan-a100\n[^]*gpu-type: "A100"[^]*guarantee:\n    resource:\n      nvidia.com\/gpu: "3"\n  deserved:\n    nvidia.com\/gpu: "5"\n  capability:\n    nvidia.com\/gpu: "6"\n---\n/);
+  assert.match(volcano, /name: gpu-plan-h100\n[^]*guarantee:\n    resource:\n      nvidia.com\/gpu: "1"\n  deserved:\n    nvidia.com\/gpu: "4"\n  capability:\n    nvidia.com\/gpu: "4"\n$/);
+  const keda = await page.textContent('[data-testid=snippet-keda]');
+  assert.ok(keda.includes('query: "clamp_min(sum(gpu_queue_demand_gpus{gpu_type=\\"H100\\"}) - 1, 0)"'), keda);
+  const slurm = await page.textContent('[data-testid=snippet-slurm]');
+  assert.ok(slurm.includes('sacctmgr -i add qos gpu-fixed-a100 GrpTRES=gres/gpu:a100=3\n'), slurm);
+  assert.ok(slurm.includes('PartitionName=fixed-h100 Nodes=h100-fixed-[1-1] QOS=gpu-fixed-h100 State=UP\n'), slurm);
+  assert.match(await page.textContent('[data-testid=action-scope]'),
+    /^For the whole fleet: one Queue, ScaledObject and QOS per GPU type, each at what the shared budget buys\. The figures above are A100's; the second region saves the fleet ¥2,825\.00 a month\.$/);
+  // Selecting H100: its own figures at its N_t (no second region for H100), the same snippets.
+  await page.click(`${row('H100')} [data-testid=fleet-select]`);
+  await waitAttr(page, '[data-testid=action-committed]', 'data-value', '1');
+  assert.equal(await page.getAttribute('[data-testid=elastic-region]', 'data-value'), 'home');
+  assert.equal(await page.textContent('[data-testid=snippet-volcano]'), volcano);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a fleet from sliders: add a type, name it, price it; the link reopens it', async () => {
   const { page, context, problems } = await openPage(browser, server.url + '?lang=en');
   assert.equal(await page.$('[data-testid=fleet-table]'), null);

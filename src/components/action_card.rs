@@ -188,6 +188,9 @@ pub fn ActionCard() -> impl IntoView {
             </div>
             </div>
             <When when=is_ok(part)>
+                <When when=flag_of(part, |v| !v.scope.is_empty())>
+                    <p class="explainer" data-testid="action-scope">{text(|v| v.scope.clone())}</p>
+                </When>
                 <div class="snippet-grid">
                 <Snippet testid="snippet-volcano" title=("Volcano Queue", "Volcano 队列（Queue）")
                     text=text(|v| v.volcano.clone()) />

@@ -154,6 +154,7 @@ pub fn SharePanel() -> impl IntoView {
                                     .types
                                     .get(s.fleet.selected)
                                     .map_or("", |t| t.name.as_str()),
+                                selected_index: s.fleet.selected,
                             }),
                             _ => None,
                         };

@@ -4,10 +4,20 @@
 //! queued work above what the N committed GPUs carry), Slurm QOS and partition lines with the
 //! idle auto-stop rule in plain words and the spot checkpoint interval.
 //!
+//! In a mixed fleet (§ 16) each GPU type gets its own Queue, ScaledObject and QOS at the N_t
+//! the shared budget buys ([`TypeTag`]): the names carry the type's [`slug`], the KEDA query
+//! filters a bare metric by `gpu_type`, Slurm counts `gres/gpu:<slug>`.
+//!
 //! Free text (Prometheus address, queue metric, target name, region note) is somebody
 //! else's text when a link brought it: it is cleaned ([`clean_text`]) and always written as
 //! a double-quoted YAML scalar ([`yaml_quoted`]), so no value can add a key, a line or a
 //! document.
+
+use super::error::InputError;
+use super::money::Money;
+use super::plan::{PlanInputs, PlanOutputs};
+use super::pools::ThreePools;
+use super::region::{region_plan, RegionInputs, RegionPlan};
 
 /// Longest free-text value kept (characters).
 pub const MAX_TEXT_CHARS: usize = 200;
@@ -96,6 +106,152 @@ pub struct ActionInputs {
     pub prometheus: String,
     pub metric: String,
     pub target: String,
+    /// The GPU type in a fleet (`None`: one type, the one-type names).
+    pub gpu_type: Option<TypeTag>,
+}
+
+/// A fleet type as the snippets name it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeTag {
+    /// The name as shown, cleaned (`clean_text`): one line.
+    pub name: String,
+    /// [`slug`], made unique in the fleet: Kubernetes names, Slurm QOS, partitions, gres type.
+    pub slug: String,
+    /// The fleet's first type with committed GPUs: its fixed partition is Slurm's default.
+    pub default_partition: bool,
+}
+
+/// A name usable in Kubernetes object names (DNS-1123 label: `a-z`, `0-9`, `-`, at most
+/// 63 characters in all) and in Slurm: ASCII letters lowercased, digits kept, every other
+/// run of characters one `-`, trimmed, at most 30 characters; `fallback` when nothing is left.
+pub fn slug(name: &str, fallback: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.truncate(30);
+    let out = out.trim_end_matches('-');
+    if out.is_empty() {
+        fallback.to_string()
+    } else {
+        out.to_string()
+    }
+}
+
+/// Each name's [`slug`], made unique (`a100`, `a100-2`, …); `type-K` for a name without
+/// ASCII letters or digits.
+pub fn unique_slugs<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (k, name) in names.into_iter().enumerate() {
+        let base = slug(name, &format!("type-{}", k + 1));
+        let mut s = base.clone();
+        let mut n = 2;
+        while out.contains(&s) {
+            s = format!("{base}-{n}");
+            n += 1;
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// What §§ 17–18 read of one type's plan at `committed` GPUs (plain figures: a fleet row keeps
+/// it, so planning a fleet builds no region plan and no snippet; `plan_action` does, on the page).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TypeBasis {
+    pub committed: u32,
+    /// § 3 peak and mean GPUs busy.
+    pub peak: f64,
+    pub mean: f64,
+    /// § 8: s_eff, k and τ.
+    pub spot_effective: f64,
+    pub spot_factor: f64,
+    pub checkpoint_interval_hours: Option<f64>,
+    /// § 9 at `committed`: the elastic GPU-hours and their cost per pool.
+    pub on_demand_gpu_hours: f64,
+    pub spot_gpu_hours: f64,
+    pub on_demand_cost: Money,
+    pub spot_cost: Money,
+    /// The type's own prices: r, r', s'.
+    pub on_demand_price: f64,
+    pub alt_on_demand_price: f64,
+    pub alt_spot_price: f64,
+}
+
+impl TypeBasis {
+    /// One plan (`i`, `o`) at `committed` GPUs with its three pools at that N (§ 9). One
+    /// type: the baseline's N and the plan's pools; in a fleet: N_t and the pools at N_t.
+    pub fn of(
+        i: &PlanInputs,
+        o: &PlanOutputs,
+        committed: u32,
+        pools: &ThreePools,
+    ) -> Result<Self, InputError> {
+        let spot = o.spot.as_ref().map_err(Clone::clone)?;
+        let load = o.load_duration.as_ref().map_err(Clone::clone)?;
+        Ok(Self {
+            committed,
+            peak: load.peak,
+            mean: load.mean,
+            spot_effective: spot.effective_price,
+            spot_factor: spot.factor,
+            checkpoint_interval_hours: spot.interval_hours,
+            on_demand_gpu_hours: pools.on_demand_gpu_hours,
+            spot_gpu_hours: pools.spot_gpu_hours,
+            on_demand_cost: pools.on_demand,
+            spot_cost: pools.spot,
+            on_demand_price: i.on_demand_price,
+            alt_on_demand_price: i.alt_on_demand_price,
+            alt_spot_price: i.alt_spot_price,
+        })
+    }
+}
+
+/// §§ 17–18 for one type's basis; `i` gives what a fleet shares (g, x, the burst quota, the
+/// idle timeout and the free text).
+pub fn plan_action(
+    i: &PlanInputs,
+    b: &TypeBasis,
+) -> Result<(RegionPlan, ActionInputs), InputError> {
+    let region = region_plan(&RegionInputs {
+        home_on_demand: b.on_demand_price,
+        home_spot_effective: b.spot_effective,
+        spot_factor: b.spot_factor,
+        alt_on_demand: b.alt_on_demand_price,
+        alt_spot: b.alt_spot_price,
+        gb_per_gpu_hour: i.data_gb_per_gpu_hour,
+        transfer_per_gb: i.transfer_price_per_gb,
+        on_demand_gpu_hours: b.on_demand_gpu_hours,
+        spot_gpu_hours: b.spot_gpu_hours,
+        home_on_demand_cost: b.on_demand_cost,
+        home_spot_cost: b.spot_cost,
+    })?;
+    let mean = b.mean;
+    let committed = b.committed;
+    let action = ActionInputs {
+        committed,
+        elastic_max: elastic_max(i.burst_elastic_gpus, b.peak, committed),
+        mean_ceil: if mean.is_finite() && mean > 0.0 {
+            mean.ceil().min(u32::MAX as f64) as u32
+        } else {
+            0
+        },
+        idle_seconds: (i.hidden_idle_timeout_hours * 3600.0)
+            .round()
+            .clamp(0.0, 86_400.0) as u32,
+        checkpoint_interval_hours: b.checkpoint_interval_hours,
+        elastic_region: region.elastic.region.key(),
+        region_note: i.region_note.clone(),
+        prometheus: i.prometheus_address.clone(),
+        metric: i.queue_metric.clone(),
+        target: i.target_name.clone(),
+        gpu_type: None,
+    };
+    Ok((region, action))
 }
 
 impl ActionInputs {
@@ -142,12 +298,27 @@ pub fn elastic_max(burst_quota: u32, peak: f64, committed: u32) -> u32 {
     burst_quota.max(peak.saturating_sub(committed))
 }
 
-/// A Kubernetes object's `metadata`: its name and the plan's annotations (the elastic
-/// region, and the region note when there is one, each a double-quoted scalar).
+/// The object's name: `base`, and `base-<slug>` for a fleet type.
+fn object_name(base: &str, a: &ActionInputs) -> String {
+    match &a.gpu_type {
+        Some(t) => format!("{base}-{}", t.slug),
+        None => base.to_string(),
+    }
+}
+
+/// A Kubernetes object's `metadata`: its name and the plan's annotations (the GPU type in a
+/// fleet, the elastic region, and the region note when there is one, each a double-quoted
+/// scalar).
 fn metadata(y: &mut String, name: &str, a: &ActionInputs) {
     y.push_str("metadata:\n");
-    y.push_str(&format!("  name: {name}\n"));
+    y.push_str(&format!("  name: {}\n", object_name(name, a)));
     y.push_str("  annotations:\n");
+    if let Some(t) = &a.gpu_type {
+        y.push_str(&format!(
+            "    gpu-rent-planner/gpu-type: {}\n",
+            yaml_quoted(&t.name)
+        ));
+    }
     y.push_str(&format!(
         "    gpu-rent-planner/elastic-region: {}\n",
         yaml_quoted(a.elastic_region)
@@ -159,6 +330,11 @@ fn metadata(y: &mut String, name: &str, a: &ActionInputs) {
             yaml_quoted(&note)
         ));
     }
+}
+
+/// Documents one after another (`---` between them).
+fn documents(list: &[ActionInputs], doc: fn(&ActionInputs) -> String) -> String {
+    list.iter().map(doc).collect::<Vec<_>>().join("---\n")
 }
 
 /// Volcano `Queue` YAML.
@@ -180,16 +356,40 @@ pub fn volcano_queue(a: &ActionInputs) -> String {
     y
 }
 
-/// The PromQL query of the KEDA trigger: queued GPUs beyond what the N committed GPUs carry.
-pub fn keda_query(a: &ActionInputs) -> String {
-    format!(
-        "clamp_min(sum({}) - {}, 0)",
-        a.metric_or_default(),
-        a.committed
-    )
+/// One Volcano `Queue` per type (one type: [`volcano_queue`]).
+pub fn volcano_queues(list: &[ActionInputs]) -> String {
+    documents(list, volcano_queue)
 }
 
-/// KEDA `ScaledObject` YAML for the elastic pool.
+/// A metric name alone (no selector, no function): `[A-Za-z_:][A-Za-z0-9_:]*`.
+fn bare_metric(m: &str) -> bool {
+    let mut cs = m.chars();
+    cs.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == ':')
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+}
+
+/// A PromQL double-quoted string.
+fn promql_quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The PromQL query of the KEDA trigger: queued GPUs beyond what the N committed GPUs carry.
+/// For a fleet type a bare metric is filtered by its `gpu_type` label (an expression is
+/// used as typed).
+pub fn keda_query(a: &ActionInputs) -> String {
+    let metric = a.metric_or_default();
+    let metric = match &a.gpu_type {
+        Some(t) if bare_metric(&metric) => {
+            format!("{metric}{{gpu_type={}}}", promql_quoted(&t.name))
+        }
+        _ => metric,
+    };
+    format!("clamp_min(sum({metric}) - {}, 0)", a.committed)
+}
+
+/// KEDA `ScaledObject` YAML for the elastic pool (a fleet type scales its own target,
+/// `<target>-<slug>`).
 pub fn keda_scaled_object(a: &ActionInputs) -> String {
     let mut y = String::new();
     y.push_str("apiVersion: keda.sh/v1alpha1\n");
@@ -199,7 +399,7 @@ pub fn keda_scaled_object(a: &ActionInputs) -> String {
     y.push_str("  scaleTargetRef:\n");
     y.push_str(&format!(
         "    name: {}\n",
-        yaml_quoted(&a.target_or_default())
+        yaml_quoted(&object_name(&a.target_or_default(), a))
     ));
     y.push_str("  minReplicaCount: 0\n");
     y.push_str(&format!("  maxReplicaCount: {}\n", a.elastic_max));
@@ -215,6 +415,11 @@ pub fn keda_scaled_object(a: &ActionInputs) -> String {
     y.push_str("        threshold: \"1\"\n");
     y.push_str("        activationThreshold: \"0\"\n");
     y
+}
+
+/// One KEDA `ScaledObject` per type (one type: [`keda_scaled_object`]).
+pub fn keda_scaled_objects(list: &[ActionInputs]) -> String {
+    documents(list, keda_scaled_object)
 }
 
 /// "30 minutes", "1 hour 30 minutes", "45 seconds".
@@ -250,50 +455,111 @@ pub fn checkpoint_minutes(hours: f64) -> u64 {
 
 /// Slurm QOS and partition lines, the auto-stop rule and the spot checkpoint interval.
 pub fn slurm(a: &ActionInputs) -> String {
-    let n = a.committed;
-    let e = a.elastic_max;
-    let idle = duration_words(u64::from(a.idle_seconds));
-    let note = a.note();
+    slurm_fleet(std::slice::from_ref(a))
+}
+
+/// [`slurm`] for a fleet: a fixed and an elastic QOS and partition per type (counted in
+/// `gres/gpu:<slug>`), then the shared auto-stop rule, each type's checkpoint interval and
+/// elastic region.
+pub fn slurm_fleet(list: &[ActionInputs]) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "# Fixed partition: {} committed. Elastic partition: up to {} in the cloud.\n",
-        gpus_words(n),
-        gpus_words(e)
-    ));
-    s.push_str(&format!(
-        "sacctmgr -i add qos gpu-fixed GrpTRES=gres/gpu={n}\n"
-    ));
-    s.push_str(&format!(
-        "sacctmgr -i add qos gpu-elastic GrpTRES=gres/gpu={e}\n"
-    ));
-    s.push_str("# slurm.conf (one GPU per node; adjust the node names)\n");
-    if n > 0 {
+    // (what the comment calls the type, the names' suffix, the TRES counted)
+    let tag = |a: &ActionInputs| match &a.gpu_type {
+        Some(t) => (
+            format!("{} ", t.name),
+            format!("-{}", t.slug),
+            format!("gres/gpu:{}", t.slug),
+        ),
+        None => (String::new(), String::new(), "gres/gpu".to_string()),
+    };
+    for a in list {
+        let (name, sfx, tres) = tag(a);
+        let (n, e) = (a.committed, a.elastic_max);
+        let fixed = if name.is_empty() {
+            "Fixed partition".to_string()
+        } else {
+            format!("{name}fixed partition")
+        };
         s.push_str(&format!(
-            "PartitionName=fixed Nodes=gpu-fixed-[1-{n}] QOS=gpu-fixed Default=YES State=UP\n"
+            "# {fixed}: {} committed. Elastic partition: up to {} in the cloud.\n",
+            gpus_words(n),
+            gpus_words(e)
+        ));
+        s.push_str(&format!(
+            "sacctmgr -i add qos gpu-fixed{sfx} GrpTRES={tres}={n}\n"
+        ));
+        s.push_str(&format!(
+            "sacctmgr -i add qos gpu-elastic{sfx} GrpTRES={tres}={e}\n"
         ));
     }
-    if e > 0 {
+    let typed = list.iter().any(|a| a.gpu_type.is_some());
+    s.push_str(if typed {
+        "# slurm.conf (one GPU per node; adjust the node names, and the gres types to gres.conf)\n"
+    } else {
+        "# slurm.conf (one GPU per node; adjust the node names)\n"
+    });
+    for a in list {
+        let (_, sfx, _) = tag(a);
+        let (n, e) = (a.committed, a.elastic_max);
+        let nodes = match &a.gpu_type {
+            Some(t) => t.slug.clone(),
+            None => "gpu".to_string(),
+        };
+        let default = match &a.gpu_type {
+            Some(t) => t.default_partition,
+            None => true,
+        };
+        if n > 0 {
+            s.push_str(&format!(
+                "PartitionName=fixed{sfx} Nodes={nodes}-fixed-[1-{n}] QOS=gpu-fixed{sfx}{} State=UP\n",
+                if default { " Default=YES" } else { "" }
+            ));
+        }
+        if e > 0 {
+            s.push_str(&format!(
+                "PartitionName=elastic{sfx} Nodes={nodes}-cloud-[1-{e}] QOS=gpu-elastic{sfx} SuspendTime={} State=UP\n",
+                a.idle_seconds
+            ));
+        }
+    }
+    if let Some(first) = list.first() {
         s.push_str(&format!(
-            "PartitionName=elastic Nodes=gpu-cloud-[1-{e}] QOS=gpu-elastic SuspendTime={} State=UP\n",
-            a.idle_seconds
+            "# Auto-stop: stop an on-demand instance after {} with no GPU activity.\n",
+            duration_words(u64::from(first.idle_seconds))
         ));
     }
-    s.push_str(&format!(
-        "# Auto-stop: stop an on-demand instance after {idle} with no GPU activity.\n"
-    ));
-    match a.checkpoint_interval_hours {
-        Some(h) => s.push_str(&format!(
-            "# Spot: checkpoint every {} (the spot card's interval).\n",
-            duration_words(checkpoint_minutes(h) * 60)
-        )),
-        None => s.push_str("# Spot: no checkpoint interval (no reclaims expected).\n"),
+    for a in list {
+        let (name, _, _) = tag(a);
+        let spot = if name.is_empty() {
+            "Spot".to_string()
+        } else {
+            format!("{name}spot")
+        };
+        match a.checkpoint_interval_hours {
+            Some(h) => s.push_str(&format!(
+                "# {spot}: checkpoint every {} (the spot card's interval).\n",
+                duration_words(checkpoint_minutes(h) * 60)
+            )),
+            None => s.push_str(&format!(
+                "# {spot}: no checkpoint interval (no reclaims expected).\n"
+            )),
+        }
     }
-    if a.elastic_region == "alt" || !note.is_empty() {
-        s.push_str(&format!(
-            "# Elastic region: {} {}\n",
-            a.elastic_region,
-            yaml_quoted(&note)
-        ));
+    for a in list {
+        let (name, _, _) = tag(a);
+        let note = a.note();
+        if a.elastic_region == "alt" || !note.is_empty() {
+            let region = if name.is_empty() {
+                "Elastic region".to_string()
+            } else {
+                format!("{name}elastic region")
+            };
+            s.push_str(&format!(
+                "# {region}: {} {}\n",
+                a.elastic_region,
+                yaml_quoted(&note)
+            ));
+        }
     }
     s
 }
@@ -317,6 +583,7 @@ mod tests {
             prometheus: String::new(),
             metric: String::new(),
             target: String::new(),
+            gpu_type: None,
         }
     }
 
@@ -564,5 +831,63 @@ PartitionName=elastic Nodes=gpu-cloud-[1-2] QOS=gpu-elastic SuspendTime=1800 Sta
         let s = slurm(&no_elastic);
         assert!(!s.contains("PartitionName"), "{s}");
         assert!(s.contains("no checkpoint interval"));
+    }
+
+    #[test]
+    fn slugs_are_names_kubernetes_and_slurm_accept() {
+        assert_eq!(slug("NVIDIA A100-SXM4-80GB", "t"), "nvidia-a100-sxm4-80gb");
+        assert_eq!(slug("  RTX 4090 (24 GB) ", "t"), "rtx-4090-24-gb");
+        assert_eq!(slug("训练卡", "type-1"), "type-1");
+        assert_eq!(slug(&"A".repeat(50), "t").len(), 30);
+        // Cut at 30, then no trailing '-'.
+        assert_eq!(slug(&format!("{} b", "a".repeat(29)), "t"), "a".repeat(29));
+        assert_eq!(
+            unique_slugs(["A100 40G", "A100-40G", "训练", "L40S"]),
+            ["a100-40g", "a100-40g-2", "type-3", "l40s"]
+        );
+    }
+
+    #[test]
+    fn a_hostile_type_name_stays_one_scalar_and_one_comment() {
+        for h in HOSTILE {
+            let tag = |k: usize| TypeTag {
+                name: clean_text(h, MAX_TEXT_CHARS),
+                slug: unique_slugs([h, h])[k].clone(),
+                default_partition: k == 0,
+            };
+            let list: Vec<ActionInputs> = (0..2)
+                .map(|k| ActionInputs {
+                    gpu_type: Some(tag(k)),
+                    ..example()
+                })
+                .collect();
+            for y in [volcano_queues(&list), keda_scaled_objects(&list)] {
+                let docs: Vec<Value> = yaml_serde::Deserializer::from_str(&y)
+                    .map(|d| serde::Deserialize::deserialize(d).unwrap())
+                    .collect();
+                assert_eq!(docs.len(), 2, "{y}");
+                for d in &docs {
+                    assert_eq!(
+                        d["metadata"]["annotations"]["gpu-rent-planner/gpu-type"].as_str(),
+                        Some(clean_text(h, MAX_TEXT_CHARS).as_str())
+                    );
+                    let name = d["metadata"]["name"].as_str().unwrap();
+                    assert!(
+                        name.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                        "{name}"
+                    );
+                }
+            }
+            let s = slurm_fleet(&list);
+            for line in s.lines() {
+                assert!(
+                    line.starts_with('#')
+                        || line.starts_with("sacctmgr ")
+                        || line.starts_with("PartitionName="),
+                    "{line:?}"
+                );
+            }
+        }
     }
 }

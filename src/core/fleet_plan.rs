@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 
+use super::action::TypeBasis;
 use super::commitment::monthly_cost;
 use super::error::InputError;
 use super::fleet::{allocate, FleetAllocation, FleetType};
@@ -59,6 +60,8 @@ pub struct FleetRow {
     pub saving: Money,
     /// Committed GPUs' busy share, 0..=1 (0 when N_t = 0).
     pub utilization: f64,
+    /// What §§ 17–18 read at N_t (the pools at N_t): the page's configuration and region.
+    pub action: Result<TypeBasis, InputError>,
 }
 
 /// The fleet's plan.
@@ -203,6 +206,7 @@ pub fn plan_fleet<'a>(types: &[TypePlan<'a>]) -> Result<FleetPlan, FleetError> {
             .as_ref()
             .map_err(|e| at(k)(e.clone()))?
             .buy;
+        let action = TypeBasis::of(t.inputs, t.outputs, a.committed, &pools);
         rows.push(FleetRow {
             name: t.name.to_string(),
             waterline,
@@ -219,6 +223,7 @@ pub fn plan_fleet<'a>(types: &[TypePlan<'a>]) -> Result<FleetPlan, FleetError> {
             all_on_demand,
             saving: all_on_demand - pools.total,
             utilization: a.fixed_utilization,
+            action,
         });
     }
     let sum = |f: fn(&FleetRow) -> Money| rows.iter().map(f).sum::<Money>();
@@ -275,7 +280,17 @@ pub(crate) mod example {
     /// 20 000 / 50 (300 h at 4, then 430 h at 3); `a100` changes A100's inputs first. Returns
     /// A100's inputs and plan, and the fleet's.
     pub(crate) fn plan(a100: impl FnOnce(&mut PlanInputs)) -> (PlanInputs, PlanOutputs, FleetPlan) {
-        let base = inputs();
+        plan_with(|_| {}, a100)
+    }
+
+    /// [`plan`] with `shared` changing both types' inputs first (the fleet's own inputs, as
+    /// the page shares them: the burst quota, the idle timeout, …).
+    pub(crate) fn plan_with(
+        shared: impl FnOnce(&mut PlanInputs),
+        a100: impl FnOnce(&mut PlanInputs),
+    ) -> (PlanInputs, PlanOutputs, FleetPlan) {
+        let mut base = inputs();
+        shared(&mut base);
         let mut a = PlanInputs {
             monthly_price: 9000.0,
             on_demand_price: 25.0,

@@ -278,6 +278,10 @@ mod tests {
             all_on_demand: Money::ZERO,
             saving: Money::ZERO,
             utilization: 1.0,
+            action: Err(crate::core::error::InputError::new(
+                crate::core::error::Field::UsageHistory,
+                crate::core::error::Problem::Empty,
+            )),
         }
     }
 

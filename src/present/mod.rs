@@ -104,7 +104,20 @@ pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bo
             Some(f) => fleet::present(l, cur, f, &names),
             None => Err(String::new()),
         },
-        action: action::present(l, cur, i, o),
+        action: match fleet {
+            Some(Ok(plan)) => action::present(
+                l,
+                cur,
+                i,
+                o,
+                Some(action::FleetScope {
+                    plan,
+                    selected: s.fleet.selected,
+                }),
+            ),
+            Some(Err(e)) => Err(fleet::failed(l, e, &names)),
+            None => action::present(l, cur, i, o, None),
+        },
     }
 }
 
