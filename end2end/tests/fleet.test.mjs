@@ -156,6 +156,8 @@ test('in a fleet the configuration covers every type at what the budget buys (fo
   await waitAttr(page, '[data-testid=action-committed]', 'data-value', '1');
   assert.equal(await page.getAttribute('[data-testid=elastic-region]', 'data-value'), 'home');
   assert.equal(await page.textContent('[data-testid=snippet-volcano]'), volcano);
+  const axe = await new AxeBuilder({ page }).include('[data-testid=action-card]').analyze();
+  assert.deepEqual(axe.violations.map((v) => v.id), []);
   assert.deepEqual(problems, []);
   await context.close();
 });
