@@ -28,17 +28,18 @@ function criterionMs(group, id) {
 
 // ---- the fleet's input for the release page: the bench wasm's generator (bench/out/pkg,
 // built by scripts/bench) run in Node, written to a file once.
-async function fleetWideFile() {
-  const file = path.join(OUT, 'fleet-wide.csv');
+async function fleetFile(form = 'wide') {
+  const file = path.join(OUT, `fleet-${form}.csv`);
   const pkg = path.join(OUT, 'pkg', 'bench_wasm.js');
   if (!fs.existsSync(file)) {
     if (!fs.existsSync(pkg)) throw new Error('bench/out/pkg missing: run scripts/bench (or its wasm bench build) first');
     const w = await import(pkg);
     await w.default({ module_or_path: fs.readFileSync(path.join(OUT, 'pkg', 'bench_wasm_bg.wasm')) });
-    fs.writeFileSync(file, w.gen_fleet_wide(525600));
+    fs.writeFileSync(file, form === 'wide' ? w.gen_fleet_wide(525600) : w.gen_fleet_long(525600));
   }
   return { file, bytes: fs.statSync(file).size };
 }
+const fleetWideFile = () => fleetFile('wide');
 
 // Load a file into the page as the file picker does, and wait for the 8-type fleet table.
 async function loadFleet(page, file) {
@@ -234,6 +235,32 @@ try {
   await context.close();
   await site.close();
   }
+  // ---- 2c. both fleet files through the page's file picker (read in slices): seconds from
+  // picking the file to the 8-row fleet table, and the fleet's total (the same for both forms).
+  if (!only || only === 'fleet-page') {
+  report.fleet_page = {};
+  const site = await serve(dist, '/');
+  for (const form of ['wide', 'long']) {
+    const { file, bytes } = await fleetFile(form);
+    const runs = [];
+    let total = null;
+    for (let r = 0; r < Number(process.env.FLEET_PAGE_RUNS || 3); r++) {
+      const { page, context } = await openPage(browser, site.url);
+      await page.click('[data-testid=mode-data]');
+      const t0 = Date.now();
+      await page.setInputFiles('[data-testid=usage-file]', file);
+      await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760'
+        && document.querySelectorAll('[data-testid=fleet-table] tr[data-type]').length === 8
+        && document.querySelector('[data-testid=fleet-monthly-total]')?.dataset.value, null, { timeout: 300000, polling: 20 });
+      runs.push((Date.now() - t0) / 1000);
+      total = await page.getAttribute('[data-testid=fleet-monthly-total]', 'data-value');
+      await context.close();
+    }
+    runs.sort((a, b) => a - b);
+    report.fleet_page[form] = { bytes, runs_s: runs, median_s: runs[Math.floor(runs.length / 2)], fleet_monthly_total: total };
+  }
+  await site.close();
+  }
 } finally {
   await browser.close();
 }
@@ -287,6 +314,23 @@ if (report.fleet_latency) {
     '|---|---|---|---|---|',
     row('top', l.top),
     row('charts in view (load-duration chart centred)', l.charts));
+}
+if (report.fleet_page) {
+  const fp = report.fleet_page;
+  const native = (form) => {
+    const p = criterionMs('parse', `fleet-${form}`);
+    const a = criterionMs('analysis', 'fleet-profile+plan');
+    return p != null && a != null ? (p + a) / 1e3 : null;
+  };
+  const last = readJson(path.join(OUT, 'report.json'));
+  lines.push('', 'The fleet files through the page (file picker, read in slices; release page; seconds from picking the file to the 8-row fleet table, median of the runs):', '',
+    '| file | MB | page | native parse + fleet | page ÷ native | fleet total (same for both forms) |', '|---|---|---|---|---|---|');
+  for (const [form, x] of Object.entries(fp)) {
+    const n = native(form);
+    lines.push(`| fleet-${form} | ${f(x.bytes / 1e6, 1)} | ${f(x.median_s, 2)} (${x.runs_s.map((v) => f(v, 2)).join(', ')}) | ${f(n, 2)} | ${n ? f(x.median_s / n, 2) : 'n/a'} | ${x.fleet_monthly_total} |`);
+  }
+  const js = last?.fleet?.['fleet-long']?.js?.total_ms;
+  if (js) lines.push('', `The long file in the page against the last full run's PapaParse + JS on the string already in memory (${f(js / 1e3, 2)} s): ${f(js / 1e3 / fp.long.median_s, 2)}× (target ≥ 5).`);
 }
 const urlMs = Object.fromEntries(['decode', 'encode_series_30d', 'encode_query_30d', 'decode_30d'].map((id) => [id, criterionMs('url', id)]));
 if (Object.values(urlMs).some((v) => v != null)) {
