@@ -372,3 +372,21 @@ fn more_than_max_types_read_as_one_series() {
         Some(MAX_TYPES + 1)
     );
 }
+
+#[test]
+fn a_pending_state_is_read_in_any_case_even_with_a_start_time() {
+    // A planned start on a pending job (sacct writes the expected start): never started.
+    let text = format!(
+        "{HEAD}\n\
+         1|2026-11-01T10:00:00|2026-11-01T12:00:00|7200|gres/gpu=1|COMPLETED|a|u|p\n\
+         2|2026-11-01T10:00:00|Unknown|0|gres/gpu=4| pending (Resources)|a|u|p\n\
+         3|2026-11-01T10:00:00|Unknown|0|gres/gpu=4|Pend|a|u|p\n"
+    );
+    let p = ok(&text);
+    let s = slurm(&p);
+    assert_eq!(
+        s.never_started, 1,
+        "only the second job is pending: 'Pend' is not PENDING"
+    );
+    assert_eq!(s.running, 1);
+}
