@@ -462,49 +462,26 @@ pub fn slurm(a: &ActionInputs) -> String {
 /// `gres/gpu:<slug>`), then the shared auto-stop rule, each type's checkpoint interval and
 /// elastic region.
 pub fn slurm_fleet(list: &[ActionInputs]) -> String {
-    /// A type's names in the lines: its name for the comments, the suffix of QOS and
-    /// partition names, the TRES counted, the node name prefix, and whether its fixed
-    /// partition is the default.
-    struct Tag<'a> {
-        name: Option<&'a str>,
-        sfx: String,
-        tres: String,
-        nodes: &'a str,
-        default: bool,
-    }
-    let tags: Vec<Tag> = list
-        .iter()
-        .map(|a| match &a.gpu_type {
-            Some(t) => Tag {
-                name: Some(&t.name),
-                sfx: format!("-{}", t.slug),
-                tres: format!("gres/gpu:{}", t.slug),
-                nodes: &t.slug,
-                default: t.default_partition,
-            },
-            None => Tag {
-                name: None,
-                sfx: String::new(),
-                tres: "gres/gpu".to_string(),
-                nodes: "gpu",
-                default: true,
-            },
-        })
-        .collect();
-    // "A100 fixed partition", or "Fixed partition" for one type.
-    let whose = |t: &Tag, what: &str| match t.name {
-        Some(name) => format!("{name} {what}"),
-        None => {
-            let (first, rest) = what.split_at(1);
-            format!("{}{rest}", first.to_ascii_uppercase())
-        }
-    };
     let mut s = String::new();
-    for (a, t) in list.iter().zip(&tags) {
-        let (n, e, sfx, tres) = (a.committed, a.elastic_max, &t.sfx, &t.tres);
+    // (what the comment calls the type, the names' suffix, the TRES counted)
+    let tag = |a: &ActionInputs| match &a.gpu_type {
+        Some(t) => (
+            format!("{} ", t.name),
+            format!("-{}", t.slug),
+            format!("gres/gpu:{}", t.slug),
+        ),
+        None => (String::new(), String::new(), "gres/gpu".to_string()),
+    };
+    for a in list {
+        let (name, sfx, tres) = tag(a);
+        let (n, e) = (a.committed, a.elastic_max);
+        let fixed = if name.is_empty() {
+            "Fixed partition".to_string()
+        } else {
+            format!("{name}fixed partition")
+        };
         s.push_str(&format!(
-            "# {}: {} committed. Elastic partition: up to {} in the cloud.\n",
-            whose(t, "fixed partition"),
+            "# {fixed}: {} committed. Elastic partition: up to {} in the cloud.\n",
             gpus_words(n),
             gpus_words(e)
         ));
@@ -521,12 +498,21 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
     } else {
         "# slurm.conf (one GPU per node; adjust the node names)\n"
     });
-    for (a, t) in list.iter().zip(&tags) {
-        let (n, e, sfx, nodes) = (a.committed, a.elastic_max, &t.sfx, t.nodes);
+    for a in list {
+        let (_, sfx, _) = tag(a);
+        let (n, e) = (a.committed, a.elastic_max);
+        let nodes = match &a.gpu_type {
+            Some(t) => t.slug.clone(),
+            None => "gpu".to_string(),
+        };
+        let default = match &a.gpu_type {
+            Some(t) => t.default_partition,
+            None => true,
+        };
         if n > 0 {
             s.push_str(&format!(
                 "PartitionName=fixed{sfx} Nodes={nodes}-fixed-[1-{n}] QOS=gpu-fixed{sfx}{} State=UP\n",
-                if t.default { " Default=YES" } else { "" }
+                if default { " Default=YES" } else { "" }
             ));
         }
         if e > 0 {
@@ -542,8 +528,13 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
             duration_words(u64::from(first.idle_seconds))
         ));
     }
-    for (a, t) in list.iter().zip(&tags) {
-        let spot = whose(t, "spot");
+    for a in list {
+        let (name, _, _) = tag(a);
+        let spot = if name.is_empty() {
+            "Spot".to_string()
+        } else {
+            format!("{name}spot")
+        };
         match a.checkpoint_interval_hours {
             Some(h) => s.push_str(&format!(
                 "# {spot}: checkpoint every {} (the spot card's interval).\n",
@@ -554,12 +545,17 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
             )),
         }
     }
-    for (a, t) in list.iter().zip(&tags) {
+    for a in list {
+        let (name, _, _) = tag(a);
         let note = a.note();
         if a.elastic_region == "alt" || !note.is_empty() {
+            let region = if name.is_empty() {
+                "Elastic region".to_string()
+            } else {
+                format!("{name}elastic region")
+            };
             s.push_str(&format!(
-                "# {}: {} {}\n",
-                whose(t, "elastic region"),
+                "# {region}: {} {}\n",
                 a.elastic_region,
                 yaml_quoted(&note)
             ));

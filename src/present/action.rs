@@ -3,13 +3,13 @@
 //! configuration text (English comments, as configuration files have); the sentences are in
 //! the page's language. Free text from a link reaches the page as text only.
 
-use super::{failed, Presented, Shown};
+use super::{error_message, failed, Presented, Shown};
 use crate::core::action::{
     checkpoint_minutes, clean_text, keda_scaled_objects, plan_action, slurm_fleet, unique_slugs,
     volcano_queues, ActionInputs, TypeBasis, TypeTag, MAX_TEXT_CHARS,
 };
 use crate::core::error::InputError;
-use crate::core::fleet_plan::{FleetError, FleetPlan};
+use crate::core::fleet_plan::FleetPlan;
 use crate::core::money::Money;
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::region::{BreakEvenGb, Region, RegionPlan};
@@ -82,8 +82,7 @@ pub struct FleetScope<'a> {
 }
 
 /// Every type's region plan and snippet inputs at its N_t, each named by its type, or the
-/// first failing type's message, named as the fleet names it (`fleet::failed`). `i`: what
-/// the fleet shares.
+/// first failing type's message (named). `i`: what the fleet shares.
 fn fleet_actions(
     l: Lang,
     i: &PlanInputs,
@@ -93,6 +92,7 @@ fn fleet_actions(
     let default_type = f.rows.iter().position(|r| r.committed > 0);
     let (mut regions, mut all) = (Vec::new(), Vec::new());
     for (k, (r, slug)) in f.rows.iter().zip(slugs).enumerate() {
+        let name = clean_text(&r.name, MAX_TEXT_CHARS);
         match r
             .action
             .as_ref()
@@ -101,20 +101,19 @@ fn fleet_actions(
         {
             Ok((region, mut a)) => {
                 a.gpu_type = Some(TypeTag {
-                    name: clean_text(&r.name, MAX_TEXT_CHARS),
+                    name,
                     slug,
                     default_partition: default_type == Some(k),
                 });
                 regions.push(region);
                 all.push(a);
             }
-            Err(error) => {
-                let names: Vec<String> = f.rows.iter().map(|r| r.name.clone()).collect();
-                let e = FleetError {
-                    index: Some(k),
-                    error,
-                };
-                return Err(super::fleet::failed(l, &e, &names));
+            Err(e) => {
+                return Err(format!(
+                    "{name}{}{}",
+                    pick(l, ": ", "："),
+                    error_message(l, &e)
+                ))
             }
         }
     }
@@ -814,7 +813,7 @@ mod tests {
             }),
         )
         .unwrap_err();
-        assert!(e.starts_with("GPU type H100: "), "{e}");
+        assert!(e.starts_with("H100: "), "{e}");
     }
 
     const FLEET_VOLCANO_GOLDEN: &str = r#"apiVersion: scheduling.volcano.sh/v1beta1
