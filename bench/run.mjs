@@ -202,6 +202,7 @@ try {
       .filter((e) => e.ph === 'X' && RENDER_EVENTS.has(e.name) && e.ts >= t && e.ts < marks[i + 1])
       .reduce((a, e) => a + e.dur / 1000, 0));
     const rows = samples.map((x, i) => ({ ...x, render_ms: render[i] ?? null, work_ms: x.script_ms + (render[i] ?? 0) })).slice(5);
+    if (process.env.BENCH_ROWS) for (const r of rows) console.error(label, r.script_ms.toFixed(1), (r.render_ms ?? 0).toFixed(1), r.frame_ms.toFixed(1), r.monthly_changed);
     const bad = rows.filter((r) => !r.ok);
     if (bad.length) throw new Error(`latency ${label}: ${bad.length} changes did not show the new break-even${spec.row ? ' / fleet-monthly' : ''}: ${JSON.stringify(bad[0])}`);
     return rows;

@@ -29,7 +29,7 @@ use crate::components::sticky_bar::StickyBar;
 use crate::components::terms_card::TermsCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
-use crate::context::{memo_of, page_memo, Ctx, HistoryFile, PageCtx, ShareCtx, AUTOSAVE_KEY};
+use crate::context::{memo_of, page_memo, Ctx, HistoryFile, ShareCtx, AUTOSAVE_KEY};
 use crate::core::ingest::{self, ParseOptions, Stepper};
 use crate::core::plan::PlanOutputs;
 use crate::core::zone::ZoneChoice;
@@ -467,7 +467,7 @@ pub fn Planner(
         currency,
     };
     provide_context(ctx);
-    provide_context(PageCtx(page_memo(ctx)));
+    provide_context(page_memo(ctx));
 
     let text = move || texts(lang.get());
     let toggle_lang = move |_| state.update(|s| s.lang = s.lang.other());

@@ -21,7 +21,7 @@ use plotters_backend::{
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, Path2d};
 
 /// plotters-canvas' error type (not exported by name).
 type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
@@ -50,6 +50,30 @@ impl ChartBackend {
         })
     }
 
+    /// Stroke the points as a line `width` wide, or fill them as a polygon (`None`), in one
+    /// `Path2D` (not generic: one copy for every kind of path plotters draws).
+    fn paint_path(&self, points: &[BackendCoord], color: BackendColor, width: Option<u32>) {
+        if color.alpha == 0.0 {
+            return;
+        }
+        let Some(path) = svg_path(points.iter().copied(), width.is_none())
+            .and_then(|d| Path2d::new_with_path_string(&d).ok())
+        else {
+            return;
+        };
+        match width {
+            Some(w) => {
+                self.context.set_stroke_style_str(&css_colour(color));
+                self.context.set_line_width(f64::from(w));
+                self.context.stroke_with_path(&path);
+            }
+            None => {
+                self.context.set_fill_style_str(&css_colour(color));
+                self.context.fill_with_path_2d(&path);
+            }
+        }
+    }
+
     /// Set the context's font (and, when given, alignment and baseline) unless already set.
     fn set_text_state(&self, font: String, align_baseline: Option<(&'static str, &'static str)>) {
         let mut state = self.text_state.borrow_mut();
@@ -67,6 +91,55 @@ impl ChartBackend {
                 state.2 = baseline;
             }
         }
+    }
+}
+
+/// `rgba(r,g,b,a)`, as plotters-canvas writes a colour.
+fn css_colour(color: BackendColor) -> String {
+    let (r, g, b) = color.rgb;
+    format!("rgba({r},{g},{b},{})", color.alpha)
+}
+
+/// The points as an SVG path (`M x y L x y x y …`, closed with `Z` for a polygon), in the
+/// backend's integer pixels; `None` without points.
+fn svg_path(points: impl IntoIterator<Item = BackendCoord>, close: bool) -> Option<String> {
+    let mut out = String::new();
+    for (i, (x, y)) in points.into_iter().enumerate() {
+        out.push_str(match i {
+            0 => "M",
+            1 => "L",
+            _ => " ",
+        });
+        push_int(&mut out, x);
+        out.push(' ');
+        push_int(&mut out, y);
+    }
+    if out.is_empty() {
+        return None;
+    }
+    if close {
+        out.push('Z');
+    }
+    Some(out)
+}
+
+/// `v` in decimal, without `core::fmt` (ten thousand of them per chart).
+fn push_int(out: &mut String, v: i32) {
+    if v < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 10];
+    let (mut n, mut i) = (v.unsigned_abs(), digits.len());
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
     }
 }
 
@@ -122,20 +195,26 @@ impl DrawingBackend for ChartBackend {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
+    /// As plotters-canvas strokes a path (colour, width), through one `Path2D`.
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.inner.draw_path(path, style)
+        let points: Vec<BackendCoord> = path.into_iter().collect();
+        self.paint_path(&points, style.color(), Some(style.stroke_width()));
+        Ok(())
     }
 
+    /// As plotters-canvas fills a polygon, through one `Path2D`.
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         vert: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.inner.fill_polygon(vert, style)
+        let points: Vec<BackendCoord> = vert.into_iter().collect();
+        self.paint_path(&points, style.color(), None);
+        Ok(())
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -185,9 +264,7 @@ impl DrawingBackend for ChartBackend {
             HPos::Center => "center",
         };
         self.set_text_state(css_font(style), Some((align, baseline)));
-        let (r, g, b) = color.rgb;
-        self.context
-            .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+        self.context.set_fill_style_str(&css_colour(color));
         // fillText does not throw for a 2D context with finite coordinates; a label that
         // could not be drawn must not cost the rest of the chart either.
         let _ = self.context.fill_text(text, x, y);
@@ -231,5 +308,33 @@ impl DrawingBackend for ChartBackend {
             }
         };
         Ok((px(width), px(height)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{push_int, svg_path};
+
+    #[test]
+    fn a_path_is_written_as_the_points_it_joins() {
+        assert_eq!(
+            svg_path([(0, 5), (10, -3), (2147483647, -2147483648)], false).as_deref(),
+            Some("M0 5L10 -3 2147483647 -2147483648")
+        );
+        assert_eq!(
+            svg_path([(1, 2), (3, 4), (5, 6)], true).as_deref(),
+            Some("M1 2L3 4 5 6Z")
+        );
+        assert_eq!(svg_path([(7, 8)], false).as_deref(), Some("M7 8"));
+        assert_eq!(svg_path(std::iter::empty(), true), None);
+    }
+
+    #[test]
+    fn integers_are_written_as_format_writes_them() {
+        for v in [0, 9, 10, -1, -10, 99_999, i32::MAX, i32::MIN, 1_000_000_007] {
+            let mut s = String::new();
+            push_int(&mut s, v);
+            assert_eq!(s, v.to_string());
+        }
     }
 }

@@ -77,9 +77,19 @@ where
     Memo::new(move |_| state.with(part))
 }
 
-/// The page's presentation (`present::page`), provided by `Planner` beside [`Ctx`].
+/// The page's presentation (`present::page`), provided by `Planner` beside [`Ctx`]: the
+/// memo, and the trigger its readers track.
+///
+/// reactive_graph marks a memo's readers once for every path by which a change reaches
+/// it, and about a dozen lead from the state to the page (directly, through the outputs,
+/// the fleet's memos, the profiles …): each price change marked every text of the page a
+/// dozen times (~1.5 ms with a fleet, issue 15). One effect reads the memo and notifies
+/// `changed` once; the cards' texts track that.
 #[derive(Clone, Copy)]
-pub struct PageCtx(pub Memo<Page>);
+pub struct PageCtx {
+    pub page: Memo<Page>,
+    changed: Trigger,
+}
 
 /// The presentation memo of the page: every card's texts, recomputed when the state or the
 /// outputs change (one memo, so its reactive code is generated once for all cards).
@@ -87,8 +97,8 @@ pub struct PageCtx(pub Memo<Page>);
 /// It notifies on every recomputation without comparing the old page with the new one: every
 /// reader compares its own small part (and the DOM write compares the text), so a whole-page
 /// comparison would only repeat that work, and its generated code was ~4.5 KB of wasm.
-pub fn page_memo(ctx: Ctx) -> Memo<Page> {
-    Memo::new_with_compare(
+pub fn page_memo(ctx: Ctx) -> PageCtx {
+    let page = Memo::new_with_compare(
         move |_| {
             let from_history = ctx.profile.with(|p| matches!(p, Some(Ok(_))));
             ctx.state.with(|s| {
@@ -97,12 +107,19 @@ pub fn page_memo(ctx: Ctx) -> Memo<Page> {
             })
         },
         |_, _| true,
-    )
+    );
+    let changed = Trigger::new();
+    // Run at once (the texts built now read the page as it is), kept as long as the page.
+    StoredValue::new_local(RenderEffect::new(move |_| {
+        page.track();
+        changed.notify();
+    }));
+    PageCtx { page, changed }
 }
 
-/// The page's presentation memo (a card mounted alone, as in the component tests, makes one).
-pub fn use_page() -> Memo<Page> {
-    use_context::<PageCtx>().map_or_else(|| page_memo(use_ctx()), |p| p.0)
+/// The page's presentation (a card mounted alone, as in the component tests, makes one).
+pub fn use_page() -> PageCtx {
+    use_context::<PageCtx>().unwrap_or_else(|| page_memo(use_ctx()))
 }
 
 /// What a card's texts read the page through: the page memo, untracked, and a memo of its
@@ -118,10 +135,10 @@ struct Src {
 }
 
 impl Src {
-    fn new(page: Memo<Page>) -> Self {
+    fn new(page: PageCtx) -> Self {
         Src {
-            page,
-            tick: Memo::new_with_compare(move |_| page.track(), |_, _| true),
+            page: page.page,
+            tick: Memo::new_with_compare(move |_| page.changed.track(), |_, _| true),
         }
     }
 

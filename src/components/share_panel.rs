@@ -137,7 +137,7 @@ pub fn SharePanel() -> impl IntoView {
             Some(input),
         )
     };
-    let page = crate::context::use_page();
+    let page = crate::context::use_page().page;
     let copy_markdown = move |_| {
         let l = lang.get_untracked();
         let md = ctx.state.with_untracked(|s| {
