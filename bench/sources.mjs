@@ -75,7 +75,35 @@ for (const s of sources) {
   results.push(r);
   console.log(`${r.name}: ${(r.bytes / 1e6).toFixed(1)} MB, native ${r.native_ms} ms, page ${r.page_ms} ms (×${r.page_over_native}), peak +${(r.peak_bytes / 1e6).toFixed(0)} MB (×${r.peak_over_file} the file), same figures: ${r.same_figures}${r.problems.length ? `, problems: ${r.problems.join('; ')}` : ''}`);
 }
-await browser.close();
 await server.close();
+
+// The same work in the browser's wasm on the same bytes in memory (bench/out/pkg, built by
+// scripts/bench: bench/source_plan.rs, as bench_sources times it natively): wasm ÷ native.
+const pkg = path.join(here, 'out', 'pkg', 'bench_wasm.js');
+if (fs.existsSync(pkg)) {
+  const benchServer = await serve(here, '/');
+  const page = await browser.newPage();
+  await page.goto(`${benchServer.url}README.md`);
+  for (const r of results) {
+    const file = path.relative(here, sources.find((s) => s.name === r.name).file);
+    const got = await page.evaluate(async ([file, reps]) => {
+      const w = await import('/out/pkg/bench_wasm.js');
+      await w.default();
+      const bytes = new Uint8Array(await (await fetch(`/${file}`)).arrayBuffer());
+      const runs = [];
+      for (let i = 0; i < reps; i++) runs.push([...w.plan_source_bytes(bytes)]);
+      return runs;
+    }, [file, REPS]);
+    got.sort((a, b) => a[0] - b[0]);
+    const [ms, hours, waterline, n] = got[Math.floor(got.length / 2)];
+    r.wasm_ms = ms;
+    r.wasm_over_native = +(ms / r.native_ms).toFixed(2);
+    r.wasm_same_figures = hours === sources.find((s) => s.name === r.name).hours && Math.abs(waterline - r.native.waterline) < 1e-9 && n === r.native.optimal_n;
+    console.log(`${r.name}: wasm in memory ${ms} ms (×${r.wasm_over_native} native; page ÷ wasm ×${(r.page_ms / ms).toFixed(2)}), same figures: ${r.wasm_same_figures}`);
+  }
+  await page.close();
+  await benchServer.close();
+}
+await browser.close();
 fs.mkdirSync(path.join(here, 'out'), { recursive: true });
 fs.writeFileSync(path.join(here, 'out', 'sources.json'), JSON.stringify(results, null, 2));

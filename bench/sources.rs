@@ -6,14 +6,15 @@
 //! `{"name", "file", "bytes", "native_ms", "hours", "waterline", "optimal_n"}`.
 //! A typed history (the sacct export: a100, h100, l40s) is compared on its first type, the
 //! one the page's cards show. `SOURCES=name,name` writes only those (`dcgm-64gpu-30d-60s`, `sacct-1M-jobs`).
-use gpu_rent_planner::core::ingest::{ByteStepper, ParseOptions};
-use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
+use gpu_rent_planner::core::ingest::ParseOptions;
+use gpu_rent_planner::core::plan::PlanInputs;
 use gpu_rent_planner::core::prom_samples::generate_dcgm;
 use gpu_rent_planner::core::slurm_sample::generate_sacct;
-use gpu_rent_planner::fleet::sync_with_history;
-use gpu_rent_planner::pipeline;
-use gpu_rent_planner::state::{AppState, Lang, UsageMode};
 use std::time::Instant;
+
+#[path = "source_plan.rs"]
+mod source_plan;
+use source_plan::plan_source;
 
 /// A source: name, file name, and how to write its text.
 type Source = (&'static str, &'static str, fn() -> String);
@@ -54,44 +55,18 @@ fn main() {
         let mut last = None;
         for _ in 0..3 {
             let t = Instant::now();
-            let mut s = ByteStepper::new(bytes.len() as u64, &opts);
-            while let Some(at) = s.wants() {
-                let at = at as usize;
-                s.feed(&bytes[at..(at + (1 << 20)).min(bytes.len())]);
-            }
-            // Rounded as a link carries it, then planned as the page's memos plan it: a typed
-            // history makes a fleet whose new types get their example prices, and the cards
-            // show the selected type (the page's figures compared below).
-            let parsed = pipeline::quantized(s.finish()).expect("generated source parses");
-            let mut state = AppState::new(inputs.clone(), Lang::En);
-            state.mode = UsageMode::Data;
-            if parsed.types.len() >= 2 {
-                sync_with_history(&mut state, &parsed.types);
-            }
-            let settings = state.inputs.profile_settings();
-            let profiles =
-                pipeline::type_profiles(pipeline::typed_keys(&state), Some(&parsed), &settings);
-            let p = pipeline::selected_profile(
-                state.mode,
-                &profiles,
-                state.fleet.selected,
-                Some(&parsed),
-                &settings,
-            )
-            .expect("data mode")
-            .expect("valid series");
-            let out = plan_with_history(&state.inputs, Some(&p));
+            let planned = plan_source(bytes, &opts, &inputs);
             times.push(t.elapsed().as_secs_f64() * 1000.0);
-            last = Some((parsed.series.values.len(), p, out));
+            last = Some(planned);
         }
         times.sort_by(f64::total_cmp);
-        let (hours, _, out) = last.expect("three runs");
+        let (hours, waterline, optimal_n) = last.expect("three runs");
         println!(
             "{{\"name\":\"{name}\",\"file\":\"{path}\",\"bytes\":{},\"native_ms\":{:.1},\"hours\":{hours},\"waterline\":{},\"optimal_n\":{}}}",
             bytes.len(),
             times[1],
-            out.waterline.as_ref().map_or(-1.0, |w| w.overall),
-            out.commitment.as_ref().map_or(-1, |c| i64::from(c.n_star))
+            waterline,
+            optimal_n
         );
     }
 }

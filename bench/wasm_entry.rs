@@ -16,6 +16,9 @@ use gpu_rent_planner::state::{AppState, Lang};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
+#[path = "source_plan.rs"]
+mod source_plan;
+
 /// A planned fleet: each type's inputs, profile and plan (for the one-type re-plan).
 #[derive(Default)]
 struct Fleet {
@@ -247,6 +250,20 @@ pub fn series_mean() -> f64 {
         let s = s.borrow();
         s.values.iter().sum::<f64>() / s.values.len().max(1) as f64
     })
+}
+
+/// A source file's bytes to its plan as `bench_sources` times it natively
+/// (`source_plan::plan_source`, bytes already in wasm memory): `[ms, hours, waterline, N*]`,
+/// the time from the wasm side's clock.
+#[wasm_bindgen]
+pub fn plan_source_bytes(bytes: &[u8]) -> Vec<f64> {
+    let opts = gpu_rent_planner::core::ingest::ParseOptions {
+        max_input_bytes: 512 * 1024 * 1024,
+        ..ParseOptions::default()
+    };
+    let t = js_sys::Date::now();
+    let (hours, waterline, n) = source_plan::plan_source(bytes, &opts, &PlanInputs::default());
+    vec![js_sys::Date::now() - t, hours as f64, waterline, n as f64]
 }
 
 fn main() {}
