@@ -57,7 +57,7 @@ async function once(query) {
     const lcp = window.__t.lcp.at(-1);
     return {
       firstFigures: window.__t.first ?? null,
-      lcp: lcp?.t ?? null, lcpInCopy: lcp?.inCopy ?? null,
+      lcp: lcp?.t ?? null, lcpInCopy: lcp?.inCopy ?? null, lcpTag: lcp?.tag ?? null,
       firstWasmBytes: first?.transferSize ?? 0,
       wasmStart: app?.startTime, wasmEnd: app?.responseEnd, wasmBytes: app?.transferSize,
       main: window.__t.main, ready: window.__t.ready,
@@ -75,7 +75,7 @@ for (const p of pages) {
   const m = (f) => median(runs.map(f));
   results.push({
     page: p.name,
-    firstFigures: m((r) => r.firstFigures), lcp: m((r) => r.lcp), lcpInCopy: runs.every((r) => r.lcpInCopy),
+    firstFigures: m((r) => r.firstFigures), lcp: m((r) => r.lcp), lcpInCopy: runs.every((r) => r.lcpInCopy), lcpTags: [...new Set(runs.map((r) => r.lcpTag))].join(' / '),
     wasmDownload: m((r) => r.wasmEnd - r.wasmStart), compileInstantiate: m((r) => r.main - r.wasmEnd),
     mount: m((r) => r.ready - r.main), ready: m((r) => r.ready),
     wasmBytes: runs[0].wasmBytes, firstWasmBytes: runs[0].firstWasmBytes,
@@ -86,9 +86,9 @@ server.close();
 
 const s = (ms) => (ms == null ? '–' : `${(ms / 1000).toFixed(2)} s`);
 console.log(`Throttled for real (1.6 Mbit/s, 150 ms RTT, CPU ×4), served ${gzip ? 'gzip' : 'plain'}, median of ${reps}`);
-console.log('| page | first figures | LCP (in first screen) | app .wasm download (bytes) | compile + instantiate | mount | ready (≈ TTI) |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| page | first figures | LCP (in first screen) | LCP element (class) | app .wasm download (bytes) | compile + instantiate | mount | ready (≈ TTI) |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.page} | ${s(r.firstFigures)} | ${s(r.lcp)} (${r.lcpInCopy ? 'yes' : 'no'}) | ${s(r.wasmDownload)} (${r.wasmBytes}) | ${s(r.compileInstantiate)} | ${s(r.mount)} | ${s(r.ready)} |`);
+  console.log(`| ${r.page} | ${s(r.firstFigures)} | ${s(r.lcp)} (${r.lcpInCopy ? 'yes' : 'no'}) | ${r.lcpTags} | ${s(r.wasmDownload)} (${r.wasmBytes}) | ${s(r.compileInstantiate)} | ${s(r.mount)} | ${s(r.ready)} |`);
 }
 if (outFile) fs.writeFileSync(outFile, JSON.stringify({ gzip, reps, results }, null, 2));
