@@ -269,6 +269,31 @@ pub fn text_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> String) -> Sig
     )
 }
 
+/// One text of row `i` of a table of `rows(view)` rows: empty once `i` is past the table's
+/// end. A table's row count and its cells read the page apart, and the order their effects
+/// run in is not fixed, so a cell can read a page whose table has just lost its row before
+/// `<Rows>` removes it: indexing there would panic, and a panic aborts the module (a DCGM
+/// threshold of 0 emptied the terms table so, session 16).
+pub fn row_text<V>(
+    view: Part<V>,
+    i: usize,
+    rows: fn(&V) -> usize,
+    part: fn(&V, usize) -> String,
+) -> Signal<String> {
+    let card = view.card;
+    page_text(
+        view.src,
+        Box::new(move |p| {
+            card(p)
+                .as_ref()
+                .ok()
+                .filter(|v| i < rows(v))
+                .map(|v| part(v, i))
+                .unwrap_or_default()
+        }),
+    )
+}
+
 /// One figure of row `i` of a table in a card's presentation; see [`shown_of`].
 pub fn shown_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> Shown) -> Signal<Shown> {
     let card = view.card;

@@ -17,7 +17,7 @@ use crate::components::when::When;
 use crate::components::bilingual;
 
 use crate::context::{
-    count_of, error_of, flag_of, is_ok, memo_of, text_at, text_of, use_ctx, Part,
+    count_of, error_of, flag_of, is_ok, memo_of, row_text, text_of, use_ctx, Part,
 };
 use crate::core::plan::BaselineRule;
 use crate::i18n::{pick, Lang};
@@ -65,7 +65,9 @@ pub fn SizingCard() -> impl IntoView {
     let custom = memo_of(state, |s| s.inputs.custom_baseline_gpus);
     let view = Part::of(|p| &p.sizing);
     let text = move |part: fn(&SizingView) -> String| text_of(view, part);
-    let cell = move |i: usize, part: fn(&SizingView, usize) -> String| text_at(view, i, part);
+    let cell = move |i: usize, part: fn(&SizingView, usize) -> String| {
+        row_text(view, i, |v| v.rows.len(), part)
+    };
     let rows = count_of(view, |v| v.rows.len());
     let has_guard = flag_of(view, |v| v.guard.is_some());
     let has_formula = flag_of(view, |v| v.formula.is_some());

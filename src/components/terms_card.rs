@@ -13,7 +13,7 @@ use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::rows::Rows;
-use crate::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::context::{count_of, error_of, is_ok, row_text, text_of, use_ctx, Part};
 use crate::inputs::Group;
 use crate::present::terms::TermsView;
 
@@ -23,7 +23,12 @@ pub fn TermsCard() -> impl IntoView {
     let (lang, currency, outputs) = (ctx.lang, ctx.currency, ctx.outputs);
     let view = Part::of(|p| &p.terms);
     let text = move |part: fn(&TermsView) -> String| text_of(view, part);
-    let cell = move |i: usize, part: fn(&TermsView, usize) -> String| text_at(view, i, part);
+    let cell = move |i: usize, part: fn(&TermsView, usize) -> String| {
+        row_text(view, i, |v| v.rows.len(), part)
+    };
+    let reason = move |i: usize, part: fn(&TermsView, usize) -> String| {
+        row_text(view, i, |v| v.not_recommended.len(), part)
+    };
     let rows = count_of(view, |v| v.rows.len());
     let reasons = count_of(view, |v| v.not_recommended.len());
     let data = Memo::new(move |_| outputs.with(TermsData::from_outputs));
@@ -56,7 +61,7 @@ pub fn TermsCard() -> impl IntoView {
                 <p class="field-hint">{text(|v| v.compared.clone())}</p>
                 <ul class="reasons" data-testid="terms-not-recommended">
                     <Rows count=reasons row=Arc::new(move |i| view! {
-                        <li>{cell(i, |v, i| v.not_recommended[i].clone())}</li>
+                        <li>{reason(i, |v, i| v.not_recommended[i].clone())}</li>
                     }.into_any()) />
                 </ul>
                 <div class="table-wrap" tabindex="0">
