@@ -260,21 +260,13 @@ pub fn count_of<V>(view: Part<V>, rows: fn(&V) -> usize) -> Memo<usize> {
     )
 }
 
-/// One text of row `i` of a table in a card's presentation (empty when absent); see [`text_of`].
-pub fn text_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> String) -> Signal<String> {
-    let card = view.card;
-    page_text(
-        view.src,
-        Box::new(move |p| card(p).as_ref().map(|v| part(v, i)).unwrap_or_default()),
-    )
-}
-
-/// One text of row `i` of a table of `rows(view)` rows: empty once `i` is past the table's
-/// end. A table's row count and its cells read the page apart, and the order their effects
-/// run in is not fixed, so a cell can read a page whose table has just lost its row before
-/// `<Rows>` removes it: indexing there would panic, and a panic aborts the module (a DCGM
-/// threshold of 0 emptied the terms table so, session 16).
-pub fn row_text<V>(
+/// One text of row `i` of a table of `rows(view)` rows in a card's presentation: empty when
+/// the card shows its error or `i` is past the table's end; see [`text_of`]. A table's row
+/// count and its cells read the page apart, and the order their effects run in is not fixed,
+/// so a cell can read a page whose table has just lost its row before `<Rows>` removes it:
+/// indexing there would panic, and a panic aborts the module (a DCGM threshold of 0 emptied
+/// the terms table so, session 16).
+pub fn text_at<V>(
     view: Part<V>,
     i: usize,
     rows: fn(&V) -> usize,
@@ -284,21 +276,32 @@ pub fn row_text<V>(
     page_text(
         view.src,
         Box::new(move |p| {
-            card(p)
-                .as_ref()
-                .ok()
-                .filter(|v| i < rows(v))
+            row(card(p), i, rows)
                 .map(|v| part(v, i))
                 .unwrap_or_default()
         }),
     )
 }
 
-/// One figure of row `i` of a table in a card's presentation; see [`shown_of`].
-pub fn shown_at<V>(view: Part<V>, i: usize, part: fn(&V, usize) -> Shown) -> Signal<Shown> {
+/// One figure of row `i` of a table of `rows(view)` rows; see [`text_at`] and [`shown_of`].
+pub fn shown_at<V>(
+    view: Part<V>,
+    i: usize,
+    rows: fn(&V) -> usize,
+    part: fn(&V, usize) -> Shown,
+) -> Signal<Shown> {
     let card = view.card;
     page_shown(
         view.src,
-        Box::new(move |p| card(p).as_ref().map(|v| part(v, i)).unwrap_or_default()),
+        Box::new(move |p| {
+            row(card(p), i, rows)
+                .map(|v| part(v, i))
+                .unwrap_or_default()
+        }),
     )
+}
+
+/// The card's presentation when it has a row `i` (see [`text_at`]).
+fn row<V>(card: &Presented<V>, i: usize, rows: fn(&V) -> usize) -> Option<&V> {
+    card.as_ref().ok().filter(|v| i < rows(v))
 }

@@ -12,7 +12,7 @@ use crate::components::card_body::CardBody;
 use crate::components::how_computed::HowComputed;
 use crate::components::rows::Rows;
 use crate::components::when::When;
-use crate::context::{count_of, error_of, is_ok, memo_of, row_text, text_of, use_ctx, Part};
+use crate::context::{count_of, error_of, is_ok, memo_of, text_at, text_of, use_ctx, Part};
 use crate::present::fleet::FleetView;
 
 #[component]
@@ -24,7 +24,7 @@ pub fn FleetCard() -> impl IntoView {
     let view = Part::of(|p| &p.fleet);
     let text = move |part: fn(&FleetView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&FleetView, usize) -> String| {
-        row_text(view, i, |v| v.rows.len(), part)
+        text_at(view, i, |v| v.rows.len(), part)
     };
     let rows = count_of(view, |v| v.rows.len());
     view! {

@@ -371,23 +371,23 @@ pub fn ReviewCard() -> impl IntoView {
                                 <Rows count=rows row=Arc::new(move |i| view! {
                                     <tr>
                                         <th scope="row" data-testid=format!("review-row-{i}-label")>
-                                            {text_at(review, i, |v, i| v.row(i).map(|r| r.label.clone()).unwrap_or_default())}
+                                            {text_at(review, i, |v| v.rows.len(), |v, i| v.row(i).map(|r| r.label.clone()).unwrap_or_default())}
                                         </th>
-                                        <Cell testid=format!("review-row-{i}-utilization") shown=shown_at(review, i, |v, i| {
+                                        <Cell testid=format!("review-row-{i}-utilization") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
                                             v.row(i).map(|r| r.utilization.clone()).unwrap_or_default()
                                         }) />
-                                        <Cell testid=format!("review-row-{i}-fixed-spend") shown=shown_at(review, i, |v, i| {
+                                        <Cell testid=format!("review-row-{i}-fixed-spend") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
                                             v.row(i).map(|r| r.fixed_spend.clone()).unwrap_or_default()
                                         }) />
-                                        <Cell testid=format!("review-row-{i}-elastic-spend") shown=shown_at(review, i, |v, i| {
+                                        <Cell testid=format!("review-row-{i}-elastic-spend") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
                                             v.row(i).map(|r| r.elastic_spend.clone()).unwrap_or_default()
                                         }) />
-                                        <Cell testid=format!("review-row-{i}-queue") shown=shown_at(review, i, |v, i| {
+                                        <Cell testid=format!("review-row-{i}-queue") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
                                             v.row(i).map(|r| r.queue.clone()).unwrap_or_default()
                                         }) />
                                         <td
                                             data-testid=format!("review-row-{i}-flags")
-                                            data-value=text_at(review, i, |v, i| v.row(i).map(|r| r.flag_keys.clone()).unwrap_or_default())
+                                            data-value=text_at(review, i, |v| v.rows.len(), |v, i| v.row(i).map(|r| r.flag_keys.clone()).unwrap_or_default())
                                         >
                                             <For
                                                 each=move || review.with(|v| {
@@ -408,10 +408,10 @@ pub fn ReviewCard() -> impl IntoView {
                     <ul class="actions" data-testid="review-actions">
                         <Rows count=actions row=Arc::new(move |i| view! {
                             <li
-                                data-testid=text_at(review, i, |v, i| v.action(i).map(|a| a.testid.to_string()).unwrap_or_default())
-                                data-value=text_at(review, i, |v, i| v.action(i).map(|a| a.value.clone()).unwrap_or_default())
+                                data-testid=text_at(review, i, |v| v.actions.len(), |v, i| v.action(i).map(|a| a.testid.to_string()).unwrap_or_default())
+                                data-value=text_at(review, i, |v| v.actions.len(), |v, i| v.action(i).map(|a| a.value.clone()).unwrap_or_default())
                             >
-                                {text_at(review, i, |v, i| v.action(i).map(|a| a.text.clone()).unwrap_or_default())}
+                                {text_at(review, i, |v| v.actions.len(), |v, i| v.action(i).map(|a| a.text.clone()).unwrap_or_default())}
                             </li>
                         }.into_any()) />
                     </ul>

@@ -17,7 +17,7 @@ use crate::components::when::When;
 use crate::components::bilingual;
 
 use crate::context::{
-    count_of, error_of, flag_of, is_ok, memo_of, row_text, text_of, use_ctx, Part,
+    count_of, error_of, flag_of, is_ok, memo_of, text_at, text_of, use_ctx, Part,
 };
 use crate::core::plan::BaselineRule;
 use crate::i18n::{pick, Lang};
@@ -66,7 +66,7 @@ pub fn SizingCard() -> impl IntoView {
     let view = Part::of(|p| &p.sizing);
     let text = move |part: fn(&SizingView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&SizingView, usize) -> String| {
-        row_text(view, i, |v| v.rows.len(), part)
+        text_at(view, i, |v| v.rows.len(), part)
     };
     let rows = count_of(view, |v| v.rows.len());
     let has_guard = flag_of(view, |v| v.guard.is_some());

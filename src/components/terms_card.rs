@@ -13,7 +13,7 @@ use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::rows::Rows;
-use crate::context::{count_of, error_of, is_ok, row_text, text_of, use_ctx, Part};
+use crate::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
 use crate::inputs::Group;
 use crate::present::terms::TermsView;
 
@@ -24,10 +24,10 @@ pub fn TermsCard() -> impl IntoView {
     let view = Part::of(|p| &p.terms);
     let text = move |part: fn(&TermsView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&TermsView, usize) -> String| {
-        row_text(view, i, |v| v.rows.len(), part)
+        text_at(view, i, |v| v.rows.len(), part)
     };
     let reason = move |i: usize, part: fn(&TermsView, usize) -> String| {
-        row_text(view, i, |v| v.not_recommended.len(), part)
+        text_at(view, i, |v| v.not_recommended.len(), part)
     };
     let rows = count_of(view, |v| v.rows.len());
     let reasons = count_of(view, |v| v.not_recommended.len());

@@ -29,7 +29,9 @@ pub fn WaterlineCard() -> impl IntoView {
     let has_chart = Memo::new(move |_| data.with(Option::is_some));
     let view = Part::of(|p| &p.waterline);
     let text = move |part: fn(&WaterlineView) -> String| text_of(view, part);
-    let at = move |i: usize, part: fn(&WaterlineView, usize) -> String| text_at(view, i, part);
+    let at = move |i: usize, part: fn(&WaterlineView, usize) -> String| {
+        text_at(view, i, |v| v.bands.len(), part)
+    };
     let has_bands = flag_of(view, |v| v.has_bands);
     let rows = count_of(view, |v| v.bands.len());
     view! {
