@@ -9,15 +9,21 @@ use gpu_rent_planner::fleet::sync_with_history;
 use gpu_rent_planner::pipeline;
 use gpu_rent_planner::state::{AppState, Lang, UsageMode};
 
-/// Hours read, the waterline and N* of the cards' type (-1 where there is none).
-pub fn plan_source(bytes: &[u8], opts: &ParseOptions, inputs: &PlanInputs) -> (usize, f64, i64) {
-    let mut s = ByteStepper::new(bytes.len() as u64, opts);
+/// Hours read, the waterline and N* of the cards' type (-1 where there is none), with the
+/// default inputs; a file may be as large as the page reads one (512 MiB).
+pub fn plan_source(bytes: &[u8]) -> (usize, f64, i64) {
+    let opts = ParseOptions {
+        max_input_bytes: 512 * 1024 * 1024,
+        ..ParseOptions::default()
+    };
+    let inputs = PlanInputs::default();
+    let mut s = ByteStepper::new(bytes.len() as u64, &opts);
     while let Some(at) = s.wants() {
         let at = at as usize;
         s.feed(&bytes[at..(at + (1 << 20)).min(bytes.len())]);
     }
     let parsed = pipeline::quantized(s.finish()).expect("generated source parses");
-    let mut state = AppState::new(inputs.clone(), Lang::En);
+    let mut state = AppState::new(inputs, Lang::En);
     state.mode = UsageMode::Data;
     if parsed.types.len() >= 2 {
         sync_with_history(&mut state, &parsed.types);

@@ -6,8 +6,6 @@
 //! `{"name", "file", "bytes", "native_ms", "hours", "waterline", "optimal_n"}`.
 //! A typed history (the sacct export: a100, h100, l40s) is compared on its first type, the
 //! one the page's cards show. `SOURCES=name,name` writes only those (`dcgm-64gpu-30d-60s`, `sacct-1M-jobs`).
-use gpu_rent_planner::core::ingest::ParseOptions;
-use gpu_rent_planner::core::plan::PlanInputs;
 use gpu_rent_planner::core::prom_samples::generate_dcgm;
 use gpu_rent_planner::core::slurm_sample::generate_sacct;
 use std::time::Instant;
@@ -42,11 +40,6 @@ fn main() {
         .nth(1)
         .expect("usage: bench_sources OUT_DIR");
     std::fs::create_dir_all(&dir).expect("create OUT_DIR");
-    let opts = ParseOptions {
-        max_input_bytes: 512 * 1024 * 1024,
-        ..ParseOptions::default()
-    };
-    let inputs = PlanInputs::default();
     for (name, file, text) in sources() {
         let path = format!("{dir}/{file}");
         std::fs::write(&path, &text).expect("write source");
@@ -55,7 +48,7 @@ fn main() {
         let mut last = None;
         for _ in 0..3 {
             let t = Instant::now();
-            let planned = plan_source(bytes, &opts, &inputs);
+            let planned = plan_source(bytes);
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             last = Some(planned);
         }

@@ -257,12 +257,8 @@ pub fn series_mean() -> f64 {
 /// the time from the wasm side's clock.
 #[wasm_bindgen]
 pub fn plan_source_bytes(bytes: &[u8]) -> Vec<f64> {
-    let opts = gpu_rent_planner::core::ingest::ParseOptions {
-        max_input_bytes: 512 * 1024 * 1024,
-        ..ParseOptions::default()
-    };
     let t = js_sys::Date::now();
-    let (hours, waterline, n) = source_plan::plan_source(bytes, &opts, &PlanInputs::default());
+    let (hours, waterline, n) = source_plan::plan_source(bytes);
     vec![js_sys::Date::now() - t, hours as f64, waterline, n as f64]
 }
 
