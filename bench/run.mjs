@@ -69,9 +69,11 @@ async function selectType(page, type) {
   const monthly = Number(await page.inputValue('[data-testid=monthly-price]'));
   const ondemand = Number(await page.inputValue('[data-testid=on-demand-price]'));
   const step = Math.max(2, Math.round((monthly * 0.0075) / 2) * 2);
-  return { base: Math.round(monthly * 0.5), step, ondemand, row: type, monthly };
+  return { base: Math.round(monthly * 0.5), step, ondemand, row: type, monthly, changes: CHANGES };
 }
 
+// Price changes per latency run (the first 5 are warm-up, not counted).
+const CHANGES = Number(process.env.BENCH_CHANGES || 40);
 const browser = await launch();
 const report = { date: new Date().toISOString(), cases: {}, fleet: {}, latency: null, fleet_latency: null };
 // BENCH_ONLY=latency: just part 2 (e.g. against GRP_DIST=target/dist-x while working on it);
@@ -169,8 +171,11 @@ try {
       const cell = (id) => spec.row && document.querySelector(`[data-testid=fleet-table] tr[data-type="${spec.row}"] [data-testid=${id}]`)?.getAttribute('data-value');
       let monthly = cell('fleet-monthly');
       const out = [];
-      for (let i = 0; i < 40; i++) {
-        const price = spec.base + i * spec.step + (label === 'top' ? 0 : spec.step / 2);
+      for (let i = 0; i < spec.changes; i++) {
+        // Up the 40 prices, then down them again, … (BENCH_CHANGES over 40: a slider dragged
+        // back and forth).
+        const k = i % 78 < 40 ? i % 78 : 78 - (i % 78);
+        const price = spec.base + k * spec.step + (label === 'top' ? 0 : spec.step / 2);
         performance.mark(`change-${i}`);
         const t0 = performance.now();
         field.value = String(price);
@@ -188,7 +193,7 @@ try {
           monthly = m;
         }
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        out.push({ script_ms: script, frame_ms: performance.now() - t0, ok, price, monthly_changed: monthlyChanged, commit: cell('fleet-commit') ?? null });
+        out.push({ script_ms: script, frame_ms: performance.now() - t0, ok, price, monthly_changed: monthlyChanged, commit: cell('fleet-commit') ?? null, scroll_y: window.scrollY, height: document.documentElement.scrollHeight });
         await new Promise((r) => setTimeout(r, 30));
       }
       performance.mark('change-end');
@@ -202,7 +207,14 @@ try {
       .filter((e) => e.ph === 'X' && RENDER_EVENTS.has(e.name) && e.ts >= t && e.ts < marks[i + 1])
       .reduce((a, e) => a + e.dur / 1000, 0));
     const rows = samples.map((x, i) => ({ ...x, render_ms: render[i] ?? null, work_ms: x.script_ms + (render[i] ?? 0) })).slice(5);
-    if (process.env.BENCH_ROWS) for (const r of rows) console.error(label, r.script_ms.toFixed(1), (r.render_ms ?? 0).toFixed(1), r.frame_ms.toFixed(1), r.monthly_changed);
+    // BENCH_ROWS: the rendering events of a change whose rendering took over 10 ms.
+    if (process.env.BENCH_ROWS) marks.slice(0, -1).forEach((t, i) => {
+      if (!(render[i] > 10)) return;
+      const evs = events.filter((e) => e.ph === 'X' && RENDER_EVENTS.has(e.name) && e.ts >= t && e.ts < marks[i + 1]).sort((a, b) => b.dur - a.dur);
+      console.error(`change ${i}: render ${render[i].toFixed(1)} ms:`, evs.slice(0, 6).map((e) => `${e.name} ${(e.dur / 1000).toFixed(1)} @${((e.ts - t) / 1000).toFixed(1)}`).join(', '));
+      if (process.env.BENCH_ROWS === '2') console.error(JSON.stringify(evs[0].args), JSON.stringify(events.filter((e) => e.ts >= t && e.ts < marks[i + 1] && e.dur > 300).map((e) => [e.name, ((e.ts - t) / 1000).toFixed(1), (e.dur / 1000).toFixed(1), e.args?.data?.type || e.args?.data?.functionName || ''])));
+    });
+    if (process.env.BENCH_ROWS) for (const r of rows) console.error(label, r.script_ms.toFixed(1), (r.render_ms ?? 0).toFixed(1), r.frame_ms.toFixed(1), r.monthly_changed, r.price, r.commit, r.scroll_y, r.height);
     const bad = rows.filter((r) => !r.ok);
     if (bad.length) throw new Error(`latency ${label}: ${bad.length} changes did not show the new break-even${spec.row ? ' / fleet-monthly' : ''}: ${JSON.stringify(bad[0])}`);
     return rows;
@@ -217,7 +229,7 @@ try {
   await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
   await p2.waitForTimeout(500);
   const cdp = await context.newCDPSession(p2);
-  const spec = { base: 7000, step: 50, ondemand: 25, row: null };
+  const spec = { base: 7000, step: 50, ondemand: 25, row: null, changes: CHANGES };
   report.latency = {
     top: summarise(await changes(p2, cdp, 'top', null, spec)),
     charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),

@@ -50,6 +50,13 @@ impl ChartBackend {
         })
     }
 
+    /// Copy `picture` (a canvas of the same size: a chart's base) onto the canvas.
+    pub fn copy(&self, picture: &HtmlCanvasElement) {
+        let _ = self
+            .context
+            .draw_image_with_html_canvas_element(picture, 0.0, 0.0);
+    }
+
     /// Stroke the points as a line `width` wide, or fill them as a polygon (`None`), in one
     /// `Path2D` (not generic: one copy for every kind of path plotters draws).
     fn paint_path(&self, points: &[BackendCoord], color: BackendColor, width: Option<u32>) {

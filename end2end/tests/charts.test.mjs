@@ -53,3 +53,71 @@ test('a chart in view redraws with the input; one out of view redraws when the c
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// § 16's two-type example (as in fleet.test.mjs): chart 1 stacked by type.
+function fleetHistory() {
+  const rows = ['timestamp,gpu_type,gpus'];
+  for (let h = 0; h < 730; h++) {
+    const t = new Date(Date.UTC(2026, 0, 1, h)).toISOString().slice(0, 16).replace('T', ' ');
+    rows.push(`${t},A100,${h < 200 ? 6 : 4}`, `${t},H100,${h < 300 ? 4 : 3}`);
+  }
+  return rows.join('\n');
+}
+const FLEET = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
+  + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
+
+test('chart 1 in two layers: a price change redraws the lines over the history, not the history', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + FLEET, { viewport: { width: 1280, height: 800 } });
+  // Drawing calls per canvas test id (the base is drawn on a canvas off the page,
+  // `chart-usage-base`, and copied onto the chart's canvas).
+  await page.addInitScript(() => {
+    window.painted = {};
+    for (const m of ['fill', 'stroke', 'fillRect', 'fillText', 'drawImage']) {
+      const own = CanvasRenderingContext2D.prototype[m];
+      CanvasRenderingContext2D.prototype[m] = function (...a) {
+        const key = `${this.canvas.dataset.testid} ${m}`;
+        window.painted[key] = (window.painted[key] || 0) + 1;
+        return own.apply(this, a);
+      };
+    }
+  });
+  await page.reload();
+  await page.waitForSelector('[data-testid=usage-data]');
+  const paste = (text) => page.evaluate((text) => {
+    const ta = document.querySelector('[data-testid=usage-data]');
+    ta.value = text;
+    ta.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  const commit = (n) => page.waitForFunction((n) => document.querySelector('[data-testid=fleet-table] tr[data-type="A100"] [data-testid=fleet-commit]')?.dataset.value === n, n);
+  await paste(fleetHistory());
+  await commit('3');
+  await scrollTo(page, '[data-testid=chart-usage]');
+  await page.waitForTimeout(300);
+  const calls = (id) => page.evaluate((id) => Object.entries(window.painted).filter(([k]) => k.startsWith(`${id} `)).reduce((a, [, v]) => a + v, 0), id);
+  const copies = () => page.evaluate(() => window.painted['chart-usage-canvas drawImage'] || 0);
+  const at9000 = await pixels(page, 'chart-usage');
+  const baseCalls = await calls('chart-usage-base');
+  assert.ok(baseCalls > 0, 'the base was drawn');
+  const copied = await copies();
+  assert.ok(copied > 0, 'and copied onto the chart');
+
+  // A100 cheaper: the budget buys a fourth A100; its committed line moves, the history stays.
+  await setPrice(page, 7000);
+  await commit('4');
+  const at7000 = await pixels(page, 'chart-usage');
+  assert.notEqual(at7000, at9000, 'the lines were redrawn');
+  assert.ok(await copies() > copied, 'over a copy of the base');
+  assert.equal(await calls('chart-usage-base'), baseCalls, 'the base was not drawn again');
+  // Back at 9000: the very picture the whole chart was at 9000.
+  await setPrice(page, 9000);
+  await commit('3');
+  assert.equal(await pixels(page, 'chart-usage'), at9000);
+  assert.equal(await calls('chart-usage-base'), baseCalls);
+
+  // Another history: the base is drawn again.
+  await paste(fleetHistory().replace(/,H100,4$/gm, ',H100,5'));
+  await page.waitForFunction((old) => document.querySelector('[data-testid=chart-usage-canvas]').toDataURL() !== old, at9000, { timeout: 5000 });
+  assert.ok(await calls('chart-usage-base') > baseCalls);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

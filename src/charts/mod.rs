@@ -163,8 +163,25 @@ pub(crate) fn prepare<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<bool, ChartError> {
     area.fill(&style.palette.background).chart()?;
+    Ok(big_enough(area, style))
+}
+
+/// Whether the area is large enough to draw a chart in.
+pub(crate) fn big_enough<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+) -> bool {
     let (w, h) = area.dim_in_pixel();
-    Ok(w >= style.px(120.0) && h >= style.px(80.0))
+    w >= style.px(120.0) && h >= style.px(80.0)
+}
+
+/// The axes a chart drawn in two layers is drawn on (x `0..x_end`, y `0..y_top`): the base
+/// layer (background, axes, the history) and the layer over it (what moves with the plan)
+/// are drawn on the same frame, and the base is drawn again when its frame changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Frame {
+    pub x_end: f64,
+    pub y_top: f64,
 }
 
 /// A centred one-line message instead of a chart (empty or invalid data).

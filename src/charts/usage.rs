@@ -24,8 +24,8 @@ use plotters::prelude::*;
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    axis_end_for_legend, block, cartesian, dashed, finite_or, label_at, mesh, message, plot_height,
-    prepare, swatch, tick, ChartError, ChartStyle, Legend, OrChart, Plot,
+    axis_end_for_legend, big_enough, block, cartesian, dashed, finite_or, label_at, mesh, message,
+    plot_height, prepare, swatch, tick, ChartError, ChartStyle, Frame, Legend, OrChart, Plot,
 };
 use crate::core::calendar::{civil_from_days, weekday};
 use crate::core::plan::PlanOutputs;
@@ -355,21 +355,38 @@ fn legend_entries<'a, DB: DrawingBackend + 'a>(
     }
 }
 
-/// Draw chart 1.
+/// Draw chart 1: its [`frame`], then [`draw_base`] and [`draw_over`] on the same area (the
+/// page draws the two on two canvases, the base redrawn only when its part changes).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &UsageData,
     style: &ChartStyle,
 ) -> Result<(), ChartError> {
-    let w = words(style.lang);
-    if !prepare(area, style)? {
-        return Ok(());
+    match frame(area, data, style)? {
+        Some(f) => {
+            draw_base(area, data, &f, style)?;
+            draw_over(area, data, &f, style)
+        }
+        None => {
+            if prepare(area, style)? {
+                message(area, style, words(style.lang).no_data)?;
+            }
+            area.present().chart()
+        }
     }
-    if data.values.is_empty() {
-        return message(area, style, w.no_data);
+}
+
+/// The axes chart 1 is drawn on: days `0..x_end`, GPUs `0..y_top` (headroom for the legend
+/// above the data and the lines). `None` when there is nothing to plot: the area is too
+/// small, or there are no values ([`draw`] shows the message).
+pub fn frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &UsageData,
+    style: &ChartStyle,
+) -> Result<Option<Frame>, ChartError> {
+    if !big_enough(area, style) || data.values.is_empty() {
+        return Ok(None);
     }
-    let p = &style.palette;
-    let lang = style.lang;
     let n = data.values.len();
     let x_end = data.day_of(n.saturating_sub(1)).max(data.step_hours / 24.0);
     let lines_top = [
@@ -384,11 +401,11 @@ pub fn draw<DB: DrawingBackend>(
             .last()
             .map_or(0.0, |&(_, at)| f64::from(at)),
     );
-    let mut legend = Legend::new();
-    legend_entries(&mut legend, data, style);
     // Headroom above the data for the legend (top right): as much as the legend is tall on
     // this canvas, at least 15 %, at most 3× the data (a phone's canvas is short).
     let y_top = if lines_top > 0.0 {
+        let mut legend = Legend::new();
+        legend_entries(&mut legend, data, style);
         let (_, legend_h) = legend.footprint(area, style)?;
         axis_end_for_legend(
             lines_top,
@@ -400,6 +417,36 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         1.0
     };
+    Ok(Some(Frame { x_end, y_top }))
+}
+
+/// Whether the base layers of `a` and `b` are the same picture on the same frame: the
+/// history (values, weekends, each type's band), not the lines, counts or names.
+pub fn same_base(a: &UsageData, b: &UsageData) -> bool {
+    a.values == b.values
+        && a.step_hours == b.step_hours
+        && a.start_local == b.start_local
+        && a.weekends == b.weekends
+        && a.types.len() == b.types.len()
+        && a.types
+            .iter()
+            .zip(&b.types)
+            .all(|(x, y)| x.values == y.values)
+}
+
+/// Chart 1's base: background, axes, weekends and the usage (one envelope, or the stacked
+/// bands), which change with the history only.
+pub fn draw_base<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &UsageData,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let w = words(style.lang);
+    let p = &style.palette;
+    let lang = style.lang;
+    let Frame { x_end, y_top } = *frame;
+    area.fill(&p.background).chart()?;
     let mut chart = cartesian(area, style, 0.0..x_end, 0.0..y_top, 52.0)?;
     let start_day = data.start_local.map(|s| s.div_euclid(86_400));
     let x_fmt = |v: &f64| match start_day {
@@ -431,6 +478,7 @@ pub fn draw<DB: DrawingBackend>(
     }
 
     // The data: every value while they fit, else a min/max envelope per pixel column.
+    let n = data.values.len();
     let columns = chart.plotting_area().dim_in_pixel().0.max(1) as usize;
     let c = columns.min(n);
     let x_of = |i: usize| {
@@ -448,8 +496,21 @@ pub fn draw<DB: DrawingBackend>(
         let line = style.stroke(p.series, 1.25);
         chart.draw_series(LineSeries::new(path, line)).chart()?;
     }
+    area.present().chart()
+}
 
-    // Reference lines.
+/// Chart 1's lines and legend, over its base (nothing else: the base shows through): the
+/// average, waterline and recommended N, or each type's committed line; they move with the
+/// plan.
+pub fn draw_over<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &UsageData,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let p = &style.palette;
+    let Frame { x_end, y_top } = *frame;
+    let mut chart = cartesian(area, style, 0.0..x_end, 0.0..y_top, 52.0)?;
     if let Some(v) = data.average {
         let s = style.stroke(p.average, 2.0);
         chart
@@ -472,6 +533,8 @@ pub fn draw<DB: DrawingBackend>(
     if data.stacked() {
         committed_lines(&mut chart, data, style, x_end)?;
     }
+    let mut legend = Legend::new();
+    legend_entries(&mut legend, data, style);
     legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
 }
@@ -652,5 +715,51 @@ mod tests {
             Some(2),
         );
         assert!(bare.weekends.is_empty() && bare.waterline.is_none());
+    }
+
+    fn two_types(a100: Option<u32>, h100: Option<u32>) -> UsageData {
+        let a: Vec<f64> = (0..48).map(|h| if h < 12 { 6.0 } else { 4.0 }).collect();
+        let h: Vec<f64> = (0..48).map(|h| if h < 20 { 4.0 } else { 3.0 }).collect();
+        let (sa, sh) = (UsageSeries::from_values(a), UsageSeries::from_values(h));
+        let mut d = UsageData::from_types(&[("A100", &sa), ("H100", &sh)], Lookback::All);
+        d.types[0].committed = a100;
+        d.types[1].committed = h100;
+        d
+    }
+
+    #[test]
+    fn the_base_is_the_history_alone() {
+        let d = two_types(Some(3), Some(1));
+        // Other commitments, other names: the same base.
+        let mut other = two_types(Some(4), None);
+        other.types[1].name = "H800".into();
+        assert!(same_base(&d, &other));
+        // Another hour of history, or one type's hours changed: another base.
+        let mut longer = d.clone();
+        longer.values.push(1.0);
+        assert!(!same_base(&d, &longer));
+        let mut moved = d.clone();
+        moved.types[1].values[0] = 5.0;
+        assert!(!same_base(&d, &moved));
+    }
+
+    #[test]
+    fn the_frame_makes_room_for_the_committed_lines() {
+        use plotters::prelude::SVGBackend;
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (800, 320)).into_drawing_area();
+        let style = ChartStyle::default();
+        let frame = |d: &UsageData| frame(&area, d, &style).unwrap().unwrap();
+        // 48 hours: two days on x; the stack peaks at 10 GPUs, lines at 3 and 4 are below it.
+        let low = frame(&two_types(Some(3), Some(1)));
+        assert_eq!(low.x_end, 47.0 / 24.0);
+        assert!(low.y_top > 10.0);
+        // Lines above the peak (12 + 2 = 14): the axis runs above them.
+        let high = frame(&two_types(Some(12), Some(2)));
+        assert!(high.y_top > 14.0 && high.y_top > low.y_top);
+        // Nothing to plot: no frame (the whole chart says "no data").
+        let mut empty = two_types(None, None);
+        empty.values.clear();
+        assert_eq!(super::frame(&area, &empty, &style).unwrap(), None);
     }
 }

@@ -34,7 +34,57 @@ pub type DrawOn<T> =
 /// when it is stale without drawing) and the drawing on it.
 pub struct ChartDraw {
     track: Box<dyn Fn()>,
-    draw: Box<DrawFn>,
+    how: How,
+}
+
+/// A chart drawn whole on its canvas, or in layers.
+enum How {
+    Whole(Box<DrawFn>),
+    Layered(Layered),
+}
+
+/// A chart module's `frame` on the canvas backend (`charts::usage::frame`).
+pub type FrameOn<T> = fn(
+    &DrawingArea<ChartBackend, Shift>,
+    &T,
+    &ChartStyle,
+) -> Result<Option<charts::Frame>, ChartError>;
+
+/// A chart module's layer on its frame (`charts::usage::draw_base`, `…::draw_over`).
+pub type LayerOn<T> = fn(
+    &DrawingArea<ChartBackend, Shift>,
+    &T,
+    &charts::Frame,
+    &ChartStyle,
+) -> Result<(), ChartError>;
+
+/// A chart drawn in two layers (see [`charts::Frame`]): its module's frame, base and over
+/// functions, and which data draw the same base (`charts::usage::same_base`).
+pub struct Layers<T> {
+    pub frame: FrameOn<T>,
+    pub base: LayerOn<T>,
+    pub over: LayerOn<T>,
+    pub same_base: fn(&T, &T) -> bool,
+}
+
+type FrameFn = dyn Fn(
+    &DrawingArea<ChartBackend, Shift>,
+    &ChartStyle,
+) -> Result<Option<charts::Frame>, ChartError>;
+type LayerFn = dyn Fn(
+    &DrawingArea<ChartBackend, Shift>,
+    &charts::Frame,
+    &ChartStyle,
+) -> Result<(), ChartError>;
+
+/// [`Layers`] on the chart's data.
+struct Layered {
+    frame: Box<FrameFn>,
+    base: Box<LayerFn>,
+    over: Box<LayerFn>,
+    /// Whether the base drawn last (from the data `keep` kept) is that of the data now.
+    same_base: Box<dyn Fn() -> bool>,
+    keep: Box<dyn Fn()>,
 }
 
 impl ChartDraw {
@@ -47,12 +97,50 @@ impl ChartDraw {
         let data: Signal<Option<T>> = data.into();
         ChartDraw {
             track: Box::new(move || data.track()),
-            draw: Box::new(move |area, style| {
+            how: How::Whole(Box::new(move |area, style| {
                 data.with_untracked(|d| match d {
                     Some(d) => draw(area, d, style),
                     None => charts::no_data(area, style),
                 })
+            })),
+        }
+    }
+
+    /// A chart drawn in two layers: on the page, the base (axes and the history) on a canvas
+    /// of its own, drawn again only when its frame or its part of the data changes; the
+    /// layer over it (what moves with the plan) on the chart's canvas, above it. Without a
+    /// frame (no data, too small), the base shows the "no data" message (`charts::no_data`).
+    pub fn layered<T>(data: impl Into<Signal<Option<T>>>, layers: Layers<T>) -> Self
+    where
+        T: Clone + Send + Sync + 'static,
+    {
+        let data: Signal<Option<T>> = data.into();
+        let drawn = StoredValue::new_local(None::<T>);
+        let with = move |f: &dyn Fn(&T) -> Result<(), ChartError>| {
+            data.with_untracked(|d| d.as_ref().map_or(Ok(()), f))
+        };
+        let Layers {
+            frame,
+            base,
+            over,
+            same_base,
+        } = layers;
+        let layered = Layered {
+            frame: Box::new(move |area, style| {
+                data.with_untracked(|d| d.as_ref().map_or(Ok(None), |d| frame(area, d, style)))
             }),
+            base: Box::new(move |area, f, style| with(&|d| base(area, d, f, style))),
+            over: Box::new(move |area, f, style| with(&|d| over(area, d, f, style))),
+            same_base: Box::new(move || {
+                data.with_untracked(|d| {
+                    drawn.with_value(|k| matches!((d, k), (Some(d), Some(k)) if same_base(d, k)))
+                })
+            }),
+            keep: Box::new(move || drawn.set_value(data.get_untracked())),
+        };
+        ChartDraw {
+            track: Box::new(move || data.track()),
+            how: How::Layered(layered),
         }
     }
 }
@@ -148,6 +236,78 @@ fn download(canvas: &web_sys::HtmlCanvasElement, file_name: &str) {
     }
 }
 
+/// A canvas off the page for a layered chart's base (`<testid>-base`, for the tests).
+fn off_page_canvas(testid: &str) -> Option<web_sys::HtmlCanvasElement> {
+    let canvas = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into::<web_sys::HtmlCanvasElement>()
+        .ok()?;
+    let _ = canvas.set_attribute("data-testid", &format!("{testid}-base"));
+    Some(canvas)
+}
+
+/// What a layered chart's base was drawn for: the canvas, the style and the frame.
+#[derive(Clone, Copy, PartialEq)]
+struct BaseKey {
+    size: (f64, f64, f64),
+    lang: Lang,
+    currency: &'static str,
+    dark: bool,
+    frame: Option<charts::Frame>,
+}
+
+/// A layered chart's base: drawn on a canvas of its own, off the page, for `key`.
+struct Base {
+    canvas: web_sys::HtmlCanvasElement,
+    key: Option<BaseKey>,
+}
+
+/// Size `canvas`' drawing buffer (only when it differs: setting it clears the canvas) and
+/// its backend.
+fn backend_for(
+    canvas: &web_sys::HtmlCanvasElement,
+    (pw, ph): (u32, u32),
+) -> Result<ChartBackend, ChartError> {
+    if canvas.width() != pw {
+        canvas.set_width(pw);
+    }
+    if canvas.height() != ph {
+        canvas.set_height(ph);
+    }
+    ChartBackend::new(canvas.clone())
+        .ok_or_else(|| ChartError("canvas 2D context unavailable".into()))
+}
+
+/// A layered chart: its frame, the base (drawn again when it was drawn for another frame,
+/// canvas, style or base data) copied onto the chart's canvas, and the layer over it.
+/// Without a frame (no data, too small), the "no data" message.
+fn paint_layers(
+    canvas: &web_sys::HtmlCanvasElement,
+    pixels: (u32, u32),
+    l: &Layered,
+    style: &ChartStyle,
+    mut key: BaseKey,
+    base: &mut Base,
+) -> Result<(), ChartError> {
+    let off = backend_for(&base.canvas, pixels)?.into_drawing_area();
+    key.frame = (l.frame)(&off, style)?;
+    let on = backend_for(canvas, pixels)?;
+    let Some(frame) = key.frame else {
+        base.key = None;
+        return charts::no_data(&on.into_drawing_area(), style);
+    };
+    if base.key != Some(key) || !(l.same_base)() {
+        base.key = None;
+        (l.base)(&off, &frame, style)?;
+        (l.keep)();
+        base.key = Some(key);
+    }
+    on.copy(&base.canvas);
+    (l.over)(&on.into_drawing_area(), &frame, style)
+}
+
 /// One chart. The canvas takes its size from CSS (`style/charts.css`: full width, fixed
 /// height), so the drawing buffer is that box × devicePixelRatio.
 #[component]
@@ -174,37 +334,50 @@ pub fn ChartCanvas(
     let in_view = RwSignal::new(false);
     let stale = StoredValue::new(false);
     let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let base = StoredValue::new_local(None::<Base>);
 
     // Draw now. Reads are untracked: the effects below say when.
     let paint = move || {
         stale.set_value(false);
         let (w, h, dpr) = size.get_untracked();
-        let style = ChartStyle::new(
+        let (lang, currency, dark) = (
             lang.get_untracked(),
             currency.get_untracked(),
             dark.get_untracked(),
-            dpr,
         );
+        let style = ChartStyle::new(lang, currency, dark, dpr);
         let Some(canvas) = canvas_ref.get_untracked() else {
             return;
         };
         if !(w >= 1.0 && h >= 1.0) {
             return;
         }
-        let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
-        if canvas.width() != pw {
-            canvas.set_width(pw);
-        }
-        if canvas.height() != ph {
-            canvas.set_height(ph);
-        }
-        let Some(backend) = ChartBackend::new(canvas) else {
-            failed.set(Some("canvas 2D context unavailable".into()));
-            return;
-        };
-        let area = backend.into_drawing_area();
+        let pixels = ((w * dpr).round() as u32, (h * dpr).round() as u32);
         let result = draw
-            .try_with_value(|f| (f.draw)(&area, &style))
+            .try_with_value(|f| match &f.how {
+                How::Whole(draw) => {
+                    backend_for(&canvas, pixels).and_then(|b| draw(&b.into_drawing_area(), &style))
+                }
+                How::Layered(l) => {
+                    let key = BaseKey {
+                        size: (w, h, dpr),
+                        lang,
+                        currency,
+                        dark,
+                        frame: None,
+                    };
+                    base.update_value(|b| {
+                        if b.is_none() {
+                            *b = off_page_canvas(testid).map(|canvas| Base { canvas, key: None });
+                        }
+                    });
+                    base.try_update_value(|b| match b {
+                        Some(b) => paint_layers(&canvas, pixels, l, &style, key, b),
+                        None => Err(ChartError("canvas unavailable".into())),
+                    })
+                    .unwrap_or(Ok(()))
+                }
+            })
             .unwrap_or(Ok(()));
         let err = result.err().map(|e| e.to_string());
         if failed.get_untracked() != err {

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::chart_memos;
 use crate::charts::usage as chart;
-use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw, Layers};
 use crate::components::how_computed::HowComputed;
 use crate::i18n::pick;
 
@@ -96,7 +96,7 @@ pub fn WaterlineCard() -> impl IntoView {
                     } else {
                         pick(lang.get(), "Usage over time", "用量随时间变化")
                     }}</h3>
-                    <ChartCanvas testid="chart-usage" summary lang currency draw=ChartDraw::of(data, chart::draw) />
+                    <ChartCanvas testid="chart-usage" summary lang currency draw=ChartDraw::layered(data, Layers { frame: chart::frame, base: chart::draw_base, over: chart::draw_over, same_base: chart::same_base }) />
                 </div>
                 </div>
             </CardBody>
