@@ -82,9 +82,9 @@ struct Layered {
     frame: Box<FrameFn>,
     base: Box<LayerFn>,
     over: Box<LayerFn>,
-    /// Whether the base drawn last (from the data `keep` kept) is that of the data now.
+    /// Whether the base drawn last is that of the data now; the data now is kept as the
+    /// base drawn last (the caller draws it when not).
     same_base: Box<dyn Fn() -> bool>,
-    keep: Box<dyn Fn()>,
 }
 
 impl ChartDraw {
@@ -115,7 +115,7 @@ impl ChartDraw {
         T: Clone + Send + Sync + 'static,
     {
         let data: Signal<Option<T>> = data.into();
-        let drawn = StoredValue::new_local(None::<T>);
+        let drawn = std::cell::RefCell::new(None::<T>);
         let with = move |f: &dyn Fn(&T) -> Result<(), ChartError>| {
             data.with_untracked(|d| d.as_ref().map_or(Ok(()), f))
         };
@@ -133,10 +133,14 @@ impl ChartDraw {
             over: Box::new(move |area, f, style| with(&|d| over(area, d, f, style))),
             same_base: Box::new(move || {
                 data.with_untracked(|d| {
-                    drawn.with_value(|k| matches!((d, k), (Some(d), Some(k)) if same_base(d, k)))
+                    let mut drawn = drawn.borrow_mut();
+                    let same = matches!((d, &*drawn), (Some(d), Some(k)) if same_base(d, k));
+                    if !same {
+                        drawn.clone_from(d);
+                    }
+                    same
                 })
             }),
-            keep: Box::new(move || drawn.set_value(data.get_untracked())),
         };
         ChartDraw {
             track: Box::new(move || data.track()),
@@ -298,10 +302,11 @@ fn paint_layers(
         base.key = None;
         return charts::no_data(&on.into_drawing_area(), style);
     };
-    if base.key != Some(key) || !(l.same_base)() {
+    // Always asked: it keeps the data the base is drawn from.
+    let same = (l.same_base)();
+    if !same || base.key != Some(key) {
         base.key = None;
         (l.base)(&off, &frame, style)?;
-        (l.keep)();
         base.key = Some(key);
     }
     on.copy(&base.canvas);
