@@ -14,6 +14,13 @@ pub(crate) enum NumError {
 
 /// `str::trim` with a fast path for the common case of ASCII ends.
 pub(crate) fn fast_trim(s: &str) -> &str {
+    fast_trim_inlined(s)
+}
+
+/// [`fast_trim`] inlined where it runs for every line or cell of a file (one copy per hot
+/// loop; the other callers share one, for the page's size: opt-level "z").
+#[inline(always)]
+pub(crate) fn fast_trim_inlined(s: &str) -> &str {
     let b = s.as_bytes();
     let mut a = 0;
     let mut e = b.len();
@@ -70,7 +77,7 @@ pub(crate) fn parse_number(cell: &str) -> Result<f64, NumError> {
 }
 
 use crate::core::decimal::exact;
-pub(crate) use crate::core::decimal::{parse_f64, simple_decimal};
+pub(crate) use crate::core::decimal::{parse_f64, simple_decimal, simple_decimal_inlined};
 
 fn slow_path(s: &str) -> Result<f64, NumError> {
     let mut buf = [0u8; 64];

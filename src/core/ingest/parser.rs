@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use super::cur::CurRows;
 use super::detect::{detect, Layout, Mode, TsCol, Typing};
-use super::number::{fast_trim, parse_number, NumError, MAX_VALUE};
+use super::number::{
+    fast_trim, fast_trim_inlined, parse_number, simple_decimal_inlined, NumError, MAX_VALUE,
+};
 use super::prom_stream::PromStream;
 use super::resample::{
     hourly, hourly_typed, jobs, jobs_typed, rows_typed, sort_and_collapse, RowTable, Sample,
@@ -754,8 +756,24 @@ fn unescape_header(layout: &mut Layout) {
 }
 
 /// A value cell → GPUs busy (finite, 0 ..= 1e9).
+#[inline(always)]
 fn value(cell: &str) -> Result<f64, RejectReason> {
-    let v = parse_number(cell).map_err(num_reason)?;
+    in_range(parse_number(cell).map_err(num_reason)?)
+}
+
+/// [`value`] of the cell `t[a..b]`: a plain decimal read from its bytes (no char boundary
+/// to check, nothing to trim: such a cell has no space or quote), anything else by `value`.
+#[inline(always)]
+fn value_at(t: &str, (a, b): (usize, usize)) -> Result<f64, RejectReason> {
+    match t.as_bytes().get(a..b).and_then(simple_decimal_inlined) {
+        Some(v) => in_range(v),
+        None => value(t.get(a..b).unwrap_or("")),
+    }
+}
+
+/// A value read from a cell: negative and too large are rejected.
+#[inline(always)]
+fn in_range(v: f64) -> Result<f64, RejectReason> {
     if v < 0.0 {
         Err(RejectReason::Negative)
     } else if v > MAX_VALUE {
@@ -853,7 +871,7 @@ impl Rows {
             self.report.reject(no, RejectReason::LineTooLong, l);
             return;
         }
-        let t = fast_trim(l);
+        let t = fast_trim_inlined(l);
         if t.is_empty() {
             return;
         }
@@ -890,7 +908,7 @@ impl Rows {
 
     fn timestamp(&mut self, t: &str, tc: TsCol, opts: &ParseOptions) -> Result<i64, RowError> {
         let (cell, r) = self.cell(t, tc.col)?;
-        if fast_trim(cell).is_empty() {
+        if fast_trim_inlined(cell).is_empty() {
             return Err((RejectReason::MissingValue, Some(r)));
         }
         let order = self
@@ -1069,26 +1087,24 @@ impl Rows {
         };
         let base = vals.len();
         let mut any = false;
-        for (k, &j) in cols.iter().enumerate() {
-            let cell = match self.fields.get(j) {
-                Some(&(a, b)) if only.is_none_or(|o| o == k) => Some((a, b)),
-                _ => None,
+        // One resize, then each cell in its place (empty: NaN).
+        vals.resize(base + cols.len(), f64::NAN);
+        let row = &mut vals[base..];
+        for ((k, &j), slot) in cols.iter().enumerate().zip(row.iter_mut()) {
+            let Some(&(a, b)) = self.fields.get(j).filter(|_| only.is_none_or(|o| o == k)) else {
+                continue;
             };
-            let v = match cell {
-                None => f64::NAN,
-                Some((a, b)) => match value(t.get(a..b).unwrap_or("")) {
-                    Ok(v) => {
-                        any = true;
-                        v
-                    }
-                    Err(RejectReason::MissingValue) => f64::NAN,
-                    Err(e) => {
-                        vals.truncate(base);
-                        return Err((e, Some((a, b))));
-                    }
-                },
-            };
-            vals.push(v);
+            match value_at(t, (a, b)) {
+                Ok(v) => {
+                    any = true;
+                    *slot = v;
+                }
+                Err(RejectReason::MissingValue) => {}
+                Err(e) => {
+                    vals.truncate(base);
+                    return Err((e, Some((a, b))));
+                }
+            }
         }
         if !any {
             vals.truncate(base);
@@ -1130,8 +1146,8 @@ impl Rows {
             Mode::Wide { cols } => {
                 let v = match self.layout.used.unwrap_or(ColumnUse::Sum) {
                     ColumnUse::One(k) => {
-                        let (c, r) = self.cell(t, cols.get(k).copied().unwrap_or(0))?;
-                        value(c).map_err(|e| (e, Some(r)))?
+                        let (_, r) = self.cell(t, cols.get(k).copied().unwrap_or(0))?;
+                        value_at(t, r).map_err(|e| (e, Some(r)))?
                     }
                     ColumnUse::Sum => {
                         let mut sum = 0.0;
@@ -1140,8 +1156,7 @@ impl Rows {
                             let Some(&(a, b)) = self.fields.get(j) else {
                                 continue;
                             };
-                            let c = t.get(a..b).unwrap_or("");
-                            match value(c) {
+                            match value_at(t, (a, b)) {
                                 Ok(v) => {
                                     sum += v;
                                     any = true;
@@ -1167,8 +1182,8 @@ impl Rows {
             }
             Mode::Pivot { key, value: vc } => {
                 let (_, r) = self.cell(t, *key)?;
-                let (c, rv) = self.cell(t, *vc)?;
-                let v = value(c).map_err(|e| (e, Some(rv)))?;
+                let (_, rv) = self.cell(t, *vc)?;
+                let v = value_at(t, rv).map_err(|e| (e, Some(rv)))?;
                 let i = match self.type_col() {
                     Some(tc) if tc == *key => self.typed_series(t, &name_text(t, r), tc)?,
                     Some(tc) => self.keyed_typed_series(t, r, tc)?,
@@ -1605,5 +1620,49 @@ impl Parser {
             bytes,
             max_bytes: self.opts.max_input_bytes,
         });
+    }
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_cell_read_from_its_bytes_reads_as_its_text() {
+        for cell in [
+            "56.5",
+            "128",
+            "0",
+            "-1",
+            "+2.5",
+            "1e3",
+            " 7 ",
+            "\"9\"",
+            ".5",
+            "5.",
+            "",
+            "１２",
+            "1,5",
+            "nan",
+            "9007199254740993",
+            "123456789012345678901",
+        ] {
+            let t = format!("x,{cell},y");
+            let r = (2, 2 + cell.len());
+            assert_eq!(value_at(&t, r), value(cell), "{cell:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn value_at_equals_value(
+            cell in "([0-9+\\-.eE ,\"]|１|\u{a0}|NaN|inf){0,24}|\\PC{0,12}",
+            pre in "[a-z,]{0,3}",
+        ) {
+            let t = format!("{pre}{cell},");
+            let r = (pre.len(), pre.len() + cell.len());
+            prop_assert_eq!(value_at(&t, r), value(&cell));
+        }
     }
 }

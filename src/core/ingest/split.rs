@@ -159,6 +159,7 @@ fn is_space_at(b: &[u8], i: usize) -> usize {
     }
 }
 
+#[inline(always)]
 fn trim_range(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
     while s < e && (b[s] == b' ' || b[s] == b'\t') {
         s += 1;
