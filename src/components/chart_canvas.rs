@@ -106,10 +106,10 @@ impl ChartDraw {
         }
     }
 
-    /// A chart drawn in two layers: on the page, the base (axes and the history) on a canvas
-    /// of its own, drawn again only when its frame or its part of the data changes; the
-    /// layer over it (what moves with the plan) on the chart's canvas, above it. Without a
-    /// frame (no data, too small), the base shows the "no data" message (`charts::no_data`).
+    /// A chart drawn in two layers: the base (axes and the history) on a canvas off the
+    /// page, drawn again only when its frame, the style or its part of the data changes, and
+    /// copied onto the chart's canvas; then the layer over it (what moves with the plan).
+    /// Without a frame (no data, too small), the "no data" message (`charts::no_data`).
     pub fn layered<T>(data: impl Into<Signal<Option<T>>>, layers: Layers<T>) -> Self
     where
         T: Clone + Send + Sync + 'static,
