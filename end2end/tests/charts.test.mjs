@@ -66,21 +66,45 @@ function fleetHistory() {
 const FLEET = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
   + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
 
+// Drawing calls per canvas test id (a layered chart's base is drawn on a canvas off the page,
+// `<chart>-base`, and copied onto the chart's canvas).
+const countPainting = (page) => page.addInitScript(() => {
+  window.painted = {};
+  for (const m of ['fill', 'stroke', 'fillRect', 'fillText', 'drawImage']) {
+    const own = CanvasRenderingContext2D.prototype[m];
+    CanvasRenderingContext2D.prototype[m] = function (...a) {
+      const key = `${this.canvas.dataset.testid} ${m}`;
+      window.painted[key] = (window.painted[key] || 0) + 1;
+      return own.apply(this, a);
+    };
+  }
+});
+const calls = (page, id) => page.evaluate((id) => Object.entries(window.painted).filter(([k]) => k.startsWith(`${id} `)).reduce((a, [, v]) => a + v, 0), id);
+
+test('chart 2 in two layers: a price that keeps N* redraws H*, not the curve under it', async () => {
+  const { page, context, problems } = await openPage(browser, server.url, { viewport: { width: 1280, height: 800 } });
+  await countPainting(page);
+  await page.reload();
+  await page.waitForSelector('[data-testid=chart-load-duration]');
+  await scrollTo(page, '[data-testid=chart-load-duration]');
+  await page.waitForTimeout(300);
+  const at9000 = await pixels(page, 'chart-load-duration');
+  const nStar = await page.getAttribute('[data-testid=optimal-n]', 'data-value');
+  const base = await calls(page, 'chart-load-duration-base');
+  assert.ok(base > 0);
+  assert.equal(await setPrice(page, 9100), '364');
+  assert.equal(await page.getAttribute('[data-testid=optimal-n]', 'data-value'), nStar);
+  assert.notEqual(await pixels(page, 'chart-load-duration'), at9000, 'H* moved');
+  assert.equal(await calls(page, 'chart-load-duration-base'), base, 'the curve was not drawn again');
+  assert.equal(await setPrice(page, 9000), '360');
+  assert.equal(await pixels(page, 'chart-load-duration'), at9000);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('chart 1 in two layers: a price change redraws the lines over the history, not the history', async () => {
   const { page, context, problems } = await openPage(browser, server.url + FLEET, { viewport: { width: 1280, height: 800 } });
-  // Drawing calls per canvas test id (the base is drawn on a canvas off the page,
-  // `chart-usage-base`, and copied onto the chart's canvas).
-  await page.addInitScript(() => {
-    window.painted = {};
-    for (const m of ['fill', 'stroke', 'fillRect', 'fillText', 'drawImage']) {
-      const own = CanvasRenderingContext2D.prototype[m];
-      CanvasRenderingContext2D.prototype[m] = function (...a) {
-        const key = `${this.canvas.dataset.testid} ${m}`;
-        window.painted[key] = (window.painted[key] || 0) + 1;
-        return own.apply(this, a);
-      };
-    }
-  });
+  await countPainting(page);
   await page.reload();
   await page.waitForSelector('[data-testid=usage-data]');
   const paste = (text) => page.evaluate((text) => {
@@ -93,10 +117,9 @@ test('chart 1 in two layers: a price change redraws the lines over the history, 
   await commit('3');
   await scrollTo(page, '[data-testid=chart-usage]');
   await page.waitForTimeout(300);
-  const calls = (id) => page.evaluate((id) => Object.entries(window.painted).filter(([k]) => k.startsWith(`${id} `)).reduce((a, [, v]) => a + v, 0), id);
   const copies = () => page.evaluate(() => window.painted['chart-usage-canvas drawImage'] || 0);
   const at9000 = await pixels(page, 'chart-usage');
-  const baseCalls = await calls('chart-usage-base');
+  const baseCalls = await calls(page, 'chart-usage-base');
   assert.ok(baseCalls > 0, 'the base was drawn');
   const copied = await copies();
   assert.ok(copied > 0, 'and copied onto the chart');
@@ -107,17 +130,17 @@ test('chart 1 in two layers: a price change redraws the lines over the history, 
   const at7000 = await pixels(page, 'chart-usage');
   assert.notEqual(at7000, at9000, 'the lines were redrawn');
   assert.ok(await copies() > copied, 'over a copy of the base');
-  assert.equal(await calls('chart-usage-base'), baseCalls, 'the base was not drawn again');
+  assert.equal(await calls(page, 'chart-usage-base'), baseCalls, 'the base was not drawn again');
   // Back at 9000: the very picture the whole chart was at 9000.
   await setPrice(page, 9000);
   await commit('3');
   assert.equal(await pixels(page, 'chart-usage'), at9000);
-  assert.equal(await calls('chart-usage-base'), baseCalls);
+  assert.equal(await calls(page, 'chart-usage-base'), baseCalls);
 
   // Another history: the base is drawn again.
   await paste(fleetHistory().replace(/,H100,4$/gm, ',H100,5'));
   await page.waitForFunction((old) => document.querySelector('[data-testid=chart-usage-canvas]').toDataURL() !== old, at9000, { timeout: 5000 });
-  assert.ok(await calls('chart-usage-base') > baseCalls);
+  assert.ok(await calls(page, 'chart-usage-base') > baseCalls);
   assert.deepEqual(problems, []);
   await context.close();
 });

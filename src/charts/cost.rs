@@ -8,8 +8,8 @@ use plotters::style::text_anchor::VPos;
 
 use super::text::{with_currency, words};
 use super::{
-    along, block, cartesian, finite_or, mesh, message, prepare, swatch, tick, upper, ChartError,
-    ChartStyle, Legend, OrChart,
+    along, big_enough, block, cartesian, finite_or, mesh, message, prepare, swatch, tick, upper,
+    ChartError, ChartStyle, Frame, Legend, OrChart,
 };
 use crate::core::commitment::Commitment;
 use crate::core::plan::PlanOutputs;
@@ -138,25 +138,72 @@ pub fn summary(data: &CostData, lang: Lang, currency: &str) -> String {
     }
 }
 
-/// Draw chart 3.
+/// Draw chart 3: its [`frame`], then [`draw_base`] and [`draw_over`] on the same area (the
+/// page draws the base on a canvas of its own, redrawn only when the frame changes).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &CostData,
     style: &ChartStyle,
 ) -> Result<(), ChartError> {
-    let w = words(style.lang);
-    if !prepare(area, style)? {
-        return Ok(());
+    match frame(area, data, style)? {
+        Some(f) => {
+            draw_base(area, data, &f, style)?;
+            draw_over(area, data, &f, style)
+        }
+        None => {
+            if prepare(area, style)? {
+                message(area, style, words(style.lang).no_data)?;
+            }
+            area.present().chart()
+        }
     }
-    if data.totals.is_empty() {
-        return message(area, style, w.no_data);
+}
+
+/// The axes chart 3 is drawn on: N from −0.5 to `x_end` + 0.5 (`x_end` = the peak), money
+/// `0..y_top`. `None` when there is nothing to plot (too small, no totals).
+pub fn frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &CostData,
+    style: &ChartStyle,
+) -> Result<Option<Frame>, ChartError> {
+    if !big_enough(area, style) || data.totals.is_empty() {
+        return Ok(None);
     }
-    let p = &style.palette;
-    let lang = style.lang;
-    let k = (data.totals.len() - 1) as f64;
     let top = data.totals.iter().copied().fold(0.0, f64::max);
-    let mut chart = cartesian(area, style, -0.5..k + 0.5, 0.0..upper(top) * 1.1, 84.0)?;
-    let mut legend = Legend::new();
+    Ok(Some(Frame {
+        x_end: (data.totals.len() - 1) as f64,
+        y_top: upper(top) * 1.1,
+    }))
+}
+
+/// Whether `a` and `b` draw the same base: always, the base is the frame's axes alone.
+pub fn same_base(_: &CostData, _: &CostData) -> bool {
+    true
+}
+
+/// The plot on `frame`.
+fn plot<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<super::Plot<'a, DB>, ChartError> {
+    let k = frame.x_end;
+    cartesian(area, style, -0.5..k + 0.5, 0.0..frame.y_top, 84.0)
+}
+
+/// Chart 3's base: background and the axes with their labels (they change with the frame
+/// only: the peak, the highest monthly total, the language and the currency).
+pub fn draw_base<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    _data: &CostData,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let w = words(style.lang);
+    let lang = style.lang;
+    area.fill(&style.palette.background).chart()?;
+    let k = frame.x_end;
+    let mut chart = plot(area, frame, style)?;
     let x_fmt = |v: &f64| {
         if (v - v.round()).abs() < 1e-9 && *v >= 0.0 {
             tick(*v, lang)
@@ -175,13 +222,30 @@ pub fn draw<DB: DrawingBackend>(
         &x_fmt,
         &y_fmt,
     )?;
+    area.present().chart()
+}
+
+/// Chart 3's curve, the rules' markers and labels, the flat region and the legend, over its
+/// base (nothing else: the base shows through); they move with the prices.
+pub fn draw_over<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &CostData,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let w = words(style.lang);
+    let p = &style.palette;
+    let lang = style.lang;
+    let y_top = frame.y_top;
+    let mut chart = plot(area, frame, style)?;
+    let mut legend = Legend::new();
 
     // The flat region near the optimum.
     let (lo, hi) = data.flat;
     let band = p.optimal.mix(0.13);
     chart
         .draw_series(std::iter::once(Rectangle::new(
-            [(lo as f64 - 0.3, 0.0), (hi as f64 + 0.3, upper(top) * 1.1)],
+            [(lo as f64 - 0.3, 0.0), (hi as f64 + 0.3, y_top)],
             band.filled(),
         )))
         .chart()?;
@@ -209,7 +273,7 @@ pub fn draw<DB: DrawingBackend>(
 
     // What the legend must not cover: the curve, and the rule labels above their markers.
     let mut keep_clear = along(&pts, 8);
-    let units_per_px = upper(top) * 1.1 / f64::from(chart.plotting_area().dim_in_pixel().1.max(1));
+    let units_per_px = y_top / f64::from(chart.plotting_area().dim_in_pixel().1.max(1));
 
     // The four rules: one marker shape each, labels stacked where rules agree.
     let mut placed: Vec<(std::ops::Range<i32>, std::ops::Range<i32>)> = Vec::new();
@@ -307,6 +371,35 @@ pub fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plotters::prelude::SVGBackend;
+
+    #[test]
+    fn the_frame_spans_the_counts_and_the_highest_total() {
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (800, 320)).into_drawing_area();
+        let style = ChartStyle::default();
+        let data = CostData {
+            totals: vec![1500.0, 1200.0, 1000.0, 1100.0],
+            n_star: 2,
+            rules: Vec::new(),
+            flat: (2, 2),
+        };
+        let f = frame(&area, &data, &style).unwrap().unwrap();
+        assert_eq!(f.x_end, 3.0);
+        assert_eq!(f.y_top, upper(1500.0) * 1.1);
+        // A price that lowers the totals under the same highest one keeps the frame (and so
+        // the base with its axes).
+        let cheaper = CostData {
+            totals: vec![1500.0, 1100.0, 800.0, 900.0],
+            ..data.clone()
+        };
+        assert_eq!(frame(&area, &cheaper, &style).unwrap(), Some(f));
+        let none = CostData {
+            totals: Vec::new(),
+            ..data
+        };
+        assert_eq!(frame(&area, &none, &style).unwrap(), None);
+    }
 
     #[test]
     fn flat_region_spreads_from_the_optimum_while_within_tolerance() {

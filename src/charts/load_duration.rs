@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    axis_end_for_legend, cartesian, dashed, finite_or, label_at, mesh, message, plot_height,
-    prepare, swatch, tick, upper, ChartError, ChartStyle, Legend, OrChart,
+    axis_end_for_legend, big_enough, cartesian, dashed, finite_or, label_at, mesh, message,
+    plot_height, prepare, swatch, tick, upper, ChartError, ChartStyle, Frame, Legend, OrChart,
 };
 use crate::core::commitment::LoadDuration;
 use crate::core::plan::PlanOutputs;
@@ -82,49 +82,99 @@ pub fn summary(data: &LoadDurationData, lang: Lang, _currency: &str) -> String {
     }
 }
 
-/// Draw chart 2.
+/// Draw chart 2: its [`frame`], then [`draw_base`] and [`draw_over`] on the same area (the
+/// page draws the two on two canvases, the base redrawn only when its part changes).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &LoadDurationData,
     style: &ChartStyle,
 ) -> Result<(), ChartError> {
+    match frame(area, data, style)? {
+        Some(f) => {
+            draw_base(area, data, &f, style)?;
+            draw_over(area, data, &f, style)
+        }
+        None => {
+            if prepare(area, style)? {
+                message(area, style, words(style.lang).no_data)?;
+            }
+            area.present().chart()
+        }
+    }
+}
+
+/// The legend (the same for every price).
+fn legend<'a, DB: DrawingBackend + 'a>(style: &ChartStyle) -> Legend<'a, DB> {
     let w = words(style.lang);
-    if !prepare(area, style)? {
-        return Ok(());
-    }
-    if data.monthly_hours.is_empty() {
-        return message(area, style, w.no_data);
-    }
     let p = &style.palette;
-    let k = data.levels() as f64;
-    let h_star = finite_or(data.breakeven_hours, 0.0);
-    let top_value = data
-        .monthly_hours
-        .iter()
-        .copied()
-        .fold(finite_or(data.hours_per_month, 0.0), f64::max)
-        .max(h_star);
-    // The legend (top right) first: the y axis runs far enough above the data for it.
-    let line = style.stroke(p.series, 2.0);
-    let be = style.stroke(p.breakeven, 2.0);
-    let r = style.px(5.0);
+    let r = style.px(5.0) as i32;
     let mut legend = Legend::new();
-    legend.add(w.ld_series, swatch(style, line, None));
-    legend.add(w.breakeven, swatch(style, be, Some((5.0, 3.0))));
+    legend.add(
+        w.ld_series,
+        swatch(style, style.stroke(p.series, 2.0), None),
+    );
+    legend.add(
+        w.breakeven,
+        swatch(style, style.stroke(p.breakeven, 2.0), Some((5.0, 3.0))),
+    );
     legend.add(w.optimal, {
-        let r = r as i32;
         let shape = style.stroke(p.optimal, 2.0);
         move |(x, y)| Circle::new((x + r * 2, y), r, shape)
     });
-    let (_, legend_h) = legend.footprint(area, style)?;
+    legend
+}
+
+/// The highest value the plot shows: the busiest level, H (hours in a month) or H*.
+fn top_value(data: &LoadDurationData) -> f64 {
+    data.monthly_hours
+        .iter()
+        .copied()
+        .fold(finite_or(data.hours_per_month, 0.0), f64::max)
+        .max(finite_or(data.breakeven_hours, 0.0))
+}
+
+/// The axes chart 2 is drawn on: levels `0..K`, hours `0..y_top` (headroom for the legend
+/// above the data). `None` when there is nothing to plot (too small, no levels).
+pub fn frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &LoadDurationData,
+    style: &ChartStyle,
+) -> Result<Option<Frame>, ChartError> {
+    if !big_enough(area, style) || data.monthly_hours.is_empty() {
+        return Ok(None);
+    }
+    let top = top_value(data);
+    let (_, legend_h) = legend::<DB>(style).footprint(area, style)?;
     let y_top = axis_end_for_legend(
-        top_value,
+        top,
         f64::from(plot_height(area, style)),
         legend_h,
-        upper(top_value),
-        upper(top_value) * 3.0,
+        upper(top),
+        upper(top) * 3.0,
     );
-    let mut chart = cartesian(area, style, 0.0..k, 0.0..y_top, 64.0)?;
+    Ok(Some(Frame {
+        x_end: data.levels() as f64,
+        y_top,
+    }))
+}
+
+/// Whether `a` and `b` draw the same base: the same curve, shaded at the same N*.
+pub fn same_base(a: &LoadDurationData, b: &LoadDurationData) -> bool {
+    a.monthly_hours == b.monthly_hours && a.n_star == b.n_star
+}
+
+/// Chart 2's base: background, axes, the curve with its area shaded at N*, the legend.
+pub fn draw_base<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &LoadDurationData,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let w = words(style.lang);
+    let p = &style.palette;
+    let k = frame.x_end;
+    area.fill(&p.background).chart()?;
+    let mut chart = cartesian(area, style, 0.0..k, 0.0..frame.y_top, 64.0)?;
     let lang = style.lang;
     let x_fmt = |v: &f64| tick(*v, lang);
     let y_fmt = |v: &f64| tick(*v, lang);
@@ -165,9 +215,32 @@ pub fn draw<DB: DrawingBackend>(
             .draw_series(AreaSeries::new(rest, 0.0, p.series.mix(0.12)))
             .chart()?;
     }
-    chart.draw_series(LineSeries::new(steps, line)).chart()?;
+    chart
+        .draw_series(LineSeries::new(steps, style.stroke(p.series, 2.0)))
+        .chart()?;
+    // The legend is the same for every price: in the base. It sits above the data (the
+    // frame's headroom), so the lines over it never cross it.
+    legend(style).draw(&chart, style, SeriesLabelPosition::UpperRight)?;
+    area.present().chart()
+}
+
+/// Chart 2's lines over its base (nothing else: the base shows through): H* across the
+/// levels and N* where the curve crosses it, with their values (they move with the prices).
+pub fn draw_over<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &LoadDurationData,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let w = words(style.lang);
+    let p = &style.palette;
+    let lang = style.lang;
+    let k = frame.x_end;
+    let h_star = finite_or(data.breakeven_hours, 0.0);
+    let mut chart = cartesian(area, style, 0.0..k, 0.0..frame.y_top, 64.0)?;
 
     // H*: dashed horizontal line across the levels, with its value.
+    let be = style.stroke(p.breakeven, 2.0);
     chart
         .draw_series(dashed(
             style,
@@ -188,11 +261,12 @@ pub fn draw<DB: DrawingBackend>(
     )?;
 
     // N*: dotted vertical line, a circle where the curve crosses H*, and its value.
+    let n_star = (data.n_star as f64).min(k);
     let opt = style.stroke(p.optimal, 1.5);
     chart
         .draw_series(dashed(
             style,
-            vec![(n_star, 0.0), (n_star, top_value.max(1.0))],
+            vec![(n_star, 0.0), (n_star, top_value(data).max(1.0))],
             opt,
             (2.0, 3.0),
         ))
@@ -200,7 +274,7 @@ pub fn draw<DB: DrawingBackend>(
     chart
         .draw_series(std::iter::once(Circle::new(
             (n_star, h_star),
-            r,
+            style.px(5.0),
             style.stroke(p.optimal, 2.0),
         )))
         .chart()?;
@@ -215,6 +289,48 @@ pub fn draw<DB: DrawingBackend>(
         if left_half { HPos::Right } else { HPos::Left },
         VPos::Top,
     )?;
-    legend.draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::prelude::SVGBackend;
+
+    fn data(h_star: f64, n_star: u32) -> LoadDurationData {
+        LoadDurationData {
+            monthly_hours: vec![730.0, 730.0, 500.0, 200.0],
+            breakeven_hours: h_star,
+            hours_per_month: 730.0,
+            n_star,
+        }
+    }
+
+    #[test]
+    fn the_base_is_the_curve_shaded_at_n_star() {
+        // H* moves, N* stays: the same base; N* or the curve changes: another.
+        assert!(same_base(&data(360.0, 3), &data(364.0, 3)));
+        assert!(!same_base(&data(360.0, 3), &data(600.0, 2)));
+        let mut other = data(360.0, 3);
+        other.monthly_hours[3] = 100.0;
+        assert!(!same_base(&data(360.0, 3), &other));
+    }
+
+    #[test]
+    fn the_frame_spans_the_levels_and_h_star() {
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (800, 320)).into_drawing_area();
+        let style = ChartStyle::default();
+        let f = frame(&area, &data(360.0, 3), &style).unwrap().unwrap();
+        assert_eq!(f.x_end, 4.0);
+        assert!(f.y_top >= 730.0);
+        // H* above every level (prices where nothing pays monthly): the axis runs above it.
+        let high = frame(&area, &data(2000.0, 0), &style).unwrap().unwrap();
+        assert!(high.y_top >= 2000.0);
+        let none = LoadDurationData {
+            monthly_hours: Vec::new(),
+            ..data(360.0, 0)
+        };
+        assert_eq!(frame(&area, &none, &style).unwrap(), None);
+    }
 }

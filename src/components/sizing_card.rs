@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::chart_memos;
 use crate::charts::{cost, load_duration};
-use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw, Layers};
 use crate::components::rows::Rows;
 
 use crate::components::card_body::CardBody;
@@ -158,11 +158,11 @@ pub fn SizingCard() -> impl IntoView {
                 <div class="split even">
                 <div class="split-in">
                 <h3>{bilingual(lang, "Load-duration curve", "负载持续曲线")}</h3>
-                <ChartCanvas testid="chart-load-duration" summary=ld_summary lang currency draw=ChartDraw::of(ld, load_duration::draw) />
+                <ChartCanvas testid="chart-load-duration" summary=ld_summary lang currency draw=ChartDraw::layered(ld, Layers { frame: load_duration::frame, base: load_duration::draw_base, over: load_duration::draw_over, same_base: load_duration::same_base }) />
                 </div>
                 <div class="split-out">
                 <h3>{bilingual(lang, "Monthly cost vs GPUs committed", "月度成本与包月 GPU 数")}</h3>
-                <ChartCanvas testid="chart-cost" summary=cost_summary lang currency draw=ChartDraw::of(cost_data, cost::draw) />
+                <ChartCanvas testid="chart-cost" summary=cost_summary lang currency draw=ChartDraw::layered(cost_data, Layers { frame: cost::frame, base: cost::draw_base, over: cost::draw_over, same_base: cost::same_base }) />
                 </div>
                 </div>
                 <details class="how">
