@@ -89,6 +89,7 @@ print(selfTime(() => true), 45);
 const mark = (m) => trace.find((e) => e.name === m)?.ts;
 const slowest = samples.map((x, i) => [x[0], i]).slice(5).sort((a, b) => b[0] - a[0]).slice(0, Number(process.env.PROFILE_SLOWEST || 5));
 const windows = slowest.map(([, i]) => [mark(`change-${i}`), mark(`done-${i}`)]).filter(([a, b]) => a != null && b != null);
+fs.writeFileSync('/tmp/prof/windows.json', JSON.stringify(samples.map((x, i) => [mark(`change-${i}`), mark(`done-${i}`)]).slice(5)));
 if (windows.length) {
   const inside = selfTime((t) => windows.some(([a, b]) => t >= a && t <= b));
   const total = [...inside.values()].reduce((a, b) => a + b, 0);

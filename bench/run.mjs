@@ -182,10 +182,18 @@ try {
         field.dispatchEvent(new Event('input', { bubbles: true }));
         await task();
         const script = performance.now() - t0;
-        const shown = Number(document.querySelector('[data-testid=breakeven-hours]').dataset.value);
-        let ok = Math.abs(shown - price / spec.ondemand) < 0.006;
+        // What is on screen follows each change at once; a card off screen catches up when
+        // the changes pause (context::SETTLE_MS), checked after the last change below.
+        const onScreen = (el) => { const r = el.getBoundingClientRect(); return r.bottom > -200 && r.top < innerHeight + 200; };
+        const be = document.querySelector('[data-testid=breakeven-hours]');
+        let ok = !onScreen(be) || Math.abs(Number(be.dataset.value) - price / spec.ondemand) < 0.006;
+        // The load-duration chart's summary (its canvas' text alternative) gives H* too.
+        const ld = document.querySelector('[data-testid=chart-load-duration-canvas]')?.getAttribute('aria-label') ?? '';
+        const hStar = (price / spec.ondemand).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+        if (!ld.includes(`${hStar} h`) && !ld.includes(`${Number(hStar.replace(/,/g, ''))} h`)) ok = false;
         let monthlyChanged = null;
-        if (spec.row) {
+        const row = spec.row && document.querySelector(`[data-testid=fleet-table] tr[data-type="${spec.row}"]`);
+        if (row && onScreen(row)) {
           const m = cell('fleet-monthly');
           monthlyChanged = m !== monthly;
           // The row's monthly total moves with the price whenever the budget commits GPUs of it.
@@ -197,6 +205,11 @@ try {
         await new Promise((r) => setTimeout(r, 30));
       }
       performance.mark('change-end');
+      // The changes paused: every card has caught up with the last price.
+      await new Promise((r) => setTimeout(r, 400));
+      const last = out[out.length - 1];
+      const be = Number(document.querySelector('[data-testid=breakeven-hours]').dataset.value);
+      if (document.documentElement.hasAttribute('data-settling') || Math.abs(be - last.price / spec.ondemand) >= 0.006) last.ok = false;
       return out;
     }, { label, spec });
     await cdp.send('Tracing.end');

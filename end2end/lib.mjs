@@ -49,8 +49,18 @@ export async function openPage(browser, url, contextOptions = {}) {
   return { page, context, problems };
 }
 
-/** The plain number a result carries in data-value. */
+/**
+ * Wait until every card shows the last change: after a burst of changes (each within 120 ms
+ * of the one before) the cards off screen catch up when it pauses, marked meanwhile by
+ * `<html data-settling>` (src/context.rs, SETTLE_MS).
+ */
+export async function settled(page) {
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-settling'), null, { timeout: 5000 });
+}
+
+/** The plain number a result carries in data-value (once every card shows the last change). */
 export async function value(page, testid) {
+  await settled(page);
   const v = await page.getAttribute(`[data-testid=${testid}]`, 'data-value');
   if (v === null) throw new Error(`no data-value on ${testid}`);
   return Number(v);

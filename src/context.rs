@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::card_view::CardView;
 use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::HistoryProfile;
@@ -85,10 +86,69 @@ where
 /// the fleet's memos, the profiles …): each price change marked every text of the page a
 /// dozen times (~1.5 ms with a fleet, issue 15). One effect reads the memo and notifies
 /// `changed` once; the cards' texts track that.
+///
+/// During a burst of field inputs (each within [`SETTLE_MS`] of the one before: a slider
+/// dragged, a price typed; [`typed`]) only the cards on screen follow each change; the others (`card_view`)
+/// follow `settled`, notified once the changes pause. A single change reaches every card at
+/// once. While such a catch-up is pending, `<html>` carries `data-settling` (the end-to-end
+/// tests wait for it to go).
 #[derive(Clone, Copy)]
 pub struct PageCtx {
     pub page: Memo<Page>,
     changed: Trigger,
+    settled: Trigger,
+}
+
+/// How long after the last of a burst of changes the cards off screen catch up (as the
+/// charts off screen redraw, `chart_canvas::OFFSCREEN_REDRAW_MS`).
+pub const SETTLE_MS: u32 = 120;
+
+/// The time now, ms.
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+thread_local! {
+    /// When a field was last typed in or dragged ([`typed`]), and whether that input came
+    /// within [`SETTLE_MS`] of the one before (then its change is part of a burst).
+    static TYPED: std::cell::Cell<(f64, Option<f64>)> =
+        const { std::cell::Cell::new((f64::NEG_INFINITY, None)) };
+}
+
+/// A field's input is about to change the state (`InputField`'s commit): when it follows the
+/// field input before it within [`SETTLE_MS`], the change it makes is part of a burst. Only
+/// such changes wait for the cards off screen: a change the page makes itself (a history
+/// read, a link opened) reaches every card at once.
+pub fn typed() {
+    let now = now_ms();
+    TYPED.with(|t| {
+        let (last, _) = t.get();
+        t.set((now, (now - last < f64::from(SETTLE_MS)).then_some(now)));
+    });
+}
+
+/// Whether the change the page is following now came from a burst of field inputs (the
+/// input's mark is taken: it counts for the page's next recomputation only, and only at once).
+fn in_burst(now: f64) -> bool {
+    TYPED.with(|t| {
+        let (last, burst) = t.get();
+        t.set((last, None));
+        burst.is_some_and(|at| now - at < 50.0)
+    })
+}
+
+/// Mark `<html>` while the cards off screen wait for a burst to end.
+fn mark_settling(on: bool) {
+    if let Some(html) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = if on {
+            html.set_attribute("data-settling", "")
+        } else {
+            html.remove_attribute("data-settling")
+        };
+    }
 }
 
 /// The presentation memo of the page: every card's texts, recomputed when the state or the
@@ -109,12 +169,47 @@ pub fn page_memo(ctx: Ctx) -> PageCtx {
         |_, _| true,
     );
     let changed = Trigger::new();
+    let settled = Trigger::new();
+    // The catch-up of the cards off screen while one is pending.
+    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let settle = move || {
+        if pending.try_update_value(|p| p.take()).flatten().is_some() {
+            mark_settling(false);
+        }
+        settled.notify();
+    };
     // Run at once (the texts built now read the page as it is), kept as long as the page.
     StoredValue::new_local(RenderEffect::new(move |_| {
         page.track();
         changed.notify();
+        if in_burst(now_ms()) {
+            if pending.with_value(Option::is_none) {
+                mark_settling(true);
+            }
+            // Replacing the handle cancels the one before.
+            pending.set_value(Some(gloo_timers::callback::Timeout::new(SETTLE_MS, settle)));
+        } else {
+            settle();
+        }
     }));
-    PageCtx { page, changed }
+    // Printing shows every card as it is now.
+    if let Some(w) = web_sys::window() {
+        let on_print = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            if pending.try_with_value(Option::is_some) == Some(true) {
+                settle();
+            }
+        });
+        let _ = w.add_event_listener_with_callback(
+            "beforeprint",
+            wasm_bindgen::JsCast::unchecked_ref(on_print.as_ref()),
+        );
+        on_print.forget(); // one listener for the page's life
+    }
+    PageCtx {
+        page,
+        changed,
+        settled,
+    }
 }
 
 /// The page's presentation (a card mounted alone, as in the component tests, makes one).
@@ -128,6 +223,10 @@ pub fn use_page() -> PageCtx {
 /// subscriber set held every text of the page (~800 with a fleet), and each text's re-run
 /// removed and re-added itself there, linear in its size (`IndexSet::shift_remove`, ~5 ms a
 /// price change with a fleet, issue 15).
+///
+/// A card on screen ([`CardView`]) ticks with every change; off screen, with the page's
+/// `settled` (at once for a single change, when a burst pauses otherwise), and once more
+/// when it comes on screen.
 #[derive(Clone, Copy)]
 struct Src {
     page: Memo<Page>,
@@ -135,10 +234,19 @@ struct Src {
 }
 
 impl Src {
-    fn new(page: PageCtx) -> Self {
+    fn new(page: PageCtx, card: CardView) -> Self {
         Src {
             page: page.page,
-            tick: Memo::new_with_compare(move |_| page.changed.track(), |_, _| true),
+            tick: Memo::new_with_compare(
+                move |_| {
+                    if card.visible.get() {
+                        page.changed.track()
+                    } else {
+                        page.settled.track()
+                    }
+                },
+                |_, _| true,
+            ),
         }
     }
 
@@ -152,6 +260,8 @@ impl Src {
 pub struct Part<V: 'static> {
     src: Src,
     card: fn(&Page) -> &Presented<V>,
+    /// Where the card is: its `<section>` takes `node_ref=part.view.node`.
+    pub view: CardView,
 }
 
 impl<V> Clone for Part<V> {
@@ -164,9 +274,15 @@ impl<V> Copy for Part<V> {}
 impl<V> Part<V> {
     /// `Part::of(|p| &p.headline)`.
     pub fn of(card: fn(&Page) -> &Presented<V>) -> Self {
+        Self::in_card(CardView::new(), card)
+    }
+
+    /// A second part of the same card: `Part::in_card(first.view, |p| &p.spot_no_checkpoint)`.
+    pub fn in_card(view: CardView, card: fn(&Page) -> &Presented<V>) -> Self {
         Part {
-            src: Src::new(use_page()),
+            src: Src::new(use_page(), view),
             card,
+            view,
         }
     }
 

@@ -3,6 +3,7 @@
 pub mod app;
 pub mod browser;
 pub mod canvas_backend;
+pub mod card_view;
 pub mod chart_memos;
 pub mod charts;
 pub mod components;

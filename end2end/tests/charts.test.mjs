@@ -12,15 +12,16 @@ after(async () => { await browser?.close(); await server?.close(); });
 const pixels = (page, id) => page.evaluate((id) => document.querySelector(`[data-testid=${id}-canvas]`).toDataURL(), id);
 
 // Set the monthly price and return once every effect has run (a MessageChannel task after
-// the input event), without waiting for timers.
-const setPrice = (page, price) => page.evaluate((price) => new Promise((resolve) => {
+// the input event), without waiting for timers. A change of its own (150 ms after the one
+// before, so not part of a burst: every card follows it at once, context::SETTLE_MS).
+const setPrice = (page, price) => page.evaluate((price) => new Promise((r) => setTimeout(r, 150)).then(() => new Promise((resolve) => {
   const field = document.querySelector('[data-testid=monthly-price]');
   field.value = String(price);
   field.dispatchEvent(new Event('input', { bubbles: true }));
   const c = new MessageChannel();
   c.port1.onmessage = () => resolve(document.querySelector('[data-testid=breakeven-hours]').dataset.value);
   c.port2.postMessage(0);
-}), price);
+})), price);
 
 const scrollTo = async (page, selector) => {
   await page.evaluate((s) => (s ? document.querySelector(s).scrollIntoView({ block: 'center' }) : window.scrollTo(0, 0)), selector);

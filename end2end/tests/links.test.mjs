@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { launch, serve, openPage, value } from '../lib.mjs';
+import { launch, serve, openPage, value, settled } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(process.env.GRP_DIST || undefined); });
@@ -13,6 +13,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 /** Every [data-value] on the page, in DOM order, keyed by the nearest test id. */
 async function figures(page) {
+  await settled(page);
   return page.$$eval('[data-value]', (els) => els.map((e) => {
     const id = e.dataset.testid || e.closest('[data-testid]')?.dataset.testid || e.tagName;
     return `${id}=${e.dataset.value}`;

@@ -126,7 +126,7 @@ pub fn ActionCard() -> impl IntoView {
     };
 
     view! {
-        <section class="card" aria-labelledby="action-heading" data-testid="action-card">
+        <section node_ref=part.view.node class="card" aria-labelledby="action-heading" data-testid="action-card">
             <details class="disclosure what-if" open=starts_open(&ACTION_INPUTS)>
             <WhatIfSummary heading_id="action-heading" title=("Put it into practice", "付诸实践")
                 gist=text_of(part, |v| v.gist.clone()) />

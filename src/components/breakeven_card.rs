@@ -25,7 +25,7 @@ pub fn BreakevenCard() -> impl IntoView {
     let text = move |part: fn(&BreakevenView) -> String| text_of(view, part);
     let never_pays = flag_of(view, |v| v.never_pays);
     view! {
-        <section class="card" aria-labelledby="breakeven-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="breakeven-heading">
             <h2 id="breakeven-heading">{move || texts(lang.get()).breakeven_heading}</h2>
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="breakeven-error">
                 <div class="split even">

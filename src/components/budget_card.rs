@@ -32,7 +32,7 @@ pub fn BudgetCard() -> impl IntoView {
     let shown = move |part| shown_of(view, part);
     let has_implied = flag_of(view, |v| v.implied.is_some());
     view! {
-        <section class="card" aria-labelledby="budget-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="budget-heading">
             <h2 id="budget-heading">{bilingual(lang, "Budget split", "预算分配")}</h2>
             <div class="split">
             <div class="split-in">

@@ -50,7 +50,7 @@ pub fn BurstCard() -> impl IntoView {
     let shown = move |part| shown_of(view, part);
 
     view! {
-        <section class="card" aria-labelledby="burst-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="burst-heading">
             <details class="disclosure what-if" open=starts_open(&BURST_INPUTS)>
             <WhatIfSummary heading_id="burst-heading" title=("Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")
                 gist=text_of(view, |v| v.verdict.clone()) />

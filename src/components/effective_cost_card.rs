@@ -20,7 +20,7 @@ pub fn EffectiveCostCard() -> impl IntoView {
     let text = move |part: fn(&EffectiveView) -> String| text_of(view, part);
     let shown = move |part| shown_of(view, part);
     view! {
-        <section class="card" aria-labelledby="effective-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="effective-heading">
             <h2 id="effective-heading">
                 {bilingual(lang, "Effective cost of a monthly GPU", "包月 GPU 的实际成本")}
             </h2>

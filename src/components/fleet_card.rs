@@ -29,7 +29,7 @@ pub fn FleetCard() -> impl IntoView {
     let rows = count_of(view, |v| v.rows.len());
     view! {
         <When when=active>
-            <section class="card fleet" aria-labelledby="fleet-heading">
+            <section node_ref=view.view.node class="card fleet" aria-labelledby="fleet-heading">
                 <h2 id="fleet-heading">{bilingual(lang, "The fleet: every GPU type under one budget", "机群：所有 GPU 型号共用一份预算")}</h2>
                 <CardBody ok=is_ok(view) error=error_of(view) error_testid="fleet-error">
                     <p data-testid="fleet-budget">{text(|v| v.budget.clone())}</p>

@@ -20,7 +20,7 @@ pub fn HeadlineCard() -> impl IntoView {
     let no_history = flag_of(view, |v| v.no_history);
     let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
     view! {
-        <section class="card headline" aria-labelledby="headline-heading" aria-live="polite">
+        <section node_ref=view.view.node class="card headline" aria-labelledby="headline-heading" aria-live="polite">
             <h2 id="headline-heading">{bilingual(lang, "The plan", "方案")}</h2>
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <p class="headline-sentence">

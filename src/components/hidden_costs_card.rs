@@ -29,7 +29,7 @@ pub fn HiddenCostsCard() -> impl IntoView {
     let shown = move |part| shown_of(view, part);
 
     view! {
-        <section class="card" aria-labelledby="hidden-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="hidden-heading">
             <details class="disclosure what-if" open=starts_open(&HIDDEN_INPUTS)>
             <WhatIfSummary heading_id="hidden-heading" title=("Hidden costs of on-demand GPUs", "按量 GPU 的隐性成本")
                 gist=text_of(view, |v| v.verdict.clone()) />

@@ -15,7 +15,10 @@ pub fn InputField(spec: &'static InputSpec) -> impl IntoView {
         return ().into_any();
     };
     let value = Memo::new(move |_| state.with(|s| spec.shown(&s.inputs)));
-    let on_commit = Callback::new(move |v: f64| state.update(|s| spec.commit(&mut s.inputs, v)));
+    let on_commit = Callback::new(move |v: f64| {
+        crate::context::typed();
+        state.update(|s| spec.commit(&mut s.inputs, v))
+    });
     let label = Signal::derive(move || spec.label(lang.get()).to_string());
     // Only a hint that reads the inputs back subscribes to them; the others follow the language.
     let hint = Memo::new(move |_| match spec.hint_now {

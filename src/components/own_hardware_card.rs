@@ -28,7 +28,7 @@ pub fn OwnHardwareCard() -> impl IntoView {
     let shown = move |part| shown_of(view, part);
 
     view! {
-        <section class="card" aria-labelledby="own-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="own-heading">
             <details class="disclosure" data-testid="own-hardware-details">
                 <summary>
                     <h2 id="own-heading" class="summary-heading">

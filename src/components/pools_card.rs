@@ -23,7 +23,7 @@ pub fn PoolsCard() -> impl IntoView {
     let view = Part::of(|p| &p.pools);
     let text = move |part: fn(&PoolsView) -> String| text_of(view, part);
     view! {
-        <section class="card" aria-labelledby="pools-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="pools-heading">
             <h2 id="pools-heading">{bilingual(lang, "Three pools: monthly + on-demand + spot", "三池组合：包月 + 按量 + 竞价")}</h2>
             <InputFields group_of=Group::Interruptible />
             <CardBody ok=is_ok(view) error=error_of(view)>

@@ -332,7 +332,7 @@ pub fn ReviewCard() -> impl IntoView {
     let actions = count_of(review, |v| v.actions.len());
 
     view! {
-        <section class="card" aria-labelledby="review-heading">
+        <section node_ref=review.view.node class="card" aria-labelledby="review-heading">
             <h2 id="review-heading">{bilingual(lang, "Monthly review", "月度复盘")}</h2>
             <div class="field-grid">
                 <InputFields group_of=Group::Review />

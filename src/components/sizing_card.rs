@@ -72,7 +72,7 @@ pub fn SizingCard() -> impl IntoView {
     let has_guard = flag_of(view, |v| v.guard.is_some());
     let has_formula = flag_of(view, |v| v.formula.is_some());
     view! {
-        <section class="card" aria-labelledby="sizing-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="sizing-heading">
             <h2 id="sizing-heading">{bilingual(lang, "How many GPUs to commit", "固定配额买多少")}</h2>
             <div class="inline-controls">
                 <label>

@@ -41,14 +41,14 @@ pub fn SpotCard() -> impl IntoView {
     // The outputs, as shown: one memo for each part of the card (with and without
     // checkpoints fail separately); every text below reads its own part of one of them.
     let checkpoints = Part::of(|p| &p.spot);
-    let no_checkpoint = Part::of(|p| &p.spot_no_checkpoint);
+    let no_checkpoint = Part::in_card(checkpoints.view, |p| &p.spot_no_checkpoint);
     let text = move |part: fn(&SpotView) -> String| text_of(checkpoints, part);
     let shown = move |part| shown_of(checkpoints, part);
     let text_nc = move |part: fn(&NoCheckpointView) -> String| text_of(no_checkpoint, part);
     let shown_nc = move |part| shown_of(no_checkpoint, part);
 
     view! {
-        <section class="card" aria-labelledby="spot-heading">
+        <section node_ref=checkpoints.view.node class="card" aria-labelledby="spot-heading">
             <details class="disclosure what-if" open=starts_open(&SPOT_INPUTS)>
             <WhatIfSummary heading_id="spot-heading" title=("Spot instances with checkpoints", "竞价实例（带检查点）")
                 gist=text_of(checkpoints, |v| v.verdict.clone().or_else(|| v.warning.clone()).unwrap_or_default()) />

@@ -40,7 +40,7 @@ pub fn TermsCard() -> impl IntoView {
         })
     });
     view! {
-        <section class="card" aria-labelledby="terms-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="terms-heading">
             <h2 id="terms-heading">{bilingual(lang, "Which term to buy: monthly, 1 year or 3 years", "买哪种期限：包月、包年还是三年")}</h2>
             <p class="field-hint">{bilingual(
                 lang,

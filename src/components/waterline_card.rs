@@ -35,7 +35,7 @@ pub fn WaterlineCard() -> impl IntoView {
     let has_bands = flag_of(view, |v| v.has_bands);
     let rows = count_of(view, |v| v.bands.len());
     view! {
-        <section class="card" aria-labelledby="waterline-heading">
+        <section node_ref=view.view.node class="card" aria-labelledby="waterline-heading">
             <h2 id="waterline-heading">{bilingual(lang, "Minimum stable waterline", "最低稳定水位")}</h2>
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <div class="split even">
