@@ -11,6 +11,11 @@
 //! change: plotters-canvas sets all three before every label, and Chromium parses the CSS
 //! font string each time (measured: `set font` was the most expensive canvas call of a price
 //! change with the charts in view). Nothing else sets those three on this context.
+//!
+//! Consecutive strokes of one colour and width are stroked as one `Path2D` (each a subpath):
+//! plotters draws a dashed line as one `draw_path` per dash (a dotted line across a chart is
+//! ~100 strokes; with the fleet's committed lines, hundreds per price change). Anything else
+//! drawn strokes them first, so the order of what is painted is plotters'.
 
 use std::cell::RefCell;
 
@@ -32,6 +37,8 @@ pub struct ChartBackend {
     context: CanvasRenderingContext2d,
     /// The font, text alignment and baseline last set on the context (empty: not set yet).
     text_state: RefCell<(String, &'static str, &'static str)>,
+    /// Strokes not painted yet: their path data, colour and width (see the module's doc).
+    strokes: RefCell<Option<(String, BackendColor, u32)>>,
 }
 
 impl ChartBackend {
@@ -47,38 +54,43 @@ impl ChartBackend {
             inner,
             context,
             text_state: RefCell::new((String::new(), "", "")),
+            strokes: RefCell::new(None),
         })
+    }
+
+    /// Stroke the strokes held back (`draw_path`), before anything else is drawn.
+    fn flush(&self) {
+        let Some((d, color, width)) = self.strokes.borrow_mut().take() else {
+            return;
+        };
+        if let Ok(path) = Path2d::new_with_path_string(&d) {
+            self.context.set_stroke_style_str(&css_colour(color));
+            self.context.set_line_width(f64::from(width));
+            self.context.stroke_with_path(&path);
+        }
     }
 
     /// Copy `picture` (a canvas of the same size: a chart's base) onto the canvas.
     pub fn copy(&self, picture: &HtmlCanvasElement) {
+        self.flush();
         let _ = self
             .context
             .draw_image_with_html_canvas_element(picture, 0.0, 0.0);
     }
 
-    /// Stroke the points as a line `width` wide, or fill them as a polygon (`None`), in one
-    /// `Path2D` (not generic: one copy for every kind of path plotters draws).
-    fn paint_path(&self, points: &[BackendCoord], color: BackendColor, width: Option<u32>) {
+    /// Fill the points as a polygon, in one `Path2D` (not generic: one copy for every kind
+    /// of polygon plotters fills).
+    fn fill_path(&self, points: &[BackendCoord], color: BackendColor) {
         if color.alpha == 0.0 {
             return;
         }
-        let Some(path) = svg_path(points.iter().copied(), width.is_none())
+        let Some(path) = svg_path(points.iter().copied(), true)
             .and_then(|d| Path2d::new_with_path_string(&d).ok())
         else {
             return;
         };
-        match width {
-            Some(w) => {
-                self.context.set_stroke_style_str(&css_colour(color));
-                self.context.set_line_width(f64::from(w));
-                self.context.stroke_with_path(&path);
-            }
-            None => {
-                self.context.set_fill_style_str(&css_colour(color));
-                self.context.fill_with_path_2d(&path);
-            }
-        }
+        self.context.set_fill_style_str(&css_colour(color));
+        self.context.fill_with_path_2d(&path);
     }
 
     /// Set the context's font (and, when given, alignment and baseline) unless already set.
@@ -99,6 +111,18 @@ impl ChartBackend {
             }
         }
     }
+}
+
+impl Drop for ChartBackend {
+    /// Strokes still held back are painted (a drawing that ends without `present`).
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// Whether two colours are the same (`BackendColor` has no `PartialEq`).
+fn same_colour(a: BackendColor, b: BackendColor) -> bool {
+    a.rgb == b.rgb && a.alpha == b.alpha
 }
 
 /// `rgba(r,g,b,a)`, as plotters-canvas writes a colour.
@@ -172,6 +196,7 @@ impl DrawingBackend for ChartBackend {
     }
 
     fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.flush();
         self.inner.present()
     }
 
@@ -180,6 +205,7 @@ impl DrawingBackend for ChartBackend {
         point: BackendCoord,
         color: BackendColor,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.flush();
         self.inner.draw_pixel(point, color)
     }
 
@@ -189,6 +215,7 @@ impl DrawingBackend for ChartBackend {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.flush();
         self.inner.draw_line(from, to, style)
     }
 
@@ -199,6 +226,7 @@ impl DrawingBackend for ChartBackend {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.flush();
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
@@ -208,8 +236,25 @@ impl DrawingBackend for ChartBackend {
         path: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        let points: Vec<BackendCoord> = path.into_iter().collect();
-        self.paint_path(&points, style.color(), Some(style.stroke_width()));
+        let (color, width) = (style.color(), style.stroke_width());
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let Some(d) = svg_path(path, false) else {
+            return Ok(());
+        };
+        let mut strokes = self.strokes.borrow_mut();
+        match strokes.as_mut() {
+            Some((all, c, w)) if same_colour(*c, color) && *w == width => {
+                all.push(' ');
+                all.push_str(&d);
+            }
+            _ => {
+                drop(strokes);
+                self.flush();
+                *self.strokes.borrow_mut() = Some((d, color, width));
+            }
+        }
         Ok(())
     }
 
@@ -219,8 +264,9 @@ impl DrawingBackend for ChartBackend {
         vert: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.flush();
         let points: Vec<BackendCoord> = vert.into_iter().collect();
-        self.paint_path(&points, style.color(), None);
+        self.fill_path(&points, style.color());
         Ok(())
     }
 
@@ -231,6 +277,7 @@ impl DrawingBackend for ChartBackend {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.flush();
         self.inner.draw_circle(center, radius, style, fill)
     }
 
@@ -241,6 +288,7 @@ impl DrawingBackend for ChartBackend {
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
         // As plotters-canvas draws it (rotation, anchor, colour), with the font cached.
+        self.flush();
         let color = style.color();
         if color.alpha == 0.0 {
             return Ok(());
