@@ -8,8 +8,8 @@ use plotters::style::text_anchor::VPos;
 
 use super::text::{with_currency, words};
 use super::{
-    along, big_enough, block, cartesian, finite_or, mesh, message, prepare, swatch, tick, upper,
-    ChartError, ChartStyle, Frame, Legend, OrChart,
+    along, big_enough, block, cartesian, finite_or, mesh, swatch, tick, upper, ChartError,
+    ChartStyle, Frame, Legend, OrChart,
 };
 use crate::core::commitment::Commitment;
 use crate::core::plan::PlanOutputs;
@@ -145,18 +145,7 @@ pub fn draw<DB: DrawingBackend>(
     data: &CostData,
     style: &ChartStyle,
 ) -> Result<(), ChartError> {
-    match frame(area, data, style)? {
-        Some(f) => {
-            draw_base(area, data, &f, style)?;
-            draw_over(area, data, &f, style)
-        }
-        None => {
-            if prepare(area, style)? {
-                message(area, style, words(style.lang).no_data)?;
-            }
-            area.present().chart()
-        }
-    }
+    super::whole(area, data, style, frame, [draw_base, draw_over])
 }
 
 /// The axes chart 3 is drawn on: N from −0.5 to `x_end` + 0.5 (`x_end` = the peak), money

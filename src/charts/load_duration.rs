@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    axis_end_for_legend, big_enough, cartesian, dashed, finite_or, label_at, mesh, message,
-    plot_height, prepare, swatch, tick, upper, ChartError, ChartStyle, Frame, Legend, OrChart,
+    axis_end_for_legend, big_enough, cartesian, dashed, finite_or, label_at, mesh, plot_height,
+    swatch, tick, upper, ChartError, ChartStyle, Frame, Legend, OrChart,
 };
 use crate::core::commitment::LoadDuration;
 use crate::core::plan::PlanOutputs;
@@ -89,18 +89,7 @@ pub fn draw<DB: DrawingBackend>(
     data: &LoadDurationData,
     style: &ChartStyle,
 ) -> Result<(), ChartError> {
-    match frame(area, data, style)? {
-        Some(f) => {
-            draw_base(area, data, &f, style)?;
-            draw_over(area, data, &f, style)
-        }
-        None => {
-            if prepare(area, style)? {
-                message(area, style, words(style.lang).no_data)?;
-            }
-            area.present().chart()
-        }
-    }
+    super::whole(area, data, style, frame, [draw_base, draw_over])
 }
 
 /// The legend (the same for every price).
@@ -163,7 +152,7 @@ pub fn same_base(a: &LoadDurationData, b: &LoadDurationData) -> bool {
     a.monthly_hours == b.monthly_hours && a.n_star == b.n_star
 }
 
-/// Chart 2's base: background, axes, the curve with its area shaded at N*, the legend.
+/// Chart 2's base: background, axes, the curve with its area shaded at N*.
 pub fn draw_base<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &LoadDurationData,
@@ -218,14 +207,12 @@ pub fn draw_base<DB: DrawingBackend>(
     chart
         .draw_series(LineSeries::new(steps, style.stroke(p.series, 2.0)))
         .chart()?;
-    // The legend is the same for every price: in the base. It sits above the data (the
-    // frame's headroom), so the lines over it never cross it.
-    legend(style).draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
 }
 
 /// Chart 2's lines over its base (nothing else: the base shows through): H* across the
-/// levels and N* where the curve crosses it, with their values (they move with the prices).
+/// levels and N* where the curve crosses it, with their values (they move with the prices),
+/// and the legend.
 pub fn draw_over<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &LoadDurationData,
@@ -289,6 +276,8 @@ pub fn draw_over<DB: DrawingBackend>(
         if left_half { HPos::Right } else { HPos::Left },
         VPos::Top,
     )?;
+    // Last, over everything (as every chart's legend).
+    legend(style).draw(&chart, style, SeriesLabelPosition::UpperRight)?;
     area.present().chart()
 }
 

@@ -184,6 +184,35 @@ pub struct Frame {
     pub y_top: f64,
 }
 
+/// A layered chart's `frame` (`usage::frame`): the axes its layers are drawn on, `None`
+/// when there is nothing to plot.
+pub type FrameFn<DB, T> =
+    fn(&DrawingArea<DB, Shift>, &T, &ChartStyle) -> Result<Option<Frame>, ChartError>;
+
+/// A layered chart's layer on its frame (`usage::draw_base`, `usage::draw_over`).
+pub type LayerFn<DB, T> =
+    fn(&DrawingArea<DB, Shift>, &T, &Frame, &ChartStyle) -> Result<(), ChartError>;
+
+/// A chart drawn in two layers ([`Frame`]), drawn whole on one area (the SVG of the tests;
+/// the page draws the layers apart): its frame, then its base and the layer over it; without
+/// a frame (too small, no data), the "no data" message.
+pub(crate) fn whole<DB: DrawingBackend, T>(
+    area: &DrawingArea<DB, Shift>,
+    data: &T,
+    style: &ChartStyle,
+    frame: FrameFn<DB, T>,
+    layers: [LayerFn<DB, T>; 2],
+) -> Result<(), ChartError> {
+    match frame(area, data, style)? {
+        Some(f) => {
+            let [base, over] = layers;
+            base(area, data, &f, style)?;
+            over(area, data, &f, style)
+        }
+        None => no_data(area, style),
+    }
+}
+
 /// A centred one-line message instead of a chart (empty or invalid data).
 pub(crate) fn message<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,

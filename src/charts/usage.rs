@@ -24,8 +24,8 @@ use plotters::prelude::*;
 use super::downsample::{column_bounds, minmax_columns};
 use super::text::words;
 use super::{
-    axis_end_for_legend, big_enough, block, cartesian, dashed, finite_or, label_at, mesh, message,
-    plot_height, prepare, swatch, tick, ChartError, ChartStyle, Frame, Legend, OrChart, Plot,
+    axis_end_for_legend, big_enough, block, cartesian, dashed, finite_or, label_at, mesh,
+    plot_height, swatch, tick, ChartError, ChartStyle, Frame, Legend, OrChart, Plot,
 };
 use crate::core::calendar::{civil_from_days, weekday};
 use crate::core::plan::PlanOutputs;
@@ -362,18 +362,7 @@ pub fn draw<DB: DrawingBackend>(
     data: &UsageData,
     style: &ChartStyle,
 ) -> Result<(), ChartError> {
-    match frame(area, data, style)? {
-        Some(f) => {
-            draw_base(area, data, &f, style)?;
-            draw_over(area, data, &f, style)
-        }
-        None => {
-            if prepare(area, style)? {
-                message(area, style, words(style.lang).no_data)?;
-            }
-            area.present().chart()
-        }
-    }
+    super::whole(area, data, style, frame, [draw_base, draw_over])
 }
 
 /// The axes chart 1 is drawn on: days `0..x_end`, GPUs `0..y_top` (headroom for the legend

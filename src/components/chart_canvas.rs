@@ -44,19 +44,10 @@ enum How {
 }
 
 /// A chart module's `frame` on the canvas backend (`charts::usage::frame`).
-pub type FrameOn<T> = fn(
-    &DrawingArea<ChartBackend, Shift>,
-    &T,
-    &ChartStyle,
-) -> Result<Option<charts::Frame>, ChartError>;
+pub type FrameOn<T> = charts::FrameFn<ChartBackend, T>;
 
 /// A chart module's layer on its frame (`charts::usage::draw_base`, `…::draw_over`).
-pub type LayerOn<T> = fn(
-    &DrawingArea<ChartBackend, Shift>,
-    &T,
-    &charts::Frame,
-    &ChartStyle,
-) -> Result<(), ChartError>;
+pub type LayerOn<T> = charts::LayerFn<ChartBackend, T>;
 
 /// A chart drawn in two layers (see [`charts::Frame`]): its module's frame, base and over
 /// functions, and which data draw the same base (`charts::usage::same_base`).
