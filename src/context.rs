@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::card_view::CardView;
 use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::HistoryProfile;
+use crate::on_screen::CardView;
 use crate::present::{self, Page, Presented, Shown};
 use crate::state::{AppState, Lang, ParseStatus};
 
@@ -88,7 +88,7 @@ where
 /// `changed` once; the cards' texts track that.
 ///
 /// During a burst of field inputs (each within [`SETTLE_MS`] of the one before: a slider
-/// dragged, a price typed; [`typed`]) only the cards on screen follow each change; the others (`card_view`)
+/// dragged, a price typed; [`typed`]) only the cards on screen follow each change; the others (`on_screen`)
 /// follow `settled`, notified once the changes pause. A single change reaches every card at
 /// once. While such a catch-up is pending, `<html>` carries `data-settling` (the end-to-end
 /// tests wait for it to go).

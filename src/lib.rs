@@ -3,7 +3,6 @@
 pub mod app;
 pub mod browser;
 pub mod canvas_backend;
-pub mod card_view;
 pub mod chart_memos;
 pub mod charts;
 pub mod components;
@@ -16,6 +15,7 @@ pub mod fleet_memos;
 pub mod format;
 pub mod i18n;
 pub mod inputs;
+pub mod on_screen;
 pub mod pipeline;
 pub mod present;
 pub mod presets;

@@ -144,8 +144,6 @@ impl ChartDraw {
 struct Hooks {
     observer: Option<web_sys::ResizeObserver>,
     _on_resize: Closure<dyn FnMut()>,
-    seen: Option<web_sys::IntersectionObserver>,
-    _on_seen: Closure<dyn FnMut(js_sys::Array)>,
     scheme: Option<web_sys::MediaQueryList>,
     on_scheme: Closure<dyn FnMut()>,
     print: Option<web_sys::MediaQueryList>,
@@ -155,9 +153,6 @@ struct Hooks {
 impl Hooks {
     fn detach(&self) {
         if let Some(o) = &self.observer {
-            o.disconnect();
-        }
-        if let Some(o) = &self.seen {
             o.disconnect();
         }
         if let Some(m) = &self.scheme {
@@ -401,25 +396,7 @@ pub fn ChartCanvas(
                 w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
         }
         // In view (or nearly): only then is a change drawn at once.
-        let on_seen = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            if let Some(e) = entries
-                .iter()
-                .last()
-                .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
-            {
-                let _ = in_view.try_set(e.is_intersecting());
-            }
-        });
-        let options = web_sys::IntersectionObserverInit::new();
-        options.set_root_margin("200px");
-        let seen = web_sys::IntersectionObserver::new_with_options(
-            on_seen.as_ref().unchecked_ref(),
-            &options,
-        )
-        .ok();
-        if let Some(o) = &seen {
-            o.observe(&canvas);
-        }
+        crate::on_screen::watch(canvas.clone().into(), in_view);
         let scheme = dark_scheme();
         let mq = scheme.clone();
         let on_scheme = Closure::<dyn FnMut()>::new(move || {
@@ -463,8 +440,6 @@ pub fn ChartCanvas(
         hooks.set_value(Some(Hooks {
             observer,
             _on_resize: on_resize,
-            seen,
-            _on_seen: on_seen,
             scheme,
             on_scheme,
             print,
@@ -477,6 +452,7 @@ pub fn ChartCanvas(
                 h.detach();
             }
         });
+        crate::on_screen::unwatch(in_view);
     });
 
     // Anything the picture depends on changed: in view, redraw in this frame; out of view,

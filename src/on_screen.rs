@@ -1,7 +1,8 @@
-//! Whether a card is on screen (or within `MARGIN` of it): there its texts follow every
-//! change at once; off screen, during a burst of changes (a slider dragged, a price typed),
-//! they catch up when the changes pause (`context::PageCtx`). One IntersectionObserver for
-//! every card of the page.
+//! What is on screen (or within `MARGIN` of it), for one IntersectionObserver of the page:
+//! a card there follows every change at once, and off screen, during a burst of changes (a
+//! slider dragged, a price typed), catches up when the changes pause ([`CardView`],
+//! `context::PageCtx`); a chart there is drawn with each change, and off screen when the
+//! changes pause (`chart_canvas`).
 
 use std::cell::RefCell;
 
@@ -10,7 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-/// How far outside the viewport a card still counts as on screen (as for the charts).
+/// How far outside the viewport a card or a chart still counts as on screen.
 const MARGIN: &str = "200px";
 
 /// A card's place on screen: `node` goes on the card's `<section>`; `visible` is true until
@@ -22,7 +23,7 @@ pub struct CardView {
     pub node: NodeRef<html::Section>,
 }
 
-/// The page's observer and the cards it watches.
+/// The page's observer and the elements it watches, each with its signal.
 struct Watch {
     observer: web_sys::IntersectionObserver,
     _on_seen: Closure<dyn FnMut(js_sys::Array)>,
@@ -79,7 +80,8 @@ fn seen(entries: js_sys::Array) {
     }
 }
 
-fn watch(element: web_sys::Element, visible: RwSignal<bool>) {
+/// Watch `element`: `visible` follows whether it is on screen (set when that changes).
+pub fn watch(element: web_sys::Element, visible: RwSignal<bool>) {
     WATCH.with(|w| {
         let mut w = w.borrow_mut();
         if w.is_none() {
@@ -90,7 +92,7 @@ fn watch(element: web_sys::Element, visible: RwSignal<bool>) {
                 on_seen.as_ref().unchecked_ref(),
                 &options,
             ) else {
-                return; // no observer: every card stays on screen
+                return; // no observer: every signal keeps its first value
             };
             *w = Some(Watch {
                 observer,
@@ -105,7 +107,8 @@ fn watch(element: web_sys::Element, visible: RwSignal<bool>) {
     });
 }
 
-fn unwatch(visible: RwSignal<bool>) {
+/// Stop watching the element whose signal is `visible`.
+pub fn unwatch(visible: RwSignal<bool>) {
     WATCH.with(|w| {
         if let Some(w) = w.borrow_mut().as_mut() {
             w.cards.retain(|(el, v)| {
