@@ -14,24 +14,9 @@ use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Let the reactive system flush its effects.
-/// Let the effects run, and the cards off screen catch up after a burst of inputs (typed
-/// within 120 ms of each other: `<html data-settling>` until they have, `context::SETTLE_MS`).
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(10).await;
-    let html = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .document_element()
-        .unwrap();
-    for _ in 0..100 {
-        if !html.has_attribute("data-settling") {
-            break;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-}
+#[path = "common/browser.rs"]
+mod common;
+use common::settle;
 
 fn mount(lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
     let doc = web_sys::window().unwrap().document().unwrap();
