@@ -10,7 +10,7 @@ use crate::context::{memo_of, use_ctx};
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError, OrderSource,
-    ParseReport, PromReading, RejectReason, TimeForm, TimestampStyle, TypeSource, TypedSeries,
+    NotUsage, ParseReport, PromReading, RejectReason, TimeForm, TimestampStyle, TypeSource, TypedSeries,
     MAX_TYPES,
 };
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
@@ -210,6 +210,10 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::MetricsScrape { metric }, Lang::En) => format!("This looks like a Prometheus /metrics scrape ({metric} …): one instant, not a history. Export a range with query_range instead: curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60 (see Formats read)."),
         (IngestError::MetricsScrape { metric }, Lang::Zh) => format!("这看起来是 Prometheus /metrics 抓取结果（{metric} ……）：只有一个时刻，不是历史。请改用 query_range 导出一段时间：curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60（见“支持的格式”）。"),
         (IngestError::Sacct(p), _) => slurm_read::error_text(l, p),
+        (IngestError::NotUsage(NotUsage::Metric(m)), Lang::En) => format!("This file holds {m}: a GPU temperature, memory, power or clock reading, not GPU usage. Export the utilisation panel (DCGM_FI_DEV_GPU_UTIL) or a GPU count instead (see Formats read)."),
+        (IngestError::NotUsage(NotUsage::Metric(m)), Lang::Zh) => format!("该文件是 {m}：GPU 温度、显存、功耗或频率，不是 GPU 用量。请改为导出利用率面板（DCGM_FI_DEV_GPU_UTIL）或 GPU 数量（见“支持的格式”）。"),
+        (IngestError::NotUsage(NotUsage::NvidiaSmiDmon), _) => pick(l, "This is nvidia-smi dmon output (a live view of power, temperatures and sm %), not a usage log. Log utilisation with: nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60 > gpu.csv", "这是 nvidia-smi dmon 的输出（功耗、温度与 sm % 的实时视图），不是用量日志。请用以下命令记录利用率：nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60 > gpu.csv").to_string(),
+        (IngestError::NotUsage(NotUsage::DcgmiDmon), _) => pick(l, "This is dcgmi dmon output: a live view without time, so it has no hours to plan on. Export DCGM_FI_DEV_GPU_UTIL from Prometheus (query_range) or log nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60.", "这是 dcgmi dmon 的输出：没有时间的实时视图，无法按小时规划。请从 Prometheus（query_range）导出 DCGM_FI_DEV_GPU_UTIL，或用 nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60 记录。").to_string(),
         (IngestError::Gzip | IngestError::OtherBill(_) | IngestError::NoGpuInstances(_), _) => {
             crate::present::bill_read::error_text(l, e).unwrap_or_default()
         }

@@ -55,6 +55,8 @@ fn other_bill_text(l: Lang, b: &OtherBill) -> String {
         (OtherBill::Focus, Lang::Zh) => "这看起来是 FOCUS 格式的费用导出（BilledCost、ChargePeriodStart）：本页暂不读取 FOCUS。".to_string(),
         (OtherBill::AzureCost, Lang::En) => "This looks like an Azure cost details export (CostInBillingCurrency, MeterCategory): the page does not read Azure bills.".to_string(),
         (OtherBill::AzureCost, Lang::Zh) => "这看起来是 Azure 费用明细导出（CostInBillingCurrency、MeterCategory）：本页不读取 Azure 账单。".to_string(),
+        (OtherBill::GcpBilling, Lang::En) => "This looks like a Google Cloud billing export (sku.description, usage_start_time, cost): the page does not read GCP bills yet, and its cost column is money, never GPUs.".to_string(),
+        (OtherBill::GcpBilling, Lang::Zh) => "这看起来是 Google Cloud 账单导出（sku.description、usage_start_time、cost）：本页暂不读取 GCP 账单，其 cost 列是金额，绝不是 GPU 数。".to_string(),
         (OtherBill::CurWithoutColumns(cols), Lang::En) => format!("This is an AWS Cost and Usage Report without the column{} {}.", if cols.len() == 1 { "" } else { "s" }, cols.join(", ")),
         (OtherBill::CurWithoutColumns(cols), Lang::Zh) => format!("这是缺少 {} 列的 AWS 成本和使用情况报告。", cols.join("、")),
     };

@@ -279,6 +279,7 @@ mod tests {
             left_out: Vec::new(),
             left_out_count: 0,
             looks_like_dcgm: false,
+            per_gpu_series: 0,
         }
     }
 

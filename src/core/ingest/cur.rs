@@ -274,6 +274,9 @@ pub enum OtherBill {
     Focus,
     /// An Azure cost details export (`CostInBillingCurrency`, `MeterCategory`).
     AzureCost,
+    /// A Google Cloud billing export (BigQuery `gcp_billing_export_v1`: `sku.description`,
+    /// `usage_start_time`, `cost`): not read yet.
+    GcpBilling,
     /// A CUR header without the columns needed (names the first missing ones).
     CurWithoutColumns(Vec<&'static str>),
 }
@@ -421,6 +424,9 @@ fn other_bill(cells: &[String]) -> Option<OtherBill> {
         Some(OtherBill::Focus)
     } else if has("CostInBillingCurrency") || (has("MeterCategory") && has("Cost")) {
         Some(OtherBill::AzureCost)
+    } else if (has("sku.description") || has("sku.id")) && has("usage_start_time") && has("cost")
+    {
+        Some(OtherBill::GcpBilling)
     } else if cells
         .iter()
         .any(|c| c.replace(' ', "").to_ascii_lowercase().ends_with("($)"))
@@ -1192,6 +1198,10 @@ mod tests {
         assert_eq!(
             header("BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd").unwrap_err(),
             OtherBill::Focus
+        );
+        assert_eq!(
+            header("billing_account_id,service.description,sku.id,sku.description,usage_start_time,usage_end_time,cost,currency").unwrap_err(),
+            OtherBill::GcpBilling
         );
     }
 }

@@ -6,6 +6,7 @@ use super::timestamp::{
     day_month_fields, is_excel_serial, mentions_month, order_of, parse_datetime, parse_epoch,
     parse_time_of_day, OrderEvidence,
 };
+use super::meaning::{decide, CellFacts, ColumnMeaning, MeaningReport};
 use super::types::{looks_like_gpu_type, type_header};
 use super::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource, ParseOptions,
@@ -65,6 +66,11 @@ pub(crate) struct Layout {
     /// A column that looks like time but is not read as time: (column, example cell).
     pub unread_time: Option<(usize, String)>,
     pub typing: Typing,
+    /// What the value columns hold (tables), and why.
+    pub meaning: Option<MeaningReport>,
+    /// Utilisation columns' GPU models from their headers' label sets (`modelName`), one
+    /// per value column: the types of a `Typing::Headers` table instead of the headers.
+    pub models: Option<(String, Vec<String>)>,
 }
 
 impl Layout {
@@ -540,6 +546,8 @@ pub(crate) fn detect(
         date_order: day_month_dates.then_some((order, order_source)),
         unread_time: None,
         typing: Typing::None,
+        meaning: None,
+        models: None,
     };
     layout.unread_time = unread_time;
     layout.naive = !matches!(
@@ -625,10 +633,51 @@ pub(crate) fn detect(
                         None => Typing::None,
                     };
                     // A typed wide table reads every type unless one column is chosen.
-                    let used = match (layout.typing, opts.column) {
+                    let mut used = match (layout.typing, opts.column) {
                         (Typing::Headers, ColumnChoice::Auto) => ColumnUse::Sum,
                         _ => used,
                     };
+                    // What the value columns hold: counts, one GPU's utilisation each, or
+                    // series to sum (a Grafana export of per-GPU utilisation is not counts).
+                    let heads: Vec<String> = numeric
+                        .iter()
+                        .map(|&j| layout.header.get(j).map_or(String::new(), |h| h.replace("\"\"", "\"")))
+                        .collect();
+                    let heads: Vec<&str> = if has_header {
+                        heads.iter().map(String::as_str).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    let cells: Vec<CellFacts> = numeric
+                        .iter()
+                        .map(|&j| CellFacts::of(data_rows.iter().filter_map(|r| r.get(j).copied())))
+                        .collect();
+                    let d = decide(&heads, &cells, opts.meaning);
+                    let one = match opts.column {
+                        ColumnChoice::One(k) => Some(ColumnUse::One(k)),
+                        _ => None,
+                    };
+                    match d.report.read {
+                        ColumnMeaning::Utilisation => {
+                            layout.typing = if d.models.is_some() && typed_col.is_none() {
+                                Typing::Headers
+                            } else if typed_col.is_some() {
+                                layout.typing
+                            } else {
+                                Typing::None
+                            };
+                            layout.models = d.models;
+                            used = one.unwrap_or(ColumnUse::Sum);
+                        }
+                        ColumnMeaning::Sum => {
+                            if layout.typing == Typing::Headers {
+                                layout.typing = Typing::None;
+                            }
+                            used = one.unwrap_or(ColumnUse::Sum);
+                        }
+                        _ => {}
+                    }
+                    layout.meaning = Some(d.report);
                     layout.mode = Mode::Wide { cols: numeric };
                     layout.used = Some(used);
                 }

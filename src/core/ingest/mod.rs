@@ -74,7 +74,9 @@
 mod bytes;
 mod cur;
 mod detect;
+mod guard;
 mod json;
+mod meaning;
 mod number;
 mod parser;
 mod prom_stream;
@@ -97,10 +99,14 @@ mod tests_prom;
 mod tests_slurm;
 #[cfg(test)]
 mod tests_types;
+#[cfg(test)]
+mod tests_meaning;
 
 use std::fmt;
 
 pub use bytes::{ByteStepper, Utf8Slices};
+pub use guard::{Warning, JUMP_FACTOR};
+pub use meaning::{ColumnMeaning, MeaningReport, MeaningWhy, NOT_USAGE};
 pub use cur::{
     BillLeftOut, BillTerm, CurReport, CurType, CurVersion, OtherBill, PriceFill, TermRate,
     MAX_LISTED_UNKNOWN,
@@ -322,6 +328,9 @@ pub struct ParseOptions {
     /// Prometheus: how the series' values are read. `None`: by the metric name
     /// (`__name__`) of the first series.
     pub prometheus: Option<PromReading>,
+    /// What the value columns of a table hold (GPU counts, one GPU's utilisation each,
+    /// series to sum); `Auto`: decided from the headers and cells ([`MeaningReport`]).
+    pub meaning: ColumnMeaning,
     pub max_input_bytes: usize,
 }
 
@@ -389,6 +398,9 @@ pub struct PromReport {
     /// Read as values, but the series carry the DCGM exporter's labels (`UUID`,
     /// `modelName`) without a metric name: perhaps utilisation (choose the reading).
     pub looks_like_dcgm: bool,
+    /// Series counted that name one GPU (a `UUID`, `gpu`, `device` … label): when every
+    /// series does and the values are read as GPUs, no hour can have more GPUs busy.
+    pub per_gpu_series: usize,
 }
 
 impl Default for ParseOptions {
@@ -406,6 +418,7 @@ impl Default for ParseOptions {
             locale_date_order: DateOrder::MonthFirst,
             busy_threshold_percent: 10.0,
             prometheus: None,
+            meaning: ColumnMeaning::Auto,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
         }
     }
@@ -553,6 +566,11 @@ pub struct ParseReport {
     pub too_many_types: Option<TooManyTypes>,
     /// An AWS Cost and Usage Report: what was counted, left out, and the effective rates.
     pub cur: Option<Box<CurReport>>,
+    /// A table's value columns (or a long table's series): what they were read as
+    /// (GPU counts, one GPU's utilisation each, series to sum) and why.
+    pub meaning: Option<MeaningReport>,
+    /// The plausibility guard's findings ([`Warning`]); empty when the reading is plausible.
+    pub warnings: Vec<Warning>,
 }
 
 impl ParseReport {
@@ -595,7 +613,17 @@ impl ParseReport {
             type_source: None,
             too_many_types: None,
             cur: None,
+            meaning: None,
+            warnings: Vec::new(),
         }
+    }
+
+    /// The reading needs the user's look: a plausibility warning, a column meaning or an
+    /// order of day and month taken as the more plausible one and not yet confirmed.
+    pub fn needs_check(&self) -> bool {
+        !self.warnings.is_empty()
+            || self.meaning.as_ref().is_some_and(|m| m.ask)
+            || matches!(self.date_order, Some((_, OrderSource::Locale)))
     }
 
     /// Record a rejected line (listed up to [`MAX_LISTED_REJECTS`], then counted).
@@ -665,8 +693,23 @@ pub enum IngestError {
     OtherBill(OtherBill),
     /// An AWS Cost and Usage Report without any GPU instance hours; the report says what
     /// its rows were.
-    NoGpuInstances(Box<ParseReport>),
+    NoGpuInstances(Box<ParseReport>),    /// Not a usage history: GPU temperature, memory or power, or a tool's live view without
+    /// time (see [`NotUsage`]).
+    NotUsage(NotUsage),
 }
+
+/// A file that holds something other than GPU usage over time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotUsage {
+    /// A metric that is not usage (`DCGM_FI_DEV_GPU_TEMP`, `DCGM_FI_DEV_FB_USED`,
+    /// `DCGM_FI_DEV_POWER_USAGE`, clocks), named in a header or by Prometheus.
+    Metric(String),
+    /// `nvidia-smi dmon` output (a live view: power, temperatures, `sm` %).
+    NvidiaSmiDmon,
+    /// `dcgmi dmon` output (a live view without time).
+    DcgmiDmon,
+}
+
 
 impl fmt::Display for IngestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -706,6 +749,7 @@ impl fmt::Display for IngestError {
             ),
             IngestError::Gzip => write!(f, "a gzip file: unzip it first"),
             IngestError::OtherBill(_) => write!(f, "a cloud bill, but not a CUR the page reads"),
+            IngestError::NotUsage(n) => write!(f, "not GPU usage over time: {n:?}"),
             IngestError::NoGpuInstances(r) => write!(
                 f,
                 "a Cost and Usage Report without GPU instance hours ({} rows)",

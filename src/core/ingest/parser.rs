@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::cur::CurRows;
 use super::detect::{detect, Layout, Mode, TsCol, Typing};
+use super::meaning::{threshold, ColumnMeaning};
 use super::number::{
     fast_trim, fast_trim_inlined, parse_number, simple_decimal_inlined, NumError, MAX_VALUE,
 };
@@ -209,6 +210,9 @@ struct Rows {
     twelve_hour: bool,
     /// GPU types, when the layout has them.
     typed: Option<Box<Typed>>,
+    /// One GPU's utilisation per value column: the busy threshold in the columns' unit
+    /// (a cell at or above it is one GPU busy).
+    util: Option<f64>,
 }
 
 /// What typed rows need besides the untyped state.
@@ -696,7 +700,7 @@ impl Parser {
     /// Finish: resample and report.
     pub fn finish(mut self) -> ParseResult {
         self.flush();
-        match std::mem::replace(&mut self.phase, Phase::Failed(IngestError::Empty)) {
+        let out = match std::mem::replace(&mut self.phase, Phase::Failed(IngestError::Empty)) {
             Phase::Start(_) => Err(IngestError::Empty),
             Phase::Head => Err(IngestError::Empty),
             Phase::Failed(e) => Err(e),
@@ -704,7 +708,12 @@ impl Parser {
             Phase::Lines(rows) => rows.finish(self.lines, self.skipped, &self.opts),
             Phase::Slurm(rows) => rows.finish(self.lines, self.skipped),
             Phase::Cur(rows) => rows.finish(self.lines, self.skipped),
-        }
+        };
+        out.map(|mut p| {
+            // The plausibility guard, over every reader.
+            p.report.warnings = super::guard::check(&p);
+            p
+        })
     }
 }
 
@@ -755,6 +764,12 @@ fn unescape_header(layout: &mut Layout) {
     }
 }
 
+/// One GPU's utilisation → 1 GPU busy at or above the threshold (as the DCGM reader), else 0.
+#[inline(always)]
+fn busy(v: f64, threshold: f64) -> f64 {
+    f64::from(u8::from(v >= threshold))
+}
+
 /// A value cell → GPUs busy (finite, 0 ..= 1e9).
 #[inline(always)]
 fn value(cell: &str) -> Result<f64, RejectReason> {
@@ -788,6 +803,15 @@ impl Rows {
         let mut report = ParseReport::new(layout.format, opts);
         report.delimiter = layout.delimiter;
         report.has_header = layout.has_header;
+        report.meaning = layout.meaning.clone();
+        let util = layout
+            .meaning
+            .as_ref()
+            .filter(|m| m.read == ColumnMeaning::Utilisation)
+            .map(|m| threshold(m, opts.busy_threshold_percent));
+        if util.is_some() {
+            report.busy_threshold_percent = Some(opts.busy_threshold_percent);
+        }
         let typed = match (layout.typing, &layout.mode) {
             (Typing::Column(c), _) => Some(Box::new(Typed {
                 col: Some(c),
@@ -800,7 +824,11 @@ impl Rows {
                 let mut table = TypeTable::default();
                 let sub_type: Vec<u16> = cols
                     .iter()
-                    .filter_map(|&c| table.intern(&layout.name(c)))
+                    .enumerate()
+                    .filter_map(|(k, &c)| match &layout.models {
+                        Some((_, m)) => table.intern(m.get(k).map_or("", String::as_str)),
+                        None => table.intern(&layout.name(c)),
+                    })
                     .collect();
                 let all: Vec<bool> = vec![true; table.len()];
                 match table.select(&all) {
@@ -855,6 +883,7 @@ impl Rows {
             time_example: None,
             twelve_hour: false,
             typed,
+            util,
         }
     }
 
@@ -1087,8 +1116,10 @@ impl Rows {
         };
         let base = vals.len();
         let mut any = false;
-        // One resize, then each cell in its place (empty: NaN).
-        vals.resize(base + cols.len(), f64::NAN);
+        let util = self.util;
+        // One resize, then each cell in its place (empty: NaN; one GPU's utilisation: not
+        // busy, as the DCGM reader counts a GPU without a sample at a step).
+        vals.resize(base + cols.len(), if util.is_some() { 0.0 } else { f64::NAN });
         let row = &mut vals[base..];
         for ((k, &j), slot) in cols.iter().enumerate().zip(row.iter_mut()) {
             let Some(&(a, b)) = self.fields.get(j).filter(|_| only.is_none_or(|o| o == k)) else {
@@ -1097,7 +1128,7 @@ impl Rows {
             match value_at(t, (a, b)) {
                 Ok(v) => {
                     any = true;
-                    *slot = v;
+                    *slot = util.map_or(v, |th| busy(v, th));
                 }
                 Err(RejectReason::MissingValue) => {}
                 Err(e) => {
@@ -1144,10 +1175,12 @@ impl Rows {
                 self.read_typed_row(t, ts, cols)?;
             }
             Mode::Wide { cols } => {
+                let util = self.util;
                 let v = match self.layout.used.unwrap_or(ColumnUse::Sum) {
                     ColumnUse::One(k) => {
                         let (_, r) = self.cell(t, cols.get(k).copied().unwrap_or(0))?;
-                        value_at(t, r).map_err(|e| (e, Some(r)))?
+                        let v = value_at(t, r).map_err(|e| (e, Some(r)))?;
+                        util.map_or(v, |th| busy(v, th))
                     }
                     ColumnUse::Sum => {
                         let mut sum = 0.0;
@@ -1158,7 +1191,7 @@ impl Rows {
                             };
                             match value_at(t, (a, b)) {
                                 Ok(v) => {
-                                    sum += v;
+                                    sum += util.map_or(v, |th| busy(v, th));
                                     any = true;
                                 }
                                 Err(RejectReason::MissingValue) => {}
@@ -1396,7 +1429,10 @@ impl Rows {
                     field: c,
                     name: lay.name(c),
                 }),
-                None => TypeSource::Headers,
+                None => match &lay.models {
+                    Some((label, _)) => TypeSource::Label(label.clone()),
+                    None => TypeSource::Headers,
+                },
             });
         }
         let mut types: Vec<TypedSeries> = Vec::new();

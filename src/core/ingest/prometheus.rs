@@ -253,8 +253,7 @@ enum Kind {
     Other,
 }
 
-const UTIL_PERCENT: &[&str] = &["DCGM_FI_DEV_GPU_UTIL"];
-const UTIL_RATIO: &[&str] = &["DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE"];
+use super::meaning::{is_gpu_id_label, UTIL_PERCENT, UTIL_RATIO};
 const REQUESTS: &str = "kube_pod_container_resource_requests";
 const REQUESTS_OLD: &str = "kube_pod_container_resource_requests_nvidia_com_gpu";
 const GPU_RESOURCE: &str = "nvidia_com_gpu";
@@ -389,6 +388,7 @@ pub(crate) struct Collector {
     by_name: bool,
     metric: String,
     looks_like_dcgm: bool,
+    per_gpu_series: usize,
     // Values reading: every sample, as before.
     samples: Vec<Sample>,
     sorted: bool,
@@ -421,6 +421,7 @@ impl Collector {
             by_name: opts.prometheus.is_none(),
             metric: String::new(),
             looks_like_dcgm: false,
+            per_gpu_series: 0,
             samples: Vec::new(),
             sorted: true,
             last_key: (i64::MIN, 0),
@@ -548,7 +549,12 @@ impl Collector {
             _ => true,
         };
         match mode {
-            Mode::Values => self.push_values(i, &cur.samples, wanted),
+            Mode::Values => {
+                if wanted && !cur.samples.is_empty() && labels.iter().any(|(k, _)| is_gpu_id_label(k)) {
+                    self.per_gpu_series += 1;
+                }
+                self.push_values(i, &cur.samples, wanted)
+            }
             Mode::Busy { .. } | Mode::Requests => {
                 let counts = !self.by_name
                     || match (mode, k) {
@@ -669,6 +675,7 @@ impl Collector {
             left_out: self.left_out.clone(),
             left_out_count: self.left_out_count,
             looks_like_dcgm: self.looks_like_dcgm,
+            per_gpu_series: self.per_gpu_series,
         }
     }
 
@@ -1035,7 +1042,10 @@ pub fn parse_prometheus_tree(text: &str, opts: &ParseOptions) -> ParseResult {
             tree_value(&mut doc, slot, v, text, &mut lines);
         }
     }
-    doc.finish(text.lines().count())
+    doc.finish(text.lines().count()).map(|mut p| {
+        p.report.warnings = super::guard::check(&p);
+        p
+    })
 }
 
 fn tree_value(doc: &mut Doc, slot: Slot, v: &JsonValue, text: &str, lines: &mut Lines) {
