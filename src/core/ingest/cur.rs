@@ -360,7 +360,8 @@ pub(crate) fn header(line: &str) -> Result<Option<CurHeader>, OtherBill> {
         || t.contains("line_item_")
         || t.contains("($)")
         || lower_has("billedcost")
-        || lower_has("costinbillingcurrency"))
+        || lower_has("costinbillingcurrency")
+        || lower_has("sku.description"))
     {
         return Ok(None);
     }
@@ -424,8 +425,7 @@ fn other_bill(cells: &[String]) -> Option<OtherBill> {
         Some(OtherBill::Focus)
     } else if has("CostInBillingCurrency") || (has("MeterCategory") && has("Cost")) {
         Some(OtherBill::AzureCost)
-    } else if (has("sku.description") || has("sku.id")) && has("usage_start_time") && has("cost")
-    {
+    } else if (has("sku.description") || has("sku.id")) && has("usage_start_time") && has("cost") {
         Some(OtherBill::GcpBilling)
     } else if cells
         .iter()

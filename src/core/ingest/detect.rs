@@ -1,16 +1,16 @@
 //! Layout detection from the first lines: delimiter, header, column roles, format.
 
+use super::meaning::{decide, measure_to_read, not_usage, CellFacts, ColumnMeaning, MeaningReport};
 use super::number::parse_number;
 use super::split::split_fields;
 use super::timestamp::{
     day_month_fields, is_excel_serial, mentions_month, order_of, parse_datetime, parse_epoch,
     parse_time_of_day, OrderEvidence,
 };
-use super::meaning::{decide, CellFacts, ColumnMeaning, MeaningReport};
 use super::types::{looks_like_gpu_type, type_header};
 use super::{
-    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource, ParseOptions,
-    TimeForm, TimestampStyle,
+    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage, OrderSource,
+    ParseOptions, TimeForm, TimestampStyle,
 };
 use crate::core::zone::Zone;
 
@@ -71,6 +71,9 @@ pub(crate) struct Layout {
     /// Utilisation columns' GPU models from their headers' label sets (`modelName`), one
     /// per value column: the types of a `Typing::Headers` table instead of the headers.
     pub models: Option<(String, Vec<String>)>,
+    /// A long table's value column: what its cells look like (the series' meaning is
+    /// decided from their names once they are known).
+    pub value_cells: Option<CellFacts>,
 }
 
 impl Layout {
@@ -517,6 +520,26 @@ pub(crate) fn detect(
         |words: &[&str], pool: &[usize]| pool.iter().copied().find(|&j| has_any(&names[j], words));
     let util_col = (0..ncols).find(|&j| has_any(&names[j], UTIL_WORDS));
 
+    // A GPU log without its header (`nvidia-smi … --format=csv,noheader`): a time, a column
+    // of GPU model names and several numbers (index, utilisation, memory): refused, never
+    // summed.
+    if opts.format.is_none()
+        && !has_header
+        && !ts_cols.is_empty()
+        && numeric.len() >= 2
+        && (0..ncols).any(|j| {
+            !used[j] && stats[j].text > 0 && stats[j].most(stats[j].text) && {
+                let named = data_rows
+                    .iter()
+                    .filter_map(|r| r.get(j))
+                    .filter(|c| looks_like_gpu_type(c))
+                    .count();
+                named * 2 > stats[j].nonempty
+            }
+        })
+    {
+        return Err(IngestError::NotUsage(NotUsage::HeaderlessGpuLog));
+    }
     let format = opts.format.unwrap_or_else(|| {
         if util_col.is_some() && !ts_cols.is_empty() {
             Format::NvidiaSmi
@@ -548,6 +571,7 @@ pub(crate) fn detect(
         typing: Typing::None,
         meaning: None,
         models: None,
+        value_cells: None,
     };
     layout.unread_time = unread_time;
     layout.naive = !matches!(
@@ -607,6 +631,9 @@ pub(crate) fn detect(
                         key,
                         value: numeric[0],
                     };
+                    layout.value_cells = Some(CellFacts::of(
+                        data_rows.iter().filter_map(|r| r.get(numeric[0]).copied()),
+                    ));
                 }
                 _ => {
                     let used = match opts.column {
@@ -641,7 +668,12 @@ pub(crate) fn detect(
                     // series to sum (a Grafana export of per-GPU utilisation is not counts).
                     let heads: Vec<String> = numeric
                         .iter()
-                        .map(|&j| layout.header.get(j).map_or(String::new(), |h| h.replace("\"\"", "\"")))
+                        .map(|&j| {
+                            layout
+                                .header
+                                .get(j)
+                                .map_or(String::new(), |h| h.replace("\"\"", "\""))
+                        })
                         .collect();
                     let heads: Vec<&str> = if has_header {
                         heads.iter().map(String::as_str).collect()
@@ -652,6 +684,11 @@ pub(crate) fn detect(
                         .iter()
                         .map(|&j| CellFacts::of(data_rows.iter().filter_map(|r| r.get(j).copied())))
                         .collect();
+                    if opts.meaning == ColumnMeaning::Auto {
+                        if let Some(m) = heads.iter().find_map(|h| not_usage(h)) {
+                            return Err(IngestError::NotUsage(NotUsage::Metric(m)));
+                        }
+                    }
                     let d = decide(&heads, &cells, opts.meaning);
                     let one = match opts.column {
                         ColumnChoice::One(k) => Some(ColumnUse::One(k)),
@@ -675,7 +712,14 @@ pub(crate) fn detect(
                             }
                             used = one.unwrap_or(ColumnUse::Sum);
                         }
-                        _ => {}
+                        _ => {
+                            // One pool measured several ways (capacity, reserved, usage): the
+                            // measure to plan on, never their sum.
+                            if let (None, Some(k)) = (one, measure_to_read(&heads)) {
+                                used = ColumnUse::One(k);
+                                layout.typing = Typing::None;
+                            }
+                        }
                     }
                     layout.meaning = Some(d.report);
                     layout.mode = Mode::Wide { cols: numeric };

@@ -3,7 +3,7 @@
 //! the report and beside the headline (docs/formats.md, "The plausibility guard").
 
 use super::meaning::ColumnMeaning;
-use super::{Format, Parsed, PromReading};
+use super::{ColumnUse, Format, IngestError, NotUsage, ParseResult, Parsed, PromReading};
 
 /// Neighbouring hours this many times apart (both at least one GPU) are a jump of orders
 /// of magnitude: a unit or a column misread, rarely a real change.
@@ -56,6 +56,19 @@ fn hour_at(p: &Parsed, i: usize) -> Option<i64> {
     ts.get(i).copied()
 }
 
+/// The end of every reader: a Prometheus metric that is not usage (read by its name) is
+/// refused; otherwise the guard's findings are set on the report.
+pub(crate) fn finish(out: ParseResult) -> ParseResult {
+    let mut p = out?;
+    if let Some(pr) = p.report.prometheus.as_ref().filter(|pr| pr.by_name) {
+        if let Some(m) = super::meaning::not_usage(&pr.metric) {
+            return Err(IngestError::NotUsage(NotUsage::Metric(m)));
+        }
+    }
+    p.report.warnings = check(&p);
+    Ok(p)
+}
+
 /// The guard's findings for a reading (in the order the page lists them).
 pub fn check(p: &Parsed) -> Vec<Warning> {
     let r = &p.report;
@@ -92,14 +105,23 @@ pub fn check(p: &Parsed) -> Vec<Warning> {
             });
         }
     }
-    if let Some(m) = r.meaning.as_ref().filter(|m| m.read != ColumnMeaning::Utilisation) {
-        if let Some((k, example)) = &m.percent {
+    // Only the columns read count (one picked, or all summed).
+    let read = |k: usize| match r.used {
+        ColumnUse::One(i) => i == k,
+        ColumnUse::Sum => true,
+    };
+    if let Some(m) = r
+        .meaning
+        .as_ref()
+        .filter(|m| m.read != ColumnMeaning::Utilisation)
+    {
+        if let Some((k, example)) = m.percent.as_ref().filter(|(k, _)| read(*k)) {
             out.push(Warning::PercentAsCounts {
                 column: name(*k),
                 example: example.clone(),
             });
         }
-        if let Some((k, max)) = m.util_like {
+        if let Some((k, max)) = m.util_like.filter(|(k, _)| read(*k)) {
             out.push(Warning::UtilisationAsCounts {
                 column: name(k),
                 max,

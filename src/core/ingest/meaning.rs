@@ -36,6 +36,11 @@ pub enum MeaningWhy {
     LabelSets,
     /// Headers naming one GPU each (`GPU 0`, `gpu1`), as dashboards' legends write them.
     GpuNames,
+    /// Columns of one pool measured several ways (`capacity`, `allocatable`, `reserved`,
+    /// `usage`): never summed; the one to plan on is taken, to confirm.
+    Measures,
+    /// Several value columns under one name (`Value`, `Value`): what they are is lost.
+    SameNames,
     /// Nothing says otherwise: GPU counts, as any table.
     Default,
     /// The user chose it.
@@ -62,6 +67,80 @@ pub struct MeaningReport {
     /// A value column under a utilisation-like header whose cells all lie within 0–100
     /// with fractions (its position among the value columns, the largest value).
     pub util_like: Option<(usize, f64)>,
+}
+
+/// Headers of a pool's ceiling (never what is used, never a part of a sum).
+const CEILING_WORDS: &[&str] = &[
+    "capacity",
+    "allocatable",
+    "limit",
+    "quota",
+    "容量",
+    "可分配",
+    "上限",
+    "配额",
+];
+/// Headers of what must be rented (requested, reserved), then of what was used: the
+/// columns of one pool measured several ways are read from the first that matches.
+const MEASURE_PREFERENCE: &[&[&str]] = &[
+    &["reserved", "request", "allocated", "预留", "请求", "已分配"],
+    &["usage", "used", "in use", "busy", "使用"],
+];
+
+/// Value columns that measure one pool several ways (a ceiling beside what is used):
+/// the position of the column to read, when one is named like a measure to plan on.
+pub(crate) fn measure_to_read(headers: &[&str]) -> Option<usize> {
+    let lower: Vec<String> = headers.iter().map(|h| h.to_ascii_lowercase()).collect();
+    if headers.len() < 2
+        || !lower
+            .iter()
+            .any(|h| CEILING_WORDS.iter().any(|w| h.contains(w)))
+    {
+        return None;
+    }
+    MEASURE_PREFERENCE.iter().find_map(|words| {
+        lower.iter().position(|h| {
+            words.iter().any(|w| h.contains(w)) && !CEILING_WORDS.iter().any(|w| h.contains(w))
+        })
+    })
+}
+
+/// The metric that is not usage named by `header`, as written, if any.
+pub(crate) fn not_usage(header: &str) -> Option<String> {
+    let lower = header.to_ascii_lowercase();
+    NOT_USAGE
+        .iter()
+        .find(|m| lower.contains(*m))
+        .map(|m| written_key(header, m))
+}
+
+/// The GPU model a legend writes beside the GPU's number (`#0 NVIDIA GeForce RTX 4090`,
+/// `GPU 1 A100`): the header without its number, when that is a GPU type.
+fn model_in_name(h: &str) -> Option<String> {
+    let digits = |t: &str| !t.is_empty() && t.len() <= 4 && t.bytes().all(|b| b.is_ascii_digit());
+    let words: Vec<&str> = h.split_whitespace().collect();
+    let mut rest: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let l = words[i].to_ascii_lowercase();
+        let inner = l.trim_matches(|c| matches!(c, '[' | ']' | '(' | ')'));
+        if l == "gpu" && words.get(i + 1).is_some_and(|n| digits(n)) {
+            i += 2;
+            continue;
+        }
+        let index = inner.strip_prefix('#').is_some_and(digits)
+            || inner
+                .strip_prefix("gpu")
+                .map(|t| t.trim_start_matches(['-', '_', '#', ':']))
+                .is_some_and(digits)
+            || (inner.len() < l.len() && digits(inner));
+        if !index {
+            rest.push(words[i]);
+        }
+        i += 1;
+    }
+    let rest = rest.join(" ");
+    (rest != h.trim() && super::types::looks_like_gpu_type(&rest)).then_some(rest)
 }
 
 /// Metrics of one GPU's utilisation in percent (0–100).
@@ -147,7 +226,13 @@ const MODEL_LABELS: &[&str] = &[
 ];
 /// Header words of a utilisation (lowercase).
 const UTIL_WORDS: &[&str] = &[
-    "util", "利用率", "使用率", "%", "percent", "duty", "occupancy",
+    "util",
+    "利用率",
+    "使用率",
+    "%",
+    "percent",
+    "duty",
+    "occupancy",
 ];
 
 /// Whether the lowercase header names one of `metrics` (anywhere: `avg(DCGM_FI_…)`).
@@ -207,6 +292,26 @@ fn written_key(h: &str, lower: &str) -> String {
 pub(crate) fn names_one_gpu(h: &str) -> bool {
     let lower = h.to_ascii_lowercase();
     let b = lower.as_bytes();
+    // `#0 NVIDIA GeForce RTX 4090` (nvidia_gpu_exporter's `#{{index}} {{name}}`) and
+    // `node-1[0]` (AMD's `{{hostname}}[{{gpu_id}}]`).
+    let t = lower.trim();
+    if let Some(rest) = t.strip_prefix('#') {
+        let d = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if (1..=4).contains(&d) && rest.as_bytes().get(d).is_none_or(|c| *c == b' ') {
+            return true;
+        }
+    }
+    if let Some(rest) = t.strip_suffix(']') {
+        if let Some(open) = rest.rfind('[') {
+            let inner = &rest[open + 1..];
+            if open > 0
+                && (1..=4).contains(&inner.len())
+                && inner.bytes().all(|c| c.is_ascii_digit())
+            {
+                return true;
+            }
+        }
+    }
     for word in ["gpu", "cuda", "card", "卡"] {
         let mut from = 0;
         while let Some(p) = lower[from..].find(word) {
@@ -215,7 +320,8 @@ pub(crate) fn names_one_gpu(h: &str) -> bool {
             // Not the end of a longer word (`nogpu` is fine: a prefix is allowed).
             let mut i = at + word.len();
             let mut seps = 0;
-            while i < b.len() && matches!(b[i], b' ' | b'_' | b'-' | b'#' | b':' | b'.') && seps < 2 {
+            while i < b.len() && matches!(b[i], b' ' | b'_' | b'-' | b'#' | b':' | b'.') && seps < 2
+            {
                 i += 1;
                 seps += 1;
             }
@@ -242,7 +348,7 @@ pub(crate) fn names_one_gpu(h: &str) -> bool {
 }
 
 /// What the cells of one value column look like (from the first lines of the file).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct CellFacts {
     pub numbers: usize,
     pub percent: usize,
@@ -312,6 +418,8 @@ fn header_facts(h: &str) -> HeaderFacts {
         .map(|m| (m, true))
         .or_else(|| names_any(&lower, UTIL_PERCENT).map(|m| (m, false)));
     let count = names_any(&lower, COUNT_METRICS);
+    // `count(DCGM_FI_DEV_GPU_UTIL > 10)` counts GPUs: a count names no utilisation.
+    let util = util.filter(|_| count.is_none());
     let label_gpu = labels
         .as_ref()
         .is_some_and(|l| l.iter().any(|(k, _)| GPU_ID_LABELS.contains(&k.as_str())));
@@ -321,6 +429,12 @@ fn header_facts(h: &str) -> HeaderFacts {
                 .find(|(k, v)| k == m && !v.trim().is_empty())
                 .map(|(_, v)| (written_key(h, m), v.clone()))
         })
+    });
+    let model = model.or_else(|| {
+        (labels.is_none() && names_one_gpu(h))
+            .then(|| model_in_name(h))
+            .flatten()
+            .map(|m| (String::new(), m))
     });
     // The words of the header outside a label set (a label value may say anything).
     let words = lower.split('{').next().unwrap_or("");
@@ -389,9 +503,21 @@ pub(crate) fn decide(headers: &[&str], cells: &[CellFacts], choice: ColumnMeanin
                 // reading, to confirm.
                 (ColumnMeaning::Utilisation, MeaningWhy::Metric(m), true, r)
             } else if n >= 2 && percent.is_some() && within_100 {
-                (ColumnMeaning::Utilisation, MeaningWhy::Percent, false, false)
+                (
+                    ColumnMeaning::Utilisation,
+                    MeaningWhy::Percent,
+                    false,
+                    false,
+                )
             } else if n >= 2 && every(&|f| f.util_word) && within_100 {
-                (ColumnMeaning::Utilisation, MeaningWhy::HeaderWord, false, ratio_values)
+                (
+                    ColumnMeaning::Utilisation,
+                    MeaningWhy::HeaderWord,
+                    false,
+                    ratio_values,
+                )
+            } else if measure_to_read(headers).is_some() {
+                (ColumnMeaning::Counts, MeaningWhy::Measures, true, false)
             } else if every(&|f| f.one_gpu) && within_100 && all.numbers > 0 {
                 let why = if every(&|f| f.label_set) {
                     MeaningWhy::LabelSets
@@ -404,6 +530,11 @@ pub(crate) fn decide(headers: &[&str], cells: &[CellFacts], choice: ColumnMeanin
                 } else {
                     (ColumnMeaning::Utilisation, why, true, ratio_values)
                 }
+            } else if n >= 2 && headers.len() == n && {
+                let first = headers[0].trim();
+                !first.is_empty() && headers.iter().all(|h| h.trim() == first)
+            } {
+                (ColumnMeaning::Counts, MeaningWhy::SameNames, true, false)
             } else {
                 (ColumnMeaning::Counts, MeaningWhy::Default, false, false)
             }
@@ -472,10 +603,22 @@ mod tests {
             "cuda:0",
             "卡 0",
             "GPU-0aa3e1f2-9c1d-4b7e",
+            "#0 NVIDIA GeForce RTX 4090",
+            "node-1[3]",
         ] {
             assert!(names_one_gpu(h), "{h}");
         }
-        for h in ["gpus", "gpu_busy", "GPUs busy", "A100", "team_a", "total", "gpu 12345"] {
+        for h in [
+            "gpus",
+            "gpu_busy",
+            "GPUs busy",
+            "A100",
+            "team_a",
+            "total",
+            "gpu 12345",
+            "#comment",
+            "[3]",
+        ] {
             assert!(!names_one_gpu(h), "{h}");
         }
     }
@@ -493,16 +636,26 @@ mod tests {
             r#"DCGM_FI_DEV_GPU_UTIL{gpu="0", modelName="NVIDIA A100-SXM4-80GB"}"#,
             r#"DCGM_FI_DEV_GPU_UTIL{gpu="1", modelName="NVIDIA H100 80GB HBM3"}"#,
         ];
-        let d = decide(&h, &facts(&[&["87", "3"], &["100", "0"]]), ColumnMeaning::Auto);
+        let d = decide(
+            &h,
+            &facts(&[&["87", "3"], &["100", "0"]]),
+            ColumnMeaning::Auto,
+        );
         assert_eq!(d.report.read, ColumnMeaning::Utilisation);
-        assert_eq!(d.report.why, MeaningWhy::Metric("DCGM_FI_DEV_GPU_UTIL".into()));
+        assert_eq!(
+            d.report.why,
+            MeaningWhy::Metric("DCGM_FI_DEV_GPU_UTIL".into())
+        );
         assert!(!d.report.ask && !d.report.ratio);
         assert_eq!(d.report.gpu_columns, 2);
         assert_eq!(
             d.models,
             Some((
                 "modelName".into(),
-                vec!["NVIDIA A100-SXM4-80GB".into(), "NVIDIA H100 80GB HBM3".into()]
+                vec![
+                    "NVIDIA A100-SXM4-80GB".into(),
+                    "NVIDIA H100 80GB HBM3".into()
+                ]
             ))
         );
         let r = decide(
@@ -516,7 +669,11 @@ mod tests {
     #[test]
     fn gpu_names_ask_and_take_the_plausible_reading() {
         let h = ["GPU 0", "GPU 1"];
-        let util = decide(&h, &facts(&[&["37", "0"], &["88", "12.5"]]), ColumnMeaning::Auto);
+        let util = decide(
+            &h,
+            &facts(&[&["37", "0"], &["88", "12.5"]]),
+            ColumnMeaning::Auto,
+        );
         assert_eq!(util.report.read, ColumnMeaning::Utilisation);
         assert!(util.report.ask);
         assert_eq!(util.report.why, MeaningWhy::GpuNames);
@@ -532,13 +689,49 @@ mod tests {
     }
 
     #[test]
+    fn legends_carry_the_model_beside_the_number() {
+        assert_eq!(
+            model_in_name("#0 NVIDIA GeForce RTX 4090").as_deref(),
+            Some("NVIDIA GeForce RTX 4090")
+        );
+        assert_eq!(model_in_name("GPU 1 A100").as_deref(), Some("A100"));
+        assert_eq!(model_in_name("GPU 1"), None);
+        assert_eq!(model_in_name("A100"), None);
+    }
+
+    #[test]
+    fn measures_of_one_pool_are_not_summed() {
+        let h = ["capacity", "allocatable", "reserved", "usage", "util"];
+        assert_eq!(measure_to_read(&h), Some(2));
+        assert_eq!(measure_to_read(&["capacity", "usage"]), Some(1));
+        assert_eq!(measure_to_read(&["team_a", "team_b"]), None);
+        assert_eq!(measure_to_read(&["reserved", "usage"]), None);
+        let d = decide(
+            &h,
+            &facts(&[&["16", "16", "8", "1", "0.85"]]),
+            ColumnMeaning::Auto,
+        );
+        assert_eq!((d.report.why, d.report.ask), (MeaningWhy::Measures, true));
+    }
+
+    #[test]
     fn teams_and_types_stay_counts() {
         for h in [["team_a", "team_b"], ["A100", "H100"], ["gpus", "total"]] {
-            let d = decide(&h, &facts(&[&["3", "4.5"], &["5", "2"]]), ColumnMeaning::Auto);
+            let d = decide(
+                &h,
+                &facts(&[&["3", "4.5"], &["5", "2"]]),
+                ColumnMeaning::Auto,
+            );
             assert_eq!(d.report.read, ColumnMeaning::Counts, "{h:?}");
             assert!(!d.report.ask);
             assert_eq!(d.report.why, MeaningWhy::Default);
         }
+        let busy = decide(
+            &["count(DCGM_FI_DEV_GPU_UTIL > 10) staging"],
+            &facts(&[&["4"]]),
+            ColumnMeaning::Auto,
+        );
+        assert_eq!(busy.report.read, ColumnMeaning::Counts);
         let k8s = decide(
             &[r#"sum(kube_pod_container_resource_requests{resource="nvidia_com_gpu"})"#],
             &facts(&[&["12"]]),
@@ -550,7 +743,11 @@ mod tests {
 
     #[test]
     fn percent_cells_decide_utilisation_from_two_columns() {
-        let d = decide(&["a", "b"], &facts(&[&["45%", "3 %"], &["100%", "0%"]]), ColumnMeaning::Auto);
+        let d = decide(
+            &["a", "b"],
+            &facts(&[&["45%", "3 %"], &["100%", "0%"]]),
+            ColumnMeaning::Auto,
+        );
         assert_eq!(d.report.read, ColumnMeaning::Utilisation);
         assert_eq!(d.report.why, MeaningWhy::Percent);
         let one = decide(&["gpus"], &facts(&[&["45%"], &["5%"]]), ColumnMeaning::Auto);

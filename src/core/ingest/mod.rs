@@ -94,23 +94,23 @@ mod tests_cur;
 #[cfg(test)]
 mod tests_forms;
 #[cfg(test)]
+mod tests_meaning;
+#[cfg(test)]
 mod tests_prom;
 #[cfg(test)]
 mod tests_slurm;
 #[cfg(test)]
 mod tests_types;
-#[cfg(test)]
-mod tests_meaning;
 
 use std::fmt;
 
 pub use bytes::{ByteStepper, Utf8Slices};
-pub use guard::{Warning, JUMP_FACTOR};
-pub use meaning::{ColumnMeaning, MeaningReport, MeaningWhy, NOT_USAGE};
 pub use cur::{
     BillLeftOut, BillTerm, CurReport, CurType, CurVersion, OtherBill, PriceFill, TermRate,
     MAX_LISTED_UNKNOWN,
 };
+pub use guard::{Warning, JUMP_FACTOR};
+pub use meaning::{ColumnMeaning, MeaningReport, MeaningWhy, NOT_USAGE};
 pub use parser::{Parser, Stepper};
 pub use prometheus::parse_prometheus_tree;
 pub use slurm::{SacctProblem, SlurmReport, SACCT_COMMAND, SACCT_REQUIRED, UNTYPED_LABEL};
@@ -693,7 +693,8 @@ pub enum IngestError {
     OtherBill(OtherBill),
     /// An AWS Cost and Usage Report without any GPU instance hours; the report says what
     /// its rows were.
-    NoGpuInstances(Box<ParseReport>),    /// Not a usage history: GPU temperature, memory or power, or a tool's live view without
+    NoGpuInstances(Box<ParseReport>),
+    /// Not a usage history: GPU temperature, memory or power, or a tool's live view without
     /// time (see [`NotUsage`]).
     NotUsage(NotUsage),
 }
@@ -708,8 +709,10 @@ pub enum NotUsage {
     NvidiaSmiDmon,
     /// `dcgmi dmon` output (a live view without time).
     DcgmiDmon,
+    /// A GPU log without a header (`nvidia-smi --format=csv,noheader`): time, GPU index,
+    /// model name and several numbers that cannot be told apart.
+    HeaderlessGpuLog,
 }
-
 
 impl fmt::Display for IngestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -18,9 +18,9 @@ use super::split::{split_fields, split_fields_with};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
-    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, OrderSource, ParseOptions,
-    ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn, MAX_HOURS,
-    MAX_LINE_BYTES, MAX_SERIES,
+    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage, OrderSource,
+    ParseOptions, ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn,
+    MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
 };
 use crate::core::series::UsageSeries;
 use crate::core::zone::Zone;
@@ -616,6 +616,31 @@ impl Parser {
                 return;
             }
         }
+        if self.opts.format.is_none() {
+            // A tool's live view, not a log: `nvidia-smi dmon` (`# gpu pwr gtemp … sm`),
+            // `dcgmi dmon` (`#Entity GPUTL …`).
+            let first = head
+                .iter()
+                .map(|(_, s, _)| s.trim())
+                .find(|s| !s.is_empty())
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if let Some(rest) = first.strip_prefix('#') {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                let has = |w: &str| words.contains(&w);
+                let not = if words.first() == Some(&"entity") {
+                    Some(NotUsage::DcgmiDmon)
+                } else if has("gpu") && has("pwr") && has("sm") {
+                    Some(NotUsage::NvidiaSmiDmon)
+                } else {
+                    None
+                };
+                if let Some(n) = not {
+                    self.phase = Phase::Failed(IngestError::NotUsage(n));
+                    return;
+                }
+            }
+        }
         if matches!(self.opts.format, None | Some(Format::Slurm)) {
             match super::slurm::recognise(&sample, &self.opts) {
                 Some(Ok(layout)) => {
@@ -709,11 +734,8 @@ impl Parser {
             Phase::Slurm(rows) => rows.finish(self.lines, self.skipped),
             Phase::Cur(rows) => rows.finish(self.lines, self.skipped),
         };
-        out.map(|mut p| {
-            // The plausibility guard, over every reader.
-            p.report.warnings = super::guard::check(&p);
-            p
-        })
+        // The plausibility guard, over every reader.
+        super::guard::finish(out)
     }
 }
 
@@ -1119,7 +1141,10 @@ impl Rows {
         let util = self.util;
         // One resize, then each cell in its place (empty: NaN; one GPU's utilisation: not
         // busy, as the DCGM reader counts a GPU without a sample at a step).
-        vals.resize(base + cols.len(), if util.is_some() { 0.0 } else { f64::NAN });
+        vals.resize(
+            base + cols.len(),
+            if util.is_some() { 0.0 } else { f64::NAN },
+        );
         let row = &mut vals[base..];
         for ((k, &j), slot) in cols.iter().enumerate().zip(row.iter_mut()) {
             let Some(&(a, b)) = self.fields.get(j).filter(|_| only.is_none_or(|o| o == k)) else {
@@ -1430,8 +1455,8 @@ impl Rows {
                     name: lay.name(c),
                 }),
                 None => match &lay.models {
-                    Some((label, _)) => TypeSource::Label(label.clone()),
-                    None => TypeSource::Headers,
+                    Some((label, _)) if !label.is_empty() => TypeSource::Label(label.clone()),
+                    _ => TypeSource::Headers,
                 },
             });
         }
@@ -1453,6 +1478,22 @@ impl Rows {
             types = typed_series(&ty.table, order, h.types, starts, &zone);
             h.total
         };
+        // A long table's series: GPU counts, or one GPU's utilisation each (decided from
+        // the series' names, `GPU 0` or a DCGM label set, and the value cells).
+        if let (Mode::Pivot { .. }, Some(cells), Acc::Samples(s), None) =
+            (&lay.mode, &lay.value_cells, &mut self.acc, typed.as_deref())
+        {
+            let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+            let d = super::meaning::decide(&names, &vec![cells.clone(); names.len()], opts.meaning);
+            if d.report.read == ColumnMeaning::Utilisation {
+                let th = threshold(&d.report, opts.busy_threshold_percent);
+                for x in s.iter_mut() {
+                    x.v = busy(x.v, th);
+                }
+                r.busy_threshold_percent = Some(opts.busy_threshold_percent);
+            }
+            r.meaning = Some(d.report);
+        }
         let (values, timestamps) = match (self.acc, typed.as_deref()) {
             (Acc::Samples(mut s), Some(ty)) => {
                 let mut present = vec![false; ty.table.len()];

@@ -550,7 +550,10 @@ impl Collector {
         };
         match mode {
             Mode::Values => {
-                if wanted && !cur.samples.is_empty() && labels.iter().any(|(k, _)| is_gpu_id_label(k)) {
+                if wanted
+                    && !cur.samples.is_empty()
+                    && labels.iter().any(|(k, _)| is_gpu_id_label(k))
+                {
                     self.per_gpu_series += 1;
                 }
                 self.push_values(i, &cur.samples, wanted)
@@ -1042,10 +1045,7 @@ pub fn parse_prometheus_tree(text: &str, opts: &ParseOptions) -> ParseResult {
             tree_value(&mut doc, slot, v, text, &mut lines);
         }
     }
-    doc.finish(text.lines().count()).map(|mut p| {
-        p.report.warnings = super::guard::check(&p);
-        p
-    })
+    super::guard::finish(doc.finish(text.lines().count()))
 }
 
 fn tree_value(doc: &mut Doc, slot: Slot, v: &JsonValue, text: &str, lines: &mut Lines) {

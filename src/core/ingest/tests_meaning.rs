@@ -50,7 +50,10 @@ fn dcgm_utilisation_columns_count_gpus_at_or_above_the_threshold() {
     // One type, named by modelName.
     assert_eq!(p.types.len(), 1);
     assert_eq!(p.types[0].key, "a100");
-    assert_eq!(p.report.type_source, Some(TypeSource::Label("modelName".into())));
+    assert_eq!(
+        p.report.type_source,
+        Some(TypeSource::Label("modelName".into()))
+    );
     assert!(p.report.warnings.is_empty(), "{:?}", p.report.warnings);
     assert!(!p.report.needs_check());
     // The threshold moves the count: at 50 %, hour 10 = (1 + 1 + 3 + 0) / 4 = 1.25.
@@ -58,7 +61,10 @@ fn dcgm_utilisation_columns_count_gpus_at_or_above_the_threshold() {
         busy_threshold_percent: 50.0,
         ..ParseOptions::default()
     };
-    assert_eq!(ok(&example([A100, A100, A100]), &o).series.values, vec![1.25, 3.0]);
+    assert_eq!(
+        ok(&example([A100, A100, A100]), &o).series.values,
+        vec![1.25, 3.0]
+    );
 }
 
 #[test]
@@ -83,7 +89,11 @@ fn the_issue_file_is_no_longer_366_gpus() {
     text.push('\n');
     for h in 0..48 {
         for m in (0..60).step_by(5) {
-            text.push_str(&format!("2026-11-{:02} {:02}:{m:02}:00", 2 + h / 24, h % 24));
+            text.push_str(&format!(
+                "2026-11-{:02} {:02}:{m:02}:00",
+                2 + h / 24,
+                h % 24
+            ));
             let busy = 1 + (h * 7) % 10;
             for g in 0..10 {
                 text.push_str(if g < busy { ",73" } else { ",2" });
@@ -105,7 +115,12 @@ fn the_issue_file_is_no_longer_366_gpus() {
     let c = ok(&text, &o);
     assert!(c.series.values[0] > 10.0);
     match &c.report.warnings[..] {
-        [Warning::MoreThanGpus { busy, gpus: 10, series: false, .. }] => {
+        [Warning::MoreThanGpus {
+            busy,
+            gpus: 10,
+            series: false,
+            ..
+        }] => {
             assert_eq!(*busy, c.series.values.iter().copied().fold(0.0, f64::max))
         }
         w => panic!("{w:?}"),
@@ -120,7 +135,10 @@ fn gpu_names_take_the_plausible_reading_and_ask() {
                 2026-11-02 10:30:00,50,50,50\n";
     let p = ok(text, &ParseOptions::default());
     let m = p.report.meaning.as_ref().unwrap();
-    assert_eq!((m.read, m.why.clone(), m.ask), (ColumnMeaning::Utilisation, MeaningWhy::GpuNames, true));
+    assert_eq!(
+        (m.read, m.why.clone(), m.ask),
+        (ColumnMeaning::Utilisation, MeaningWhy::GpuNames, true)
+    );
     // (2 + 3) / 2 GPUs busy.
     assert_eq!(p.series.values, vec![2.5]);
     assert!(p.report.needs_check());
@@ -139,9 +157,15 @@ fn gpu_names_take_the_plausible_reading_and_ask() {
     };
     let c = ok(text, &o);
     assert_eq!(c.series.values, vec![125.0]);
-    assert!(matches!(c.report.warnings[..], [Warning::MoreThanGpus { gpus: 3, .. }]));
+    assert!(matches!(
+        c.report.warnings[..],
+        [Warning::MoreThanGpus { gpus: 3, .. }]
+    ));
     // Busy flags per GPU (0 or 1) are counts, to confirm.
-    let flags = ok("Time,GPU 0,GPU 1\n2026-11-02 10:00:00,1,0\n2026-11-02 11:00:00,1,1\n", &ParseOptions::default());
+    let flags = ok(
+        "Time,GPU 0,GPU 1\n2026-11-02 10:00:00,1,0\n2026-11-02 11:00:00,1,1\n",
+        &ParseOptions::default(),
+    );
     assert_eq!(flags.series.values, vec![1.0, 2.0]);
     assert!(flags.report.meaning.as_ref().unwrap().ask);
     assert!(flags.report.warnings.is_empty());
@@ -164,7 +188,10 @@ fn percent_cells_are_utilisation_and_a_single_percent_column_warns() {
     let p = ok(text, &ParseOptions::default());
     assert_eq!(p.report.meaning.as_ref().unwrap().why, MeaningWhy::Percent);
     assert_eq!(p.series.values, vec![1.0, 2.0]);
-    let one = ok("Time,gpus\n2026-11-02 10:00:00,45%\n2026-11-02 11:00:00,40%\n", &ParseOptions::default());
+    let one = ok(
+        "Time,gpus\n2026-11-02 10:00:00,45%\n2026-11-02 11:00:00,40%\n",
+        &ParseOptions::default(),
+    );
     assert_eq!(one.series.values, vec![45.0, 40.0]);
     assert_eq!(
         one.report.warnings,
@@ -202,9 +229,13 @@ fn a_jump_of_orders_of_magnitude_warns() {
             to: 4000.0
         }]
     );
-    // 0 → 500 is a start, not a jump; 1 → 99 is below a factor of 100.
-    let fine = ok("time,gpus\n2026-11-02 10:00,0\n2026-11-02 11:00,500\n2026-11-02 12:00,1\n2026-11-02 13:00,99\n", &ParseOptions::default());
-    assert!(fine.report.warnings.is_empty(), "{:?}", fine.report.warnings);
+    // 0 → 500 → 0 is a start and an end, not a jump; 1 → 99 is below a factor of 100.
+    let fine = ok("time,gpus\n2026-11-02 10:00,0\n2026-11-02 11:00,500\n2026-11-02 12:00,0\n2026-11-02 13:00,1\n2026-11-02 14:00,99\n", &ParseOptions::default());
+    assert!(
+        fine.report.warnings.is_empty(),
+        "{:?}",
+        fine.report.warnings
+    );
 }
 
 #[test]
@@ -225,7 +256,10 @@ fn teams_and_types_are_counts_without_warnings() {
         meaning: ColumnMeaning::Sum,
         ..ParseOptions::default()
     };
-    let p = ok("time,A100,H100\n2026-11-02 10:00,3,4\n2026-11-02 11:00,5,2\n", &o);
+    let p = ok(
+        "time,A100,H100\n2026-11-02 10:00,3,4\n2026-11-02 11:00,5,2\n",
+        &o,
+    );
     assert!(p.types.is_empty());
     assert_eq!(p.series.values, vec![7.0, 7.0]);
 }
@@ -240,6 +274,10 @@ fn prometheus_values_of_per_gpu_series_above_their_count_warn() {
     assert_eq!(p.report.prometheus.as_ref().unwrap().per_gpu_series, 2);
     assert!(matches!(
         p.report.warnings[..],
-        [Warning::MoreThanGpus { gpus: 2, series: true, .. }]
+        [Warning::MoreThanGpus {
+            gpus: 2,
+            series: true,
+            ..
+        }]
     ));
 }
