@@ -186,6 +186,22 @@ const NOTE_WORDS: &[&str] = &[
     "bemerkung",
     "kommentar",
 ];
+/// A free-text header: a note word as a word of its own (`notes`, `job comment`,
+/// `description`, `备注`), not inside another (`notebooks`, a namespace).
+fn is_note(name: &str) -> bool {
+    name.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        NOTE_WORDS.iter().any(|n| {
+            if n.is_ascii() {
+                w == *n
+                    || w.strip_suffix('s') == Some(n)
+                    || (w.starts_with(n) && matches!(*n, "desc" | "comment" | "remark"))
+            } else {
+                w.contains(n)
+            }
+        })
+    })
+}
+
 const START_WORDS: &[&str] = &["start", "begin", "开始", "起始"];
 const END_WORDS: &[&str] = &["end", "finish", "stop", "结束", "终止"];
 const GPU_WORDS: &[&str] = &[
@@ -488,9 +504,7 @@ pub(crate) fn detect(
     // Free-text columns (notes) never give GPUs, nor does a time-named column that was not
     // read as time, unless it is the only number there is.
     let candidates: Vec<usize> = (0..ncols)
-        .filter(|&j| {
-            !used[j] && Some(j) != type_col && stats[j].numeric() && !has_any(&names[j], NOTE_WORDS)
-        })
+        .filter(|&j| !used[j] && Some(j) != type_col && stats[j].numeric() && !is_note(&names[j]))
         .collect();
     let numeric: Vec<usize> = {
         let untimed: Vec<usize> = candidates
@@ -503,6 +517,24 @@ pub(crate) fn detect(
         } else {
             untimed
         }
+    };
+    // A wide table of several series: a named column without a value in the first lines
+    // (a namespace that starts later, Grafana's empty cells) is one more series, never
+    // dropped unseen.
+    let numeric: Vec<usize> = if has_header && numeric.len() >= 2 {
+        let mut n = numeric;
+        n.extend((0..ncols).filter(|&j| {
+            !used[j]
+                && Some(j) != type_col
+                && stats[j].nonempty == 0
+                && !names[j].trim().is_empty()
+                && !time_named(j)
+                && !is_note(&names[j])
+        }));
+        n.sort_unstable();
+        n
+    } else {
+        numeric
     };
     // A column that looks like time but is not read as time: say so, never silently.
     let unread_time = (0..ncols)
@@ -604,7 +636,7 @@ pub(crate) fn detect(
             let key = (0..ncols).find(|&j| {
                 !used[j]
                     && Some(j) != type_col
-                    && !has_any(&names[j], NOTE_WORDS)
+                    && !is_note(&names[j])
                     && stats[j].text * 2 >= stats[j].nonempty
                     && stats[j].nonempty > 0
                     && {
@@ -645,7 +677,9 @@ pub(crate) fn detect(
                             })
                         }
                         ColumnChoice::Sum => ColumnUse::Sum,
-                        ColumnChoice::Auto => auto_column(&numeric, &names),
+                        ColumnChoice::Auto => {
+                            auto_column(&numeric, &names, |j| stats[j].nonempty > 0)
+                        }
                     };
                     layout.typing = match typed_col {
                         Some(tc) => Typing::Column(tc),
@@ -804,20 +838,22 @@ fn looks_like_time(cell: &str) -> bool {
     kinds >= 2 || marks >= 2 || (meridiem && letters == 2)
 }
 
-fn auto_column(numeric: &[usize], names: &[String]) -> ColumnUse {
+/// `seen`: the column has a value in the first lines (a column empty there is never the
+/// one total or GPU column).
+fn auto_column(numeric: &[usize], names: &[String], seen: impl Fn(usize) -> bool) -> ColumnUse {
     if numeric.len() == 1 {
         return ColumnUse::One(0);
     }
     if let Some(k) = numeric
         .iter()
-        .position(|&j| has_any(&names[j], TOTAL_WORDS))
+        .position(|&j| seen(j) && has_any(&names[j], TOTAL_WORDS))
     {
         return ColumnUse::One(k);
     }
     let gpuish: Vec<usize> = numeric
         .iter()
         .enumerate()
-        .filter(|(_, &j)| has_any(&names[j], GPU_WORDS))
+        .filter(|(_, &j)| seen(j) && has_any(&names[j], GPU_WORDS))
         .map(|(k, _)| k)
         .collect();
     if gpuish.len() == 1 && numeric.iter().any(|&j| !names[j].is_empty()) {

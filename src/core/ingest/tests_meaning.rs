@@ -281,3 +281,31 @@ fn prometheus_values_of_per_gpu_series_above_their_count_warn() {
         }]
     ));
 }
+
+#[test]
+fn a_namespace_named_notebooks_is_a_series_and_notes_are_free_text() {
+    let p = ok(
+        "time,ml,notebooks,notes\n2026-11-02 10:00,3,2,ok\n2026-11-02 11:00,4,1,retry\n",
+        &ParseOptions::default(),
+    );
+    let names: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["ml", "notebooks"]);
+    assert_eq!(p.series.values, vec![5.0, 5.0]);
+}
+
+#[test]
+fn a_series_without_a_value_in_the_first_lines_is_kept() {
+    let mut text = String::from("time,a,b,late\n");
+    for h in 0..120 {
+        let late = if h >= 110 { "7" } else { "" };
+        text.push_str(&format!(
+            "2026-11-{:02} {:02}:00,1,2,{late}\n",
+            2 + h / 24,
+            h % 24
+        ));
+    }
+    let p = ok(&text, &ParseOptions::default());
+    assert_eq!(p.report.columns.len(), 3);
+    assert_eq!(p.series.values[0], 3.0);
+    assert_eq!(p.series.values[119], 10.0);
+}
