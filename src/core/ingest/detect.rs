@@ -1,6 +1,8 @@
 //! Layout detection from the first lines: delimiter, header, column roles, format.
 
-use super::meaning::{decide, measure_to_read, not_usage, CellFacts, ColumnMeaning, MeaningReport};
+use super::meaning::{
+    decide, label_set, measure_to_read, not_usage, CellFacts, ColumnMeaning, MeaningReport,
+};
 use super::number::parse_number;
 use super::split::split_fields;
 use super::timestamp::{
@@ -550,7 +552,20 @@ pub(crate) fn detect(
         .map(|j| (j, stats[j].example.clone().unwrap_or_default()));
     let find =
         |words: &[&str], pool: &[usize]| pool.iter().copied().find(|&j| has_any(&names[j], words));
-    let util_col = (0..ncols).find(|&j| has_any(&names[j], UTIL_WORDS));
+    // nvidia-smi's `utilization.gpu [%]`: one such column, not a Prometheus label set (a
+    // Grafana export of `nvidia_smi_utilization_gpu_ratio{…}`), nor one of several per-GPU
+    // utilisation columns (a wide table of GPUs, read by `meaning`).
+    let util_cols: Vec<usize> = (0..ncols)
+        .filter(|&j| has_any(&names[j], UTIL_WORDS) && label_set(&names[j]).is_none())
+        .collect();
+    let util_col = util_cols
+        .iter()
+        .copied()
+        .find(|&j| names[j].contains("utilization.gpu"))
+        .or(match util_cols[..] {
+            [j] if !(0..ncols).any(|k| k != j && label_set(&names[k]).is_some()) => Some(j),
+            _ => None,
+        });
 
     // A GPU log without its header (`nvidia-smi … --format=csv,noheader`): a time, a column
     // of GPU model names and several numbers (index, utilisation, memory): refused, never

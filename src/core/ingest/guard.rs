@@ -25,7 +25,7 @@ pub enum Warning {
     /// Cells written with `%` read as GPU counts: the column's name and a cell.
     PercentAsCounts { column: String, example: String },
     /// A GPU-count column under a utilisation-like header whose values all lie within
-    /// 0–100 with fractions: the column and its largest value.
+    /// 0–100: the column and its largest value.
     UtilisationAsCounts { column: String, max: f64 },
     /// A jump of orders of magnitude between neighbouring hours: the hour (UTC unix
     /// seconds; `None`: the row's position `index`), the values before and after.

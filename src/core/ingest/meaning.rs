@@ -65,7 +65,7 @@ pub struct MeaningReport {
     /// A value column written with `%` (its position among the value columns, a cell).
     pub percent: Option<(usize, String)>,
     /// A value column under a utilisation-like header whose cells all lie within 0–100
-    /// with fractions (its position among the value columns, the largest value).
+    /// (its position among the value columns, the largest value).
     pub util_like: Option<(usize, f64)>,
 }
 
@@ -472,9 +472,7 @@ pub(crate) fn decide(headers: &[&str], cells: &[CellFacts], choice: ColumnMeanin
         .iter()
         .zip(cells)
         .enumerate()
-        .find(|(_, (f, c))| {
-            (f.util_word || f.util.is_some()) && c.numbers > 0 && c.fractions && c.max <= 100.0
-        })
+        .find(|(_, (f, c))| (f.util_word || f.util.is_some()) && c.numbers > 0 && c.max <= 100.0)
         .map(|(i, (_, c))| (i, c.max));
     let util_metric = facts.iter().find_map(|f| f.util.clone());
     let every = |p: &dyn Fn(&HeaderFacts) -> bool| !facts.is_empty() && facts.iter().all(p);

@@ -120,8 +120,9 @@ fn the_issue_file_is_no_longer_366_gpus() {
             gpus: 10,
             series: false,
             ..
-        }] => {
-            assert_eq!(*busy, c.series.values.iter().copied().fold(0.0, f64::max))
+        }, Warning::UtilisationAsCounts { max, .. }] => {
+            assert_eq!(*busy, c.series.values.iter().copied().fold(0.0, f64::max));
+            assert_eq!(*max, 73.0);
         }
         w => panic!("{w:?}"),
     }
