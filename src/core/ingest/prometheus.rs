@@ -834,7 +834,11 @@ impl Collector {
                 dense[i * ntypes + type_of(g).min(ntypes - 1)] += v;
             }
         }
-        for (&key, &v) in &steps.more {
+        // In the order of step and group, not the map's (a random order per map): the same
+        // answer sums alike whether read as it streams or as a tree, in every run.
+        let mut more: Vec<(u64, f64)> = steps.more.iter().map(|(&k, &v)| (k, v)).collect();
+        more.sort_unstable_by_key(|&(k, _)| k);
+        for (key, v) in more {
             let (i, g) = ((key >> 16) as usize, (key & 0xFFFF) as u16);
             if i < nsteps {
                 dense[i * ntypes + type_of(g).min(ntypes - 1)] += v;
