@@ -9,8 +9,9 @@ use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
-use crate::context::{error_of, flag_of, is_ok, text_of, use_ctx, Part};
-use crate::present::headline::HeadlineView;
+use crate::context::{error_of, flag_of, is_ok, memo_of, text_of, use_ctx, Part};
+use crate::present::headline::{HeadlineView, READ_CHECK};
+use crate::state::{ParseStatus, UsageMode};
 
 #[component]
 pub fn HeadlineCard() -> impl IntoView {
@@ -19,6 +20,15 @@ pub fn HeadlineCard() -> impl IntoView {
     let view = Part::of(|p| &p.headline);
     let no_history = flag_of(view, |v| v.no_history);
     let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
+    // The history file's reading needs the user's look (a plausibility warning, a column
+    // meaning or a day/month order to confirm): one bool, not the report.
+    let data = memo_of(ctx.state, |s| s.mode == UsageMode::Data);
+    let read_check = Memo::new(move |_| {
+        data.get()
+            && ctx
+                .parse_status
+                .with(|p| matches!(p, ParseStatus::Done(Ok(parsed)) if parsed.report.needs_check()))
+    });
     view! {
         <section node_ref=view.view.node class="card headline" aria-labelledby="headline-heading" aria-live="polite">
             <h2 id="headline-heading">{bilingual(lang, "The plan", "方案")}</h2>
@@ -37,6 +47,13 @@ pub fn HeadlineCard() -> impl IntoView {
                         {text(|v| v.saving.text.clone())}
                     </span>
                 </p>
+                <When when=read_check>
+                    <p class="read-check">
+                        <a href="#parse-report" data-testid="read-check">
+                            {bilingual(lang, READ_CHECK.0, READ_CHECK.1)}
+                        </a>
+                    </p>
+                </When>
                 <HowComputed formula=text(|v| v.formula.clone()) formula_testid="headline-formula" anchor="pools" />
                 <When when=no_history>
                     <p class="warning" role="status">

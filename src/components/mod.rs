@@ -21,6 +21,7 @@ pub mod own_hardware_card;
 pub mod parse_report;
 pub mod pools_card;
 pub mod prices_panel;
+pub mod read_check;
 pub mod review_card;
 pub mod rows;
 pub mod section_index;

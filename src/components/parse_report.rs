@@ -5,17 +5,19 @@ use leptos::prelude::*;
 use crate::components::bilingual;
 
 use crate::components::bill_report::BillReport;
+use crate::components::read_check::{ReadCheck, ReadWarning};
 use crate::components::slider_field::SliderField;
 use crate::context::{memo_of, use_ctx};
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::{
-    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError, OrderSource,
-    NotUsage, ParseReport, PromReading, RejectReason, TimeForm, TimestampStyle, TypeSource, TypedSeries,
-    MAX_TYPES,
+    ColumnChoice, ColumnMeaning, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError,
+    NotUsage, OrderSource, ParseReport, PromReading, RejectReason, TimeForm, TimestampStyle,
+    TypeSource, TypedSeries, MAX_TYPES,
 };
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::{local_minute, percent};
 use crate::i18n::{pick, Lang};
+use crate::present::read_check;
 use crate::present::slurm_read;
 use crate::present::{prom_read, ReportLine};
 use crate::state::ParseStatus;
@@ -213,6 +215,7 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::NotUsage(NotUsage::Metric(m)), Lang::En) => format!("This file holds {m}: a GPU temperature, memory, power or clock reading, not GPU usage. Export the utilisation panel (DCGM_FI_DEV_GPU_UTIL) or a GPU count instead (see Formats read)."),
         (IngestError::NotUsage(NotUsage::Metric(m)), Lang::Zh) => format!("该文件是 {m}：GPU 温度、显存、功耗或频率，不是 GPU 用量。请改为导出利用率面板（DCGM_FI_DEV_GPU_UTIL）或 GPU 数量（见“支持的格式”）。"),
         (IngestError::NotUsage(NotUsage::NvidiaSmiDmon), _) => pick(l, "This is nvidia-smi dmon output (a live view of power, temperatures and sm %), not a usage log. Log utilisation with: nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60 > gpu.csv", "这是 nvidia-smi dmon 的输出（功耗、温度与 sm % 的实时视图），不是用量日志。请用以下命令记录利用率：nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60 > gpu.csv").to_string(),
+        (IngestError::NotUsage(NotUsage::HeaderlessGpuLog), _) => pick(l, "This looks like an nvidia-smi log written without a header (noheader): a time, a GPU index, a model name and several numbers that cannot be told apart, so none is read as GPUs. Export it with its header: nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60", "这看起来是没有表头（noheader）的 nvidia-smi 日志：时间、GPU 编号、型号与几列无法区分的数字，因此不把任何一列当作 GPU 数。请带表头导出：nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60").to_string(),
         (IngestError::NotUsage(NotUsage::DcgmiDmon), _) => pick(l, "This is dcgmi dmon output: a live view without time, so it has no hours to plan on. Export DCGM_FI_DEV_GPU_UTIL from Prometheus (query_range) or log nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60.", "这是 dcgmi dmon 的输出：没有时间的实时视图，无法按小时规划。请从 Prometheus（query_range）导出 DCGM_FI_DEV_GPU_UTIL，或用 nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu --format=csv -l 60 记录。").to_string(),
         (IngestError::Gzip | IngestError::OtherBill(_) | IngestError::NoGpuInstances(_), _) => {
             crate::present::bill_read::error_text(l, e).unwrap_or_default()
@@ -304,7 +307,14 @@ fn report_view(
             })
             .unwrap_or_default()
     };
+    let utilisation = r
+        .meaning
+        .as_ref()
+        .filter(|m| m.read == ColumnMeaning::Utilisation);
     let used = match r.used {
+        _ if utilisation.is_some() && r.type_source.is_none() => {
+            read_check::busy_from(l, utilisation.map_or(0, |m| m.columns))
+        }
         ColumnUse::One(i) => column(i),
         ColumnUse::Sum if r.type_source.is_some() => format!(
             "{} ({})",
@@ -417,6 +427,38 @@ fn report_view(
         };
         (format!("{which}{why}"), key, src == OrderSource::Locale)
     });
+    let meaning_line = r
+        .meaning
+        .as_ref()
+        .map(|m| read_check::meaning_line(l, m, threshold));
+    let value_names: Vec<String> = r
+        .columns
+        .iter()
+        .map(|c| {
+            if c.name.is_empty() {
+                format!("{} {}", pick(l, "column", "列"), c.field + 1)
+            } else {
+                c.name.clone()
+            }
+        })
+        .collect();
+    let used_name = match r.used {
+        ColumnUse::One(i) => value_names.get(i).map(String::as_str),
+        ColumnUse::Sum => None,
+    };
+    let ask = r
+        .meaning
+        .as_ref()
+        .and_then(|m| read_check::ask(l, m, &value_names, used_name));
+    let warnings: Vec<ReadWarning> = r
+        .warnings
+        .iter()
+        .map(|w| ReadWarning {
+            kind: read_check::warning_kind(w),
+            text: read_check::warning_text(l, w, planning),
+            fix: read_check::warning_fix(w),
+        })
+        .collect();
     let unread = r.unread_time.clone().map(|u| {
         let col = named(&u.column);
         match l {
@@ -425,6 +467,7 @@ fn report_view(
         }
     });
     view! {
+        <ReadCheck lang=l ask warnings />
         {unread.map(|u| view! { <p class="error" role="alert" data-testid="time-not-read">{u}</p> })}
         <dl class="report" data-testid="parse-report">
             <div><dt>{pick(l, "Read as", "识别为")}</dt><dd data-testid="read-as">{read_as}</dd></div>
@@ -436,6 +479,7 @@ fn report_view(
                 <div><dt>{pick(l, "Planning time zone", "规划时区")}</dt><dd data-testid="read-zone" data-value=key>{text}</dd></div>
             })}
             <div><dt>{pick(l, "GPUs busy from", "GPU 用量取自")}</dt><dd data-testid="read-column">{used}</dd></div>
+            {meaning_line.map(line_view)}
             {prom_lines.into_iter().map(line_view).collect_view()}
             <div>
                 <dt>{pick(l, "Rows read", "读取行数")}</dt>
@@ -495,6 +539,8 @@ enum ThresholdUse {
     None,
     NvidiaSmi,
     Dcgm,
+    /// A table read as one GPU's utilisation per column.
+    Table,
 }
 
 /// The parse status and report, with the "read as" corrections (column, gaps).
@@ -509,34 +555,42 @@ pub fn ParseReportView() -> impl IntoView {
     let set_threshold =
         Callback::new(move |v: f64| state.update(|s| s.parse_options.busy_threshold_percent = v));
     let prom_choice = memo_of(state, |s| s.parse_options.prometheus);
+    let meaning = memo_of(state, |s| s.parse_options.meaning);
     // What the parse read (format, Prometheus reading), for the controls that apply to it.
     let read = Memo::new(move |_| {
         ctx.parse_status.with(|p| match p {
             ParseStatus::Done(Ok(parsed)) => Some((
                 parsed.report.format,
                 parsed.report.prometheus.as_ref().map(|x| x.reading),
+                parsed.report.meaning.as_ref().map(|m| m.read),
             )),
             _ => None,
         })
     });
     let is_prom = Memo::new(move |_| {
         format.get() == Some(Format::PrometheusJson)
-            || read.get().is_some_and(|(f, _)| f == Format::PrometheusJson)
+            || read
+                .get()
+                .is_some_and(|(f, _, _)| f == Format::PrometheusJson)
     });
     let threshold_use = Memo::new(move |_| {
         let busy = |r: Option<PromReading>| {
             matches!(r, Some(PromReading::BusyPercent | PromReading::BusyRatio))
         };
         match (read.get(), format.get()) {
-            (Some((Format::NvidiaSmi, _)), _) | (_, Some(Format::NvidiaSmi)) => {
+            (Some((Format::NvidiaSmi, _, _)), _) | (_, Some(Format::NvidiaSmi)) => {
                 ThresholdUse::NvidiaSmi
             }
-            (Some((Format::PrometheusJson, r)), _) if busy(r) || busy(prom_choice.get()) => {
+            (Some((Format::PrometheusJson, r, _)), _) if busy(r) || busy(prom_choice.get()) => {
                 ThresholdUse::Dcgm
             }
+            (Some((_, _, Some(ColumnMeaning::Utilisation))), _) => ThresholdUse::Table,
             (_, Some(Format::PrometheusJson)) if busy(prom_choice.get()) => ThresholdUse::Dcgm,
             _ => ThresholdUse::None,
         }
+    });
+    let has_meaning = Memo::new(move |_| {
+        meaning.get() != ColumnMeaning::Auto || read.get().is_some_and(|(_, _, m)| m.is_some())
     });
     let columns = Memo::new(move |_| {
         ctx.parse_status.with(|p| match p {
@@ -545,7 +599,7 @@ pub fn ParseReportView() -> impl IntoView {
         })
     });
     view! {
-        <div class="parse-status" aria-live="polite">
+        <div class="parse-status" id="parse-report" aria-live="polite">
             {move || {
                 let l = lang.get();
                 match ctx.parse_status.get() {
@@ -589,6 +643,19 @@ pub fn ParseReportView() -> impl IntoView {
                     {move || columns.get().into_iter().enumerate().map(|(i, c)| {
                         let name = if c.name.is_empty() { format!("{} {}", pick(lang.get(), "column", "列"), c.field + 1) } else { c.name };
                         view! { <option value=i.to_string()>{name}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+            <label class:hidden=move || !has_meaning.get()>
+                {bilingual(lang, "Columns hold", "各列含义")}
+                <select data-testid="column-meaning" on:change=move |ev| {
+                    let m = read_check::meaning_of_key(&event_target_value(&ev));
+                    state.update(|s| s.parse_options.meaning = m);
+                }>
+                    {read_check::MEANINGS.into_iter().map(|m| view! {
+                        <option value=read_check::meaning_key(m) selected=move || meaning.get() == m>
+                            {move || read_check::meaning_name(lang.get(), m)}
+                        </option>
                     }).collect_view()}
                 </select>
             </label>
@@ -661,10 +728,12 @@ pub fn ParseReportView() -> impl IntoView {
                 testid="busy-threshold"
                 label=Signal::derive(move || match threshold_use.get() {
                     ThresholdUse::Dcgm => pick(lang.get(), "DCGM: a GPU is busy at or above (%)", "DCGM：利用率不低于该值视为忙碌（%）"),
+                    ThresholdUse::Table => pick(lang.get(), "Utilisation tables: a GPU is busy at or above (%)", "利用率表格：利用率不低于该值视为忙碌（%）"),
                     _ => pick(lang.get(), "nvidia-smi: a GPU is busy above (%)", "nvidia-smi：利用率高于该值视为忙碌（%）"),
                 }.to_string())
                 hint=Signal::derive(move || match threshold_use.get() {
                     ThresholdUse::Dcgm => pick(lang.get(), "Utilisation threshold per GPU and step (a ratio metric: this ÷ 100)", "每块 GPU 每一步的利用率阈值（比例指标：该值 ÷ 100）"),
+                    ThresholdUse::Table => pick(lang.get(), "Utilisation threshold per GPU column and sample (a 0–1 ratio column: this ÷ 100)", "每个 GPU 列每个采样的利用率阈值（0–1 比例列：该值 ÷ 100）"),
                     _ => pick(lang.get(), "Utilization threshold per sample", "每个采样的利用率阈值"),
                 }.to_string())
                 value=threshold

@@ -138,6 +138,10 @@ pub fn term_words(lang: Lang, term: Term, payment: Payment) -> &'static str {
     }
 }
 
+/// The mark beside the headline when the history file's reading needs the user's look
+/// (`ParseReport::needs_check`): English and Chinese, a link to the parse report.
+pub const READ_CHECK: (&str, &str) = ("Check how your file was read", "请核对文件的读取方式");
+
 /// The plan in one sentence: commit N GPUs on the plan's term, the rest on demand (the
 /// page's headline and the Markdown export's).
 pub fn sentence(lang: Lang, base: &Baseline, spot: bool) -> String {
@@ -173,6 +177,18 @@ mod tests {
     use crate::core::error::{Field, Problem};
     use crate::core::money::Money;
     use crate::core::plan::BaselineRule;
+
+    #[test]
+    fn read_check_mark_in_both_languages() {
+        assert_eq!(
+            pick(Lang::En, READ_CHECK.0, READ_CHECK.1),
+            "Check how your file was read"
+        );
+        assert_eq!(
+            pick(Lang::Zh, READ_CHECK.0, READ_CHECK.1),
+            "请核对文件的读取方式"
+        );
+    }
 
     fn pools(n: u32, reserved: i64, on_demand: i64, spot: i64, spot_hours: f64) -> ThreePools {
         let total = reserved + on_demand + spot;
