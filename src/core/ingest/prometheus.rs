@@ -19,6 +19,7 @@
 //! [`Doc`] (the test oracle of the streaming reader).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher};
 
 use super::json::{self, JsonValue};
 use super::number::{parse_f64, parse_number, NumError, MAX_VALUE};
@@ -330,8 +331,10 @@ struct Steps {
     present: Vec<u32>,
     /// The first group seen at each step and its sum (`u16::MAX`: none yet).
     first: Vec<(u16, f64)>,
-    /// Further groups: `step << 16 | group` → sum.
-    more: HashMap<u64, f64>,
+    /// Further groups: `step << 16 | group` → sum. A hasher without a random seed: the map
+    /// is read in its own order, which is then the same for the same insertions (the
+    /// streaming and the tree reader add a step's group sums alike, in every run).
+    more: HashMap<u64, f64, BuildHasherDefault<DefaultHasher>>,
     index: HashMap<i64, u32>,
     /// Where the series being added is expected next (series share their steps).
     cursor: usize,
@@ -834,11 +837,7 @@ impl Collector {
                 dense[i * ntypes + type_of(g).min(ntypes - 1)] += v;
             }
         }
-        // In the order of step and group, not the map's (a random order per map): the same
-        // answer sums alike whether read as it streams or as a tree, in every run.
-        let mut more: Vec<(u64, f64)> = steps.more.iter().map(|(&k, &v)| (k, v)).collect();
-        more.sort_unstable_by_key(|&(k, _)| k);
-        for (key, v) in more {
+        for (&key, &v) in &steps.more {
             let (i, g) = ((key >> 16) as usize, (key & 0xFFFF) as u16);
             if i < nsteps {
                 dense[i * ntypes + type_of(g).min(ntypes - 1)] += v;
