@@ -84,12 +84,13 @@ test('legend GPU 0 … GPU 7: the question and the mark until "This is right"', 
   assert.equal(await attr(page, 'meaning-ask'), 'utilisation');
   assert.equal(await page.getAttribute('[data-testid=meaning-ask]', 'role'), 'status');
   assert.equal(await text(page, 'meaning-ask').then((t) => t.split('This is right')[0]),
-    'Columns named like “GPU 0” … “GPU 7” with values 0–100 can be GPU counts or per-GPU utilisation: read as one GPU\'s utilisation per column.');
+    'Columns named like “GPU 0” … “GPU 7” with values 0–100 can be GPU counts or per-GPU utilisation (or not usage at all, such as a temperature): read as one GPU\'s utilisation per column.');
   // The question is the report's first thing.
   assert.equal(await page.evaluate(() => document.querySelector('#parse-report').firstElementChild.dataset.testid), 'meaning-ask');
   assert.deepEqual(await page.$$eval('[data-testid=meaning-alternative]', (b) => b.map((x) => x.dataset.value)), ['counts', 'sum']);
   assert.equal(await text(page, 'read-check'), 'Check how your file was read');
   assert.equal(await attr(page, 'read-check', 'href'), '#parse-report');
+  assert.equal(await text(page, 'read-check-why'), ': columns read as one GPU\'s utilisation per column: confirm or choose');
   const before = await value(page, 'recommended-n');
 
   await page.click('[data-testid=meaning-confirm]');
@@ -137,6 +138,8 @@ test('10 GPUs read as GPU counts: more GPUs busy than columns, warned and marked
   assert.match(warning, /^Hour \d{4}-\d\d-\d\d \d\d:\d\d has [\d.,]+ GPUs busy but the file has 10 per-GPU columns: the columns are probably utilisation, not counts\. Choose “one GPU's utilisation per column”\./);
   assert.equal(await page.getAttribute('.read-warnings', 'role'), 'status');
   await page.waitForSelector('[data-testid=read-check]');
+  // Beside the headline: the warning's figure.
+  assert.match(await text(page, 'read-check-why'), /^: [\d.,]+ GPUs busy in an hour, but 10 GPU columns/);
   // The one-click fix beside the warning.
   await page.click('[data-testid=read-warning][data-kind=more-than-gpus] [data-testid=warning-fix]');
   await reread(page, () => document.querySelector('[data-testid=read-meaning]')?.dataset.value === 'utilisation');
@@ -153,7 +156,7 @@ test('375 px, both languages: the question and the warnings fit, speak the langu
       { viewport: { width: 375, height: 800 }, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
     if (lang === 'zh') {
       assert.equal(await text(page, 'read-check'), '请核对文件的读取方式');
-      assert.match(await text(page, 'meaning-ask'), /^名称类似 “GPU 0” … “GPU 7”、数值在 0–100 的列既可能是 GPU 数量，也可能是每块 GPU 的利用率：已按“每列是一块 GPU 的利用率”读取。/);
+      assert.match(await text(page, 'meaning-ask'), /^名称类似 “GPU 0” … “GPU 7”、数值在 0–100 的列既可能是 GPU 数量，也可能是每块 GPU 的利用率（也可能根本不是用量，例如温度）：已按“每列是一块 GPU 的利用率”读取。/);
       assert.match(await page.textContent('[data-testid=read-meaning]'), /^每列是一块 GPU 的利用率（8 块 GPU；每列表头指明一块 GPU）：利用率不低于 10% 的 GPU 视为忙碌$/);
       assert.match(await page.textContent('.parse-status'), /各列含义/);
     }

@@ -10,7 +10,9 @@ use crate::components::when::When;
 
 use crate::components::bilingual;
 use crate::context::{error_of, flag_of, is_ok, memo_of, text_of, use_ctx, Part};
+use crate::i18n::pick;
 use crate::present::headline::{HeadlineView, READ_CHECK};
+use crate::present::read_check;
 use crate::state::{ParseStatus, UsageMode};
 
 #[component]
@@ -23,12 +25,16 @@ pub fn HeadlineCard() -> impl IntoView {
     // The history file's reading needs the user's look (a plausibility warning, a column
     // meaning or a day/month order to confirm): one bool, not the report.
     let data = memo_of(ctx.state, |s| s.mode == UsageMode::Data);
-    let read_check = Memo::new(move |_| {
-        data.get()
-            && ctx
-                .parse_status
-                .with(|p| matches!(p, ParseStatus::Done(Ok(parsed)) if parsed.report.needs_check()))
+    let mark = Memo::new(move |_| {
+        let l = lang.get();
+        ctx.parse_status.with(|p| match p {
+            ParseStatus::Done(Ok(parsed)) if data.get() => {
+                read_check::headline_mark(l, &parsed.report, &parsed.series.zone())
+            }
+            _ => None,
+        })
     });
+    let read_check = Memo::new(move |_| mark.with(Option::is_some));
     view! {
         <section node_ref=view.view.node class="card headline" aria-labelledby="headline-heading" aria-live="polite">
             <h2 id="headline-heading">{bilingual(lang, "The plan", "方案")}</h2>
@@ -51,7 +57,9 @@ pub fn HeadlineCard() -> impl IntoView {
                     <p class="read-check">
                         <a href="#parse-report" data-testid="read-check">
                             {bilingual(lang, READ_CHECK.0, READ_CHECK.1)}
-                        </a>
+                        </a><span data-testid="read-check-why">
+                            {move || mark.get().filter(|t| !t.is_empty()).map(|t| format!("{}{t}", pick(lang.get(), ": ", "：")))}
+                        </span>
                     </p>
                 </When>
                 <HowComputed formula=text(|v| v.formula.clone()) formula_testid="headline-formula" anchor="pools" />

@@ -4,7 +4,9 @@
 //! functions of (language, report), natively tested. The components place them
 //! (`parse_report.rs`, `read_check.rs`).
 
-use crate::core::ingest::{ColumnMeaning, MeaningReport, MeaningWhy, Warning};
+use crate::core::ingest::{
+    ColumnMeaning, MeaningReport, MeaningWhy, OrderSource, ParseReport, Warning,
+};
 use crate::core::zone::Zone;
 use crate::format::{local_minute, number_trim};
 use crate::i18n::{pick, Lang};
@@ -212,10 +214,10 @@ pub fn ask(l: Lang, m: &MeaningReport, names: &[String], used: Option<&str>) -> 
             "名称类似 {cols} 的列只有 0 和 1：按忙碌标记读取，即“{taken}”（1 = 一块 GPU 忙碌）。它们也可能是每块 GPU 的利用率。"
         ),
         (_, _, Lang::En) => format!(
-            "Columns named like {cols} with values 0–100 can be GPU counts or per-GPU utilisation: read as {taken}."
+            "Columns named like {cols} with values 0–100 can be GPU counts or per-GPU utilisation (or not usage at all, such as a temperature): read as {taken}."
         ),
         (_, _, Lang::Zh) => format!(
-            "名称类似 {cols}、数值在 0–100 的列既可能是 GPU 数量，也可能是每块 GPU 的利用率：已按“{taken}”读取。"
+            "名称类似 {cols}、数值在 0–100 的列既可能是 GPU 数量，也可能是每块 GPU 的利用率（也可能根本不是用量，例如温度）：已按“{taken}”读取。"
         ),
     };
     // Columns measuring one pool are never summed nor utilisation: the choice is the column.
@@ -349,6 +351,70 @@ pub fn warning_text(l: Lang, w: &Warning, zone: &Zone) -> String {
     }
 }
 
+/// What the headline's "Check how your file was read" says after its link: the first
+/// warning's figure, else the reading to confirm; `None` when the reading needs no look
+/// (`ParseReport::needs_check` is false).
+pub fn headline_mark(l: Lang, r: &ParseReport, zone: &Zone) -> Option<String> {
+    if !r.needs_check() {
+        return None;
+    }
+    let more = r.warnings.len().saturating_sub(1);
+    let first = r.warnings.first().map(|w| match w {
+        Warning::MoreThanGpus { busy, gpus: n, .. } => match l {
+            Lang::En => format!(
+                "{} GPUs busy in an hour, but {n} GPU columns",
+                gpus(l, *busy)
+            ),
+            Lang::Zh => format!(
+                "某小时 {} 块 GPU 忙碌，但只有 {n} 个 GPU 列",
+                gpus(l, *busy)
+            ),
+        },
+        Warning::PercentAsCounts { column, example } => match l {
+            Lang::En => format!("“{column}” is in percent ({example}) but read as GPUs"),
+            Lang::Zh => format!("“{column}”是百分比（{example}），却按 GPU 数读取"),
+        },
+        Warning::UtilisationAsCounts { column, .. } => match l {
+            Lang::En => format!("“{column}” looks like utilisation but was read as GPUs"),
+            Lang::Zh => format!("“{column}”像是利用率，却按 GPU 数读取"),
+        },
+        Warning::Jump {
+            at,
+            index,
+            from,
+            to,
+        } => {
+            let when = at.map_or_else(|| (index + 1).to_string(), |t| local_minute(t, zone));
+            match l {
+                Lang::En => format!("{} → {} GPUs at {when}", gpus(l, *from), gpus(l, *to)),
+                Lang::Zh => format!("{when} 从 {} 跳到 {} 块 GPU", gpus(l, *from), gpus(l, *to)),
+            }
+        }
+    });
+    let text = match (first, &r.meaning) {
+        (Some(t), _) if more > 0 => match l {
+            Lang::En => format!("{t} (and {more} more)"),
+            Lang::Zh => format!("{t}（另有 {more} 项）"),
+        },
+        (Some(t), _) => t,
+        (None, Some(m)) if m.ask => match l {
+            Lang::En => format!(
+                "columns read as {}: confirm or choose",
+                meaning_name(l, m.read)
+            ),
+            Lang::Zh => format!("各列按“{}”读取：请确认或另选", meaning_name(l, m.read)),
+        },
+        _ if matches!(r.date_order, Some((_, OrderSource::Locale))) => pick(
+            l,
+            "day and month taken from your browser's locale",
+            "日与月的顺序取自浏览器区域设置",
+        )
+        .to_string(),
+        _ => String::new(),
+    };
+    Some(text)
+}
+
 /// The heading of the warnings' list.
 pub fn warnings_heading(l: Lang) -> &'static str {
     pick(l, "Check how the file was read:", "请核对文件的读取方式：")
@@ -473,7 +539,7 @@ mod tests {
         let a = ask(Lang::En, &m, &names(10), None).expect("asks");
         assert_eq!(
             a.text,
-            "Columns named like “GPU 0” … “GPU 9” with values 0–100 can be GPU counts or per-GPU utilisation: read as one GPU's utilisation per column."
+            "Columns named like “GPU 0” … “GPU 9” with values 0–100 can be GPU counts or per-GPU utilisation (or not usage at all, such as a temperature): read as one GPU's utilisation per column."
         );
         assert_eq!(a.taken, ColumnMeaning::Utilisation);
         assert_eq!(
@@ -483,7 +549,7 @@ mod tests {
         let zh = ask(Lang::Zh, &m, &names(2), None).expect("asks");
         assert_eq!(
             zh.text,
-            "名称类似 “GPU 0” 和 “GPU 1”、数值在 0–100 的列既可能是 GPU 数量，也可能是每块 GPU 的利用率：已按“每列是一块 GPU 的利用率”读取。"
+            "名称类似 “GPU 0” 和 “GPU 1”、数值在 0–100 的列既可能是 GPU 数量，也可能是每块 GPU 的利用率（也可能根本不是用量，例如温度）：已按“每列是一块 GPU 的利用率”读取。"
         );
         assert!(ask(
             Lang::En,
@@ -639,5 +705,42 @@ mod tests {
             to: 400.0,
         };
         assert!(warning_text(Lang::Zh, &jt, &utc).contains("在 2026-11-02 10:00 从 2 跳到 400"));
+    }
+
+    #[test]
+    fn the_headline_mark_names_the_first_figure() {
+        let mut r =
+            crate::core::ingest::parse("time,gpus\n2026-11-02 10:00,3\n", &Default::default())
+                .unwrap()
+                .report;
+        let z = Zone::fixed(0);
+        assert_eq!(headline_mark(Lang::En, &r, &z), None);
+        r.warnings = vec![
+            Warning::MoreThanGpus {
+                busy: 114.0,
+                at: Some(1_793_613_600),
+                gpus: 10,
+                series: false,
+            },
+            Warning::Jump {
+                at: Some(1_793_613_600),
+                index: 3,
+                from: 4.0,
+                to: 4000.0,
+            },
+        ];
+        assert_eq!(
+            headline_mark(Lang::En, &r, &z).as_deref(),
+            Some("114 GPUs busy in an hour, but 10 GPU columns (and 1 more)")
+        );
+        assert_eq!(
+            headline_mark(Lang::Zh, &r, &z).as_deref(),
+            Some("某小时 114 块 GPU 忙碌，但只有 10 个 GPU 列（另有 1 项）")
+        );
+        r.warnings.remove(0);
+        assert_eq!(
+            headline_mark(Lang::En, &r, &z).as_deref(),
+            Some("4 → 4,000 GPUs at 2026-11-02 10:00")
+        );
     }
 }
