@@ -8,6 +8,7 @@
 //! report asks the user to confirm it (docs/formats.md, "Per-GPU utilisation tables").
 
 use super::number::parse_number;
+use super::types::TYPE_LABELS;
 
 /// What the value columns of a table hold (the "column meaning" choice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -214,19 +215,9 @@ pub(crate) fn is_gpu_id_label(key: &str) -> bool {
     GPU_ID_LABELS.iter().any(|l| l.eq_ignore_ascii_case(key))
 }
 
-/// Labels that name a GPU's model.
-const MODEL_LABELS: &[&str] = &[
-    "modelname",
-    "gpu_model",
-    "gpu_type",
-    "label_nvidia_com_gpu_product",
-    "nvidia_com_gpu_product",
-    "gpu_product",
-    "model_name",
-    "name",
-    "card_model",
-    "product_name",
-];
+/// Labels that name a GPU's model besides the Prometheus reader's ([`TYPE_LABELS`]):
+/// nvidia_gpu_exporter's `name`, AMD's `card_model`.
+const MORE_MODEL_LABELS: &[&str] = &["name", "card_model", "product_name"];
 /// Header words of a utilisation (lowercase).
 const UTIL_WORDS: &[&str] = &[
     "util",
@@ -427,10 +418,10 @@ fn header_facts(h: &str) -> HeaderFacts {
         .as_ref()
         .is_some_and(|l| l.iter().any(|(k, _)| GPU_ID_LABELS.contains(&k.as_str())));
     let model = labels.as_ref().and_then(|l| {
-        MODEL_LABELS.iter().find_map(|m| {
+        TYPE_LABELS.iter().chain(MORE_MODEL_LABELS).find_map(|m| {
             l.iter()
-                .find(|(k, v)| k == m && !v.trim().is_empty())
-                .map(|(_, v)| (written_key(h, m), v.clone()))
+                .find(|(k, v)| k.eq_ignore_ascii_case(m) && !v.trim().is_empty())
+                .map(|(_, v)| (written_key(h, &m.to_ascii_lowercase()), v.clone()))
         })
     });
     let model = model.or_else(|| {
