@@ -346,7 +346,8 @@ pub fn SharePanel() -> impl IntoView {
         </section>
         <p class="print-only print-link" data-testid="print-link">
             {bilingual(lang, "Open this plan: ", "打开此方案：")}
-            {move || link.get()}
+            // A working link in the PDF, printed whole (wrapped anywhere: style/share.css).
+            <a href=move || link.get()>{move || link.get()}</a>
         </p>
     }
     .into_any()

@@ -86,26 +86,26 @@ pub fn TermsCard() -> impl IntoView {
                                     data-payment=cell(i, |v, i| v.rows[i].payment.clone())
                                     class=cell(i, |v, i| if v.rows[i].recommended { "recommended".into() } else { String::new() })>
                                     <th scope="row">{cell(i, |v, i| v.rows[i].name.clone())}</th>
-                                    <td>{cell(i, |v, i| v.rows[i].pays.clone())}</td>
-                                    <td data-testid="term-effective-monthly" data-value=cell(i, |v, i| v.rows[i].effective.value.clone())>
+                                    <td data-label=bilingual(lang, "Pays per GPU", "每卡付款")>{cell(i, |v, i| v.rows[i].pays.clone())}</td>
+                                    <td data-label=bilingual(lang, "Effective per GPU-month", "每卡每月等效价") data-testid="term-effective-monthly" data-value=cell(i, |v, i| v.rows[i].effective.value.clone())>
                                         {cell(i, |v, i| v.rows[i].effective.text.clone())}
                                     </td>
-                                    <td data-testid="term-breakeven-hours" data-value=cell(i, |v, i| v.rows[i].breakeven_hours.value.clone())>
+                                    <td data-label=bilingual(lang, "Break-even hours", "盈亏平衡小时") data-testid="term-breakeven-hours" data-value=cell(i, |v, i| v.rows[i].breakeven_hours.value.clone())>
                                         {cell(i, |v, i| v.rows[i].breakeven_hours.text.clone())}
                                     </td>
-                                    <td>{cell(i, |v, i| v.rows[i].gpus.clone())}</td>
-                                    <td>{cell(i, |v, i| v.rows[i].monthly_total.clone())}</td>
-                                    <td data-testid="term-saving" data-value=cell(i, |v, i| v.rows[i].saving.value.clone())>
+                                    <td data-label="N">{cell(i, |v, i| v.rows[i].gpus.clone())}</td>
+                                    <td data-label=bilingual(lang, "Monthly total", "月度总额")>{cell(i, |v, i| v.rows[i].monthly_total.clone())}</td>
+                                    <td data-label=bilingual(lang, "Saving vs all on-demand", "比全部按量节省") data-testid="term-saving" data-value=cell(i, |v, i| v.rows[i].saving.value.clone())>
                                         {cell(i, |v, i| v.rows[i].saving.text.clone())}
                                     </td>
-                                    <td data-testid="term-breakeven-months" data-value=cell(i, |v, i| v.rows[i].breakeven_month.value.clone())>
+                                    <td data-label=bilingual(lang, "Pays back", "回本") data-testid="term-breakeven-months" data-value=cell(i, |v, i| v.rows[i].breakeven_month.value.clone())>
                                         {cell(i, |v, i| v.rows[i].breakeven_month.text.clone())}
                                     </td>
-                                    <td data-testid="term-horizon-cost" data-value=cell(i, |v, i| v.rows[i].horizon_cost.value.clone())>
+                                    <td data-label=bilingual(lang, "Cost over the horizon", "规划期总成本") data-testid="term-horizon-cost" data-value=cell(i, |v, i| v.rows[i].horizon_cost.value.clone())>
                                         {cell(i, |v, i| v.rows[i].horizon_cost.text.clone())}
                                     </td>
-                                    <td>{cell(i, |v, i| v.rows[i].risk.clone())}</td>
-                                    <td>{cell(i, |v, i| v.rows[i].verdict.clone())}</td>
+                                    <td data-label=bilingual(lang, "Risk: usage drops / work stops", "风险：用量回落 / 工作停止")>{cell(i, |v, i| v.rows[i].risk.clone())}</td>
+                                    <td data-label=bilingual(lang, "Verdict", "结论")>{cell(i, |v, i| v.rows[i].verdict.clone())}</td>
                                 </tr>
                             }.into_any()) />
                         </tbody>
