@@ -310,3 +310,42 @@ fn a_series_without_a_value_in_the_first_lines_is_kept() {
     assert_eq!(p.series.values[0], 3.0);
     assert_eq!(p.series.values[119], 10.0);
 }
+
+#[test]
+fn no_warning_and_no_question_on_the_pages_samples_and_benches() {
+    use crate::core::examples::{self, Example};
+    let t0 = 1_793_538_000;
+    let mut texts: Vec<(String, String)> = Example::ALL
+        .iter()
+        .map(|&e| (e.key().to_string(), examples::csv(e, t0, 480)))
+        .collect();
+    let bursty = examples::series(Example::BurstyLab, t0, 0);
+    texts.push((
+        "dcgm".into(),
+        crate::core::prom_samples::dcgm_from_series(&bursty, 12, "NVIDIA A100-SXM4-80GB"),
+    ));
+    texts.push((
+        "k8s".into(),
+        crate::core::prom_samples::requests_from_series(&bursty),
+    ));
+    texts.push(("slurm".into(), crate::core::slurm_sample::sacct(t0, 480)));
+    texts.push(("cur".into(), crate::core::cur_samples::sample(t0, 0)));
+    texts.push((
+        "fleet-wide".into(),
+        examples::generate_fleet_wide_csv(3 * 1440),
+    ));
+    texts.push((
+        "fleet-long".into(),
+        examples::generate_fleet_long_csv(3 * 1440),
+    ));
+    texts.push(("minutely".into(), examples::generate_minutely_csv(3 * 1440)));
+    for (name, text) in texts {
+        let p = ok(&text, &ParseOptions::default());
+        assert!(
+            p.report.warnings.is_empty(),
+            "{name}: {:?}",
+            p.report.warnings
+        );
+        assert!(!p.report.needs_check(), "{name}: {:?}", p.report.meaning);
+    }
+}
