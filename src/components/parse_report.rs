@@ -431,17 +431,7 @@ fn report_view(
         .meaning
         .as_ref()
         .map(|m| read_check::meaning_line(l, m, threshold));
-    let value_names: Vec<String> = r
-        .columns
-        .iter()
-        .map(|c| {
-            if c.name.is_empty() {
-                format!("{} {}", pick(l, "column", "列"), c.field + 1)
-            } else {
-                c.name.clone()
-            }
-        })
-        .collect();
+    let value_names: Vec<String> = (0..r.columns.len()).map(column).collect();
     let used_name = match r.used {
         ColumnUse::One(i) => value_names.get(i).map(String::as_str),
         ColumnUse::Sum => None,
