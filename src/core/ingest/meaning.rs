@@ -557,13 +557,21 @@ pub(crate) fn decide(headers: &[&str], cells: &[CellFacts], choice: ColumnMeanin
     }
 }
 
-/// The busy threshold in a column's unit: percent, or a ratio (÷ 100).
-pub(crate) fn threshold(report: &MeaningReport, percent: f64) -> f64 {
-    if report.ratio {
+/// The busy threshold in a column's (or series') unit: percent, or a ratio (÷ 100).
+pub(crate) fn threshold(percent: f64, ratio: bool) -> f64 {
+    if ratio {
         percent / 100.0
     } else {
         percent
     }
+}
+
+/// One GPU's utilisation → 1 GPU busy at or above the threshold, else 0: the one rule of
+/// the DCGM Prometheus reader and the utilisation tables (the same metric read from
+/// Prometheus or from Grafana's CSV gives the same hours).
+#[inline(always)]
+pub(crate) fn busy(v: f64, threshold: f64) -> f64 {
+    f64::from(u8::from(v >= threshold))
 }
 
 #[cfg(test)]

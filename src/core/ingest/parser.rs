@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::cur::CurRows;
 use super::detect::{detect, Layout, Mode, TsCol, Typing};
-use super::meaning::{threshold, ColumnMeaning};
+use super::meaning::{busy, threshold, ColumnMeaning};
 use super::number::{
     fast_trim, fast_trim_inlined, parse_number, simple_decimal_inlined, NumError, MAX_VALUE,
 };
@@ -786,12 +786,6 @@ fn unescape_header(layout: &mut Layout) {
     }
 }
 
-/// One GPU's utilisation → 1 GPU busy at or above the threshold (as the DCGM reader), else 0.
-#[inline(always)]
-fn busy(v: f64, threshold: f64) -> f64 {
-    f64::from(u8::from(v >= threshold))
-}
-
 /// A value cell → GPUs busy (finite, 0 ..= 1e9).
 #[inline(always)]
 fn value(cell: &str) -> Result<f64, RejectReason> {
@@ -830,7 +824,7 @@ impl Rows {
             .meaning
             .as_ref()
             .filter(|m| m.read == ColumnMeaning::Utilisation)
-            .map(|m| threshold(m, opts.busy_threshold_percent));
+            .map(|m| threshold(opts.busy_threshold_percent, m.ratio));
         if util.is_some() {
             report.busy_threshold_percent = Some(opts.busy_threshold_percent);
         }
@@ -1486,7 +1480,7 @@ impl Rows {
             let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
             let d = super::meaning::decide(&names, &vec![cells.clone(); names.len()], opts.meaning);
             if d.report.read == ColumnMeaning::Utilisation {
-                let th = threshold(&d.report, opts.busy_threshold_percent);
+                let th = threshold(opts.busy_threshold_percent, d.report.ratio);
                 for x in s.iter_mut() {
                     x.v = busy(x.v, th);
                 }

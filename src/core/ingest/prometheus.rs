@@ -254,7 +254,7 @@ enum Kind {
     Other,
 }
 
-use super::meaning::{is_gpu_id_label, UTIL_PERCENT, UTIL_RATIO};
+use super::meaning::{busy, is_gpu_id_label, threshold, UTIL_PERCENT, UTIL_RATIO};
 const REQUESTS: &str = "kube_pod_container_resource_requests";
 const REQUESTS_OLD: &str = "kube_pod_container_resource_requests_nvidia_com_gpu";
 const GPU_RESOURCE: &str = "nvidia_com_gpu";
@@ -649,10 +649,8 @@ impl Collector {
                 g
             }
         };
-        let th = self.opts.busy_threshold_percent;
         let contrib = |v: f64| match mode {
-            Mode::Busy { ratio: false } => f64::from(u8::from(v >= th)),
-            Mode::Busy { ratio: true } => f64::from(u8::from(v >= th / 100.0)),
+            Mode::Busy { ratio } => busy(v, threshold(self.opts.busy_threshold_percent, ratio)),
             _ => v,
         };
         for (ms, v) in s {
