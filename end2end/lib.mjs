@@ -54,6 +54,19 @@ export async function openPage(browser, url, contextOptions = {}) {
  * of the one before) the cards off screen catch up when it pauses, marked meanwhile by
  * `<html data-settling>` (src/context.rs, SETTLE_MS).
  */
+/** The corpus of real exports (tests/corpus/, sources in its README). */
+export const CORPUS = path.join(ROOT, 'tests', 'corpus');
+
+/** On an open page: switch to a history, pick a corpus file `name` through the file picker,
+ *  and wait until it is read (its report) or refused (its message). */
+export async function pickCorpusFile(page, name) {
+  await page.click('[data-testid=mode-data]');
+  await page.setInputFiles('[data-testid=usage-file]', path.join(CORPUS, name));
+  await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value
+    || document.querySelector('[data-testid=usage-error]'), null, { timeout: 20000 })
+    .catch(async () => { throw new Error(`${name}: neither read nor refused; ${await page.textContent('.parse-status')}`); });
+}
+
 export async function settled(page) {
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-settling'), null, { timeout: 5000 });
 }

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { launch, serve, openPage, settled, ROOT, SCREENSHOTS } from '../lib.mjs';
+import { launch, serve, openPage, pickCorpusFile, settled, SCREENSHOTS } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -195,8 +195,7 @@ for (const lang of ['en', 'zh']) {
 
   test(`${lang}: a utilisation file read as counts (the read-check warnings) fits A4 and Letter`, async () => {
     const { page, context, problems } = await openPage(browser, `${server.url}?v=2&lang=${lang}&mode=data`, { viewport: { width: 1280, height: 800 } });
-    await page.setInputFiles('[data-testid=usage-file]', path.join(ROOT, 'tests', 'corpus', 'grafana-dcgm-util-labelsets-10gpu.csv'));
-    await waitFor(page, () => document.querySelector('[data-testid=hours-read]')?.dataset.value);
+    await pickCorpusFile(page, 'grafana-dcgm-util-labelsets-10gpu.csv');
     await page.selectOption('[data-testid=column-meaning]', 'counts');
     await page.waitForSelector('[data-testid=read-warnings]', { timeout: 20000 });
     const failures = await checkPrint(page, `read-check-${lang}`);

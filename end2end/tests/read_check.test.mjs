@@ -9,9 +9,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, value, ROOT, SCREENSHOTS } from '../lib.mjs';
+import { launch, serve, openPage, pickCorpusFile, value, SCREENSHOTS } from '../lib.mjs';
 
-const CORPUS = path.join(ROOT, 'tests', 'corpus');
 
 let browser, server;
 before(async () => {
@@ -23,13 +22,10 @@ after(async () => {
   await server?.close();
 });
 
-/** Open the page, switch to a history and pick `name` from the corpus; wait for its report. */
+/** Open the page and pick `name` from the corpus (`pickCorpusFile`). */
 async function pick(name, contextOptions = {}) {
   const { page, context, problems } = await openPage(browser, server.url, contextOptions);
-  await page.click('[data-testid=mode-data]');
-  await page.setInputFiles('[data-testid=usage-file]', path.join(CORPUS, name));
-  await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value, null, { timeout: 20000 })
-    .catch(async () => { throw new Error(`${name}: no report; ${await page.textContent('.parse-status')}`); });
+  await pickCorpusFile(page, name);
   return { page, context, problems };
 }
 

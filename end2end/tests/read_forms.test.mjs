@@ -4,10 +4,7 @@
 // the DCGM label sets, the `GPU n` legend, the mixed fleet, `%` cells and the counts choice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { launch, serve, openPage, value, ROOT } from '../lib.mjs';
-
-const CORPUS = path.join(ROOT, 'tests', 'corpus');
+import { launch, serve, openPage, pickCorpusFile, value } from '../lib.mjs';
 
 let browser, server;
 before(async () => {
@@ -19,13 +16,10 @@ after(async () => {
   await server?.close();
 });
 
-/** Pick a corpus file; wait for its report (or its error). */
+/** Open the page and pick `name` from the corpus (`pickCorpusFile`). */
 async function pick(name, contextOptions = {}) {
   const { page, context, problems } = await openPage(browser, server.url, contextOptions);
-  await page.click('[data-testid=mode-data]');
-  await page.setInputFiles('[data-testid=usage-file]', path.join(CORPUS, name));
-  await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value
-    || document.querySelector('[data-testid=usage-error]'), { timeout: 20000 });
+  await pickCorpusFile(page, name);
   return { page, context, problems };
 }
 
