@@ -115,3 +115,33 @@ export async function pasteYear(page) {
 
 /** Chromium trace events that are the main thread's rendering work (style, layout, paint, commit). */
 export const RENDER_EVENTS = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'UpdateLayer']);
+
+/** The sub-path build (`--public-url /planner/`): scripts/test builds target/dist-subpath;
+ *  GRP_DIST_SUBPATH picks another. */
+export const SUBPATH_DIST = path.resolve(ROOT, process.env.GRP_DIST_SUBPATH || 'target/dist-subpath');
+
+/** The files a build's service worker precaches (scripts/offline.mjs wrote them into
+ *  DIR/sw.js), as paths relative to the build's root, e.g. `docs/formulas.html`. */
+export function precached(dir = path.resolve(ROOT, process.env.GRP_DIST || 'dist')) {
+  const sw = fs.readFileSync(path.join(dir, 'sw.js'), 'utf8');
+  const list = sw.match(/^const FILES = (\[.*\]);$/m);
+  if (!list) throw new Error(`${dir}/sw.js lists no FILES: not written by scripts/offline.mjs?`);
+  return JSON.parse(list[1]).map(([name]) => name);
+}
+
+/**
+ * On an open page: wait until the build's service worker (src/offline.rs registers it once
+ * the page is ready and idle) is active, i.e. its whole build is cached. Returns its scope,
+ * script URL and the cache names of the origin.
+ */
+export async function serviceWorkerActive(page, timeout = 20000) {
+  return page.evaluate(async (timeout) => {
+    const ready = navigator.serviceWorker.ready.then(async (reg) => {
+      const w = reg.active;
+      if (w.state !== 'activated') await new Promise((r) => w.addEventListener('statechange', () => w.state === 'activated' && r()));
+      return { scope: reg.scope, script: w.scriptURL, caches: await caches.keys() };
+    });
+    const late = new Promise((_, reject) => setTimeout(() => reject(new Error('no active service worker')), timeout));
+    return Promise.race([ready, late]);
+  }, timeout);
+}

@@ -5,7 +5,9 @@
 //      were one; measured: Lighthouse mobile, served plain, a 30-day link's LCP 2.61 -> 2.27 s);
 //   2. scripts/csp.mjs: pin trunk's inline loader in the CSP;
 //   3. scripts/prerender.mjs: the first screen as static HTML (adds the chooser script);
-//   4. scripts/csp.mjs again: pin the chooser.
+//   4. scripts/csp.mjs again: pin the chooser;
+//   5. scripts/offline.mjs: the service worker (DIST/sw.js) that precaches every file of the
+//      build, so it must come last (issue 36).
 // Usage: node scripts/finish.mjs DIST [PUBLIC_URL]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,8 +80,9 @@ if (links.length > 1) {
 }
 fs.writeFileSync(indexFile, html);
 
-// 2-4.
+// 2-5.
 const run = (script, ...args) => execFileSync(process.execPath, [path.join(here, script), ...args], { stdio: 'inherit' });
 run('csp.mjs', dist);
 run('prerender.mjs', dist, publicUrl);
 run('csp.mjs', dist);
+run('offline.mjs', dist, publicUrl);

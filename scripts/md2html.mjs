@@ -68,7 +68,8 @@ export function render(md, title) {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="description" content="${esc(title)} — GPU Rent Planner">
-<title>${esc(title)} · GPU Rent Planner</title><link rel="stylesheet" href="docs.css"></head>
+<title>${esc(title)} · GPU Rent Planner</title><link rel="stylesheet" href="docs.css">
+<link rel="icon" type="image/svg+xml" href="../favicon.svg"></head>
 <body><main>
 <p><a href="../">← GPU Rent Planner</a></p>
 ${html.join('\n')}

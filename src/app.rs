@@ -302,6 +302,7 @@ pub fn App() -> impl IntoView {
 
     view! {
         <LinkNotice problems lang=Signal::from(memo_of(state, |s| s.lang)) />
+        <crate::components::update_notice::UpdateNotice lang=Signal::from(memo_of(state, |s| s.lang)) />
         <Planner state usage_text parse_status staged=true />
     }
 }

@@ -15,6 +15,7 @@ pub mod fleet_memos;
 pub mod format;
 pub mod i18n;
 pub mod inputs;
+pub mod offline;
 pub mod on_screen;
 pub mod pipeline;
 pub mod present;

@@ -2,8 +2,7 @@
 // number field, the URL follows by replace, and the build works under a sub-path.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { launch, serve, openPage, value, screenshot, ROOT } from '../lib.mjs';
+import { launch, serve, openPage, value, screenshot, SUBPATH_DIST } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -99,7 +98,7 @@ test('Chinese from the browser language, and a 375 px phone screenshot', async (
 });
 
 test('the release build also works under a sub-path (--public-url /planner/)', async () => {
-  const sub = await serve(path.join(ROOT, 'target', 'dist-subpath'), '/planner/');
+  const sub = await serve(SUBPATH_DIST, '/planner/');
   try {
     const { page, context, problems } = await openPage(browser, sub.url);
     assert.equal(await value(page, 'breakeven-hours'), 360);

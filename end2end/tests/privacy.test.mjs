@@ -1,24 +1,40 @@
 // Privacy: after the page has loaded it makes ZERO network requests, to any origin, whatever
-// the user does; the strict Content-Security-Policy (index.html + scripts/csp.mjs) holds with
-// no violation; once the wasm runs, connect-src allows only the origin's /robots.txt
-// (src/main.rs: crawlers and audits fetch it through the page), so even a fetch() of the
-// page itself is refused.
+// the user does, besides its own service worker's (below); the strict Content-Security-Policy
+// (index.html + scripts/csp.mjs) holds with no violation; once the wasm runs, connect-src
+// allows only the origin's /robots.txt (src/main.rs: crawlers and audits fetch it through the
+// page), so even a fetch() of the page itself is refused.
 //
 // What the load itself fetches (asserted below): the HTML, the JS glue (modulepreload),
-// the .wasm (preload + the loader's fetch, one request in Chromium), the CSS files and
-// favicon.svg, all from the page's origin. docs/formulas.md only when a "Formula" link is
-// clicked (a navigation the user asked for).
+// the .wasm (preload + the loader's fetch, one request in Chromium) and the CSS, all from the
+// page's origin. docs/formulas.md only when a "Formula" link is clicked (a navigation the
+// user asked for).
+//
+// The service worker (issue 36, src/offline.rs, scripts/offline.mjs): once the page is ready
+// and idle it registers sw.js, which fetches this build's own files once (its precache list,
+// read from DIST/sw.js), from the page's origin; nothing else. A later visit is served from
+// that cache: what reaches the network is the browser's update check of sw.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, serve, value } from '../lib.mjs';
+import { ROOT, SUBPATH_DIST, launch, precached, serve, serviceWorkerActive, value } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
 after(async () => { await browser?.close(); await server?.close(); });
+
+/** What the service worker fetches after the page is ready: sw.js and its precache list, each
+ *  once, as paths under the build's root (`prefix`). */
+const workerFiles = (dist, prefix = '/') => ['sw.js', ...precached(dist)].map((f) => prefix + f).sort();
+const DIST = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
+/**
+ * Files the page itself may fetch after load, on a user's action, as path patterns (each
+ * from the page's origin and in the build's precache list too). None today; a module loaded
+ * on first use (e.g. the readers' worker on the first history read) adds its pattern here.
+ */
+const ON_DEMAND = [];
 
 /** Open the page recording every request and every CSP violation from the first byte. */
 async function open(url = server.url, options = {}) {
@@ -26,8 +42,13 @@ async function open(url = server.url, options = {}) {
   const page = await context.newPage();
   const requests = [];
   const problems = [];
-  // Every request of the context (page, workers, service workers), whatever the scheme.
-  context.on('request', (r) => requests.push(r.url()));
+  // Every request of the context (page, workers, service workers), whatever the scheme;
+  // `worker`: made by the service worker; `at`: when (ms since the epoch).
+  const log = [];
+  context.on('request', (r) => {
+    requests.push(r.url());
+    log.push({ url: r.url(), worker: !!r.serviceWorker(), at: Date.now() });
+  });
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.addInitScript(() => {
@@ -35,20 +56,31 @@ async function open(url = server.url, options = {}) {
     document.addEventListener('securitypolicyviolation', (e) => {
       window.__cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
     });
+    // When <html data-ready> was set (the service worker is registered only after it).
+    new MutationObserver((_, o) => {
+      if (document.documentElement?.hasAttribute('data-ready')) { window.__readyAt = Date.now(); o.disconnect(); }
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
   });
   await page.goto(url);
   await page.waitForSelector('html[data-ready]', { state: 'attached' });
   await page.waitForLoadState('networkidle');
-  return { page, context, requests, problems };
+  // "After load" starts once the service worker has cached the build (its only requests).
+  const worker = await serviceWorkerActive(page);
+  return { page, context, requests, log, problems, worker };
 }
 
 const violations = (page) => page.evaluate(() => window.__cspViolations);
 
 test('the load fetches only the page’s own files, from its own origin, with no CSP violation', async () => {
-  const { page, context, requests, problems } = await open();
+  const { page, context, requests, log, problems } = await open();
   const origin = new URL(server.url).origin;
   for (const u of requests) assert.ok(u.startsWith(origin + '/'), `request to another origin: ${u}`);
-  const files = requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{16}(?=[._])/, '-HASH'));
+  // The service worker's: sw.js, then this build's files, each once, after <html data-ready>.
+  const byWorker = log.filter((r) => r.worker);
+  assert.deepEqual(byWorker.map((r) => new URL(r.url).pathname).sort(), workerFiles(DIST));
+  const readyAt = await page.evaluate(() => window.__readyAt);
+  assert.ok(byWorker.every((r) => r.at >= readyAt), 'the service worker only after the page is ready');
+  const files = log.filter((r) => !r.worker).map((r) => new URL(r.url).pathname.replace(/-[0-9a-f]{16}(?=[._])/, '-HASH'));
   const kinds = files.map((f) => (f === '/' ? 'html' : path.extname(f).slice(1))).sort();
   const css = kinds.filter((k) => k === 'css').length;
   // One stylesheet: scripts/finish.mjs joins trunk's (eight render-blocking requests were one).
@@ -65,6 +97,9 @@ test('the load fetches only the page’s own files, from its own origin, with no
     ["script-src 'self' 'wasm-unsafe-eval' " + csp.match(/'sha256-[^']+'/g).join(' ')]);
   assert.doesNotMatch(csp, /style-src-attr|unsafe-inline/);
   assert.doesNotMatch(csp, /https?:|\*/, 'no remote origin, no wildcard');
+  // The service worker and the manifest: their own directive, the page's origin only.
+  assert.deepEqual(csp.split(';').map((d) => d.trim()).filter((d) => /^(worker|manifest)-src/.test(d)),
+    ["worker-src 'self'", "manifest-src 'self'"]);
   await context.close();
 });
 
@@ -137,10 +172,13 @@ test('whatever the user does, no request is made after load', async () => {
   await page.waitForTimeout(300);
 
   const after = requests.slice(atLoad);
-  assert.deepEqual(after.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:')), [],
+  const origin = new URL(server.url).origin;
+  const onDemand = (u) => u.startsWith(origin + '/') && ON_DEMAND.some((re) => re.test(new URL(u).pathname))
+    && precached(DIST).includes(new URL(u).pathname.slice(1));
+  assert.deepEqual(after.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && !onDemand(u)), [],
     'network requests after load');
   // data:/blob: URLs are in-memory (the PNG); list them so a change shows up here.
-  assert.ok(after.every((u) => u.startsWith('data:image/png') || u.startsWith('blob:')), after.join('\n'));
+  assert.ok(after.every((u) => u.startsWith('data:image/png') || u.startsWith('blob:') || onDemand(u)), after.join('\n'));
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(problems, []);
   assert.ok(await value(page, 'breakeven-hours') > 0);
@@ -193,14 +231,36 @@ test('once the wasm runs, the page cannot reach any origin, its own included', a
 });
 
 test('the sub-path build carries the same CSP, pinned to its own loader', async () => {
-  const sub = await serve(path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'target', 'dist-subpath'), '/planner/');
+  const sub = await serve(SUBPATH_DIST, '/planner/');
   try {
-    const { page, context, problems } = await open(sub.url);
+    const { page, context, problems, log, worker } = await open(sub.url);
     assert.deepEqual(await violations(page), []);
+    // Its service worker's scope is the sub-path; it fetched the sub-path build's files only.
+    assert.equal(worker.scope, sub.url);
+    assert.deepEqual(log.filter((r) => r.worker).map((r) => new URL(r.url).pathname).sort(), workerFiles(SUBPATH_DIST, '/planner/'));
     assert.deepEqual(problems, []);
     assert.equal(await value(page, 'breakeven-hours'), 360);
     await context.close();
   } finally {
     await sub.close();
   }
+});
+
+test('a second visit is served by the service worker: only the update check of sw.js reaches the network', async () => {
+  const { page, context, log } = await open();
+  const first = log.length;
+  const served = [];
+  page.on('response', (r) => { if (r.url().startsWith('http')) served.push({ path: new URL(r.url()).pathname, fromWorker: r.fromServiceWorker() }); });
+  await page.goto(server.url);
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  const origin = new URL(server.url).origin;
+  assert.ok(served.length >= 4, JSON.stringify(served));
+  for (const r of served) assert.ok(r.fromWorker, `${r.path} came from the network`);
+  // Whatever the worker itself fetched: only sw.js (the browser's and the page's update check).
+  const byWorker = log.slice(first).filter((r) => r.worker);
+  for (const r of byWorker) assert.equal(r.url, `${origin}/sw.js`);
+  assert.deepEqual(await violations(page), []);
+  await context.close();
 });

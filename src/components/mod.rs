@@ -32,6 +32,7 @@ pub mod spot_card;
 pub mod sticky_bar;
 pub mod terms_card;
 pub mod type_bar;
+pub mod update_notice;
 pub mod usage_panel;
 pub mod waterline_card;
 pub mod what_if;
