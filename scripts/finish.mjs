@@ -1,6 +1,8 @@
 // Post-build steps of every release build, in order (scripts/serve, scripts/test, scripts/bench):
 //   1. minify the wasm-bindgen JS glue with terser (trunk's minifier leaves it at 54 KB;
 //      measured 9.4 -> 7.2 KB gzip) and rewrite its `integrity` hash in index.html;
+//   1a. name the readers' worker script in <meta name="grp-reader"> (issue 36,
+//       src/reader_client.rs; scripts/extra-module.mjs built it, reader-worker-<hash>.js);
 //   1b. join trunk's stylesheets into one file, in their order (eight render-blocking requests
 //      were one; measured: Lighthouse mobile, served plain, a 30-day link's LCP 2.61 -> 2.27 s);
 //   2. scripts/csp.mjs: pin trunk's inline loader in the CSP;
@@ -24,11 +26,13 @@ let html = fs.readFileSync(indexFile, 'utf8');
 
 // 1. The application's glue is the one .js file the page references (trunk names it
 //    <crate>-<hash>.js; its integrity hash is rewritten); the first-stage module's glue
-//    (scripts/first-stage.mjs, first-figures-<hash>.js) is not referenced yet.
-const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && html.includes(f) && !f.startsWith('first-figures-'));
-const firstGlue = fs.readdirSync(dist).filter((f) => /^first-figures-[0-9a-f]{16}\.js$/.test(f));
-if (glue.length !== 1 || firstGlue.length !== 1) {
-  console.error(`finish: expected one JS glue file referenced by ${indexFile} and one first-figures-*.js, found ${[...glue, ...firstGlue].join(', ') || 'none'}`);
+//    (first-figures-<hash>.js) and the readers' worker's (reader-<hash>.js), both written by
+//    scripts/extra-module.mjs, are not referenced yet.
+const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && html.includes(f) && !/^(first-figures|reader)-/.test(f));
+const firstGlue = fs.readdirSync(dist).filter((f) => /^(first-figures|reader)-[0-9a-f]{16}\.js$/.test(f));
+const readerWorker = fs.readdirSync(dist).filter((f) => /^reader-worker-[0-9a-f]{16}\.js$/.test(f));
+if (glue.length !== 1 || firstGlue.length !== 2 || readerWorker.length !== 1) {
+  console.error(`finish: expected one JS glue file referenced by ${indexFile}, one first-figures-*.js, one reader-*.js and one reader-worker-*.js, found ${[...glue, ...firstGlue, ...readerWorker].join(', ') || 'none'}`);
   process.exit(1);
 }
 const sri = (text) => `sha384-${crypto.createHash('sha384').update(text).digest('base64')}`;
@@ -50,6 +54,10 @@ for (const name of [...glue, ...firstGlue]) {
   fs.writeFileSync(glueFile, out.code);
   console.log(`finish: ${name} minified, ${before.length} -> ${out.code.length} B`);
 }
+
+// 1a. The readers' worker, by name (relative to the public URL, as the page's other files).
+html = html.replace(/<meta name="?grp-reader"?[^>]*>/g, '');
+html = html.replace('</head>', `<meta name="grp-reader" content="${publicUrl}${readerWorker[0]}"></head>`);
 
 // 1b. Every stylesheet link without a media query, in document order, becomes one file
 //     (style-<hash>.css, with its integrity hash) at the first one's place.

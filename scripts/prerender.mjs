@@ -59,10 +59,10 @@ try {
   await new Promise((r) => server.close(r));
 }
 
-// The first-stage module's files (scripts/first-stage.mjs built them).
+// The first-stage module's files (scripts/extra-module.mjs built them).
 const firstJs = fs.readdirSync(dist).filter((f) => /^first-figures-[0-9a-f]{16}\.js$/.test(f));
 if (firstJs.length !== 1) {
-  console.error(`prerender: expected one first-figures-*.js in ${dist} (scripts/first-stage.mjs), found ${firstJs.length}`);
+  console.error(`prerender: expected one first-figures-*.js in ${dist} (scripts/extra-module.mjs), found ${firstJs.length}`);
   process.exit(1);
 }
 const firstWasm = firstJs[0].replace(/\.js$/, '_bg.wasm');
@@ -100,7 +100,7 @@ if (html.length === before && /_bg\.wasm[^>]*rel="?preload/.test(html)) {
   process.exit(1);
 }
 
-// The first-stage module's loader (scripts/first-stage.mjs built it): it is imported only
+// The first-stage module's loader (scripts/extra-module.mjs built it): it is imported only
 // when the copy is pending (a link or a saved session), so the default page never fetches
 // it; whatever happens it says it is done (`<html data-first>`), which the application's
 // loader waits for. Before the application's loader, so its fetch starts first.

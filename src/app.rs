@@ -1,7 +1,7 @@
 //! The page: one `RwSignal` of inputs → one `Memo` of outputs → components read it.
 //! The usage history (possibly megabytes) lives in its own signal beside the state and is
-//! parsed in slices off the input path; its profile is memoised separately, so a price
-//! change only re-runs the cheap `plan_with_history`.
+//! read in the readers' worker (`reader_client`), never on the page's thread; its profile is
+//! memoised separately, so a price change only re-runs the cheap `plan_with_history`.
 
 use leptos::prelude::*;
 
@@ -30,12 +30,13 @@ use crate::components::terms_card::TermsCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
 use crate::context::{memo_of, page_memo, Ctx, HistoryFile, ShareCtx, AUTOSAVE_KEY};
-use crate::core::ingest::{self, ParseOptions, Stepper};
+use crate::core::ingest::ParseOptions;
 use crate::core::plan::PlanOutputs;
 use crate::core::zone::ZoneChoice;
 use crate::fleet_memos;
 use crate::i18n::texts;
 use crate::pipeline::{quantized, PARSE_AT_ONCE_BYTES};
+use crate::reader_client;
 use crate::state::{AppState, Lang, ParseStatus, UsageMode};
 use crate::time_zones;
 use crate::url::{self, LinkState};
@@ -60,81 +61,6 @@ pub fn read_options(options: ParseOptions, tz: &ZoneChoice) -> ParseOptions {
         time_zones::resolve(tz),
         time_zones::locale_date_order(),
     )
-}
-
-/// Bytes per slice (~1 ms of work in wasm), then the browser gets the thread back.
-const PARSE_SLICE_BYTES: usize = 64 * 1024;
-
-/// Bytes read from a file at a time (each read is one `Blob.slice(…).arrayBuffer()`).
-const FILE_SLICE_BYTES: u64 = 1024 * 1024;
-/// Reading works this long before it gives the browser the thread back (a frame is 16 ms;
-/// a yield costs ~4 ms of timer clamping, so yielding after every 64 KiB slice, ~1 ms of
-/// work, spent most of a large read waiting).
-const TURN_MS: f64 = 10.0;
-
-/// A turn of work on the page's thread: over after [`TURN_MS`].
-struct Turn(f64);
-
-impl Turn {
-    fn new() -> Self {
-        Self(browser::now_ms())
-    }
-    fn over(&self) -> bool {
-        browser::now_ms() - self.0 >= TURN_MS
-    }
-    /// Give the browser the thread back, then start a new turn; `false` when a newer read
-    /// replaced this one meanwhile (`current`).
-    async fn yield_now(&mut self, current: impl Fn() -> bool) -> bool {
-        if !current() {
-            return false;
-        }
-        gloo_timers::future::TimeoutFuture::new(0).await;
-        self.0 = browser::now_ms();
-        current()
-    }
-}
-
-/// Read a history file from disk slice by slice (`ByteStepper`; the whole text is never
-/// held), showing progress. `None` when a newer read replaced this one.
-async fn read_file_in_slices(
-    file: &HistoryFile,
-    options: &ParseOptions,
-    current: impl Fn() -> bool + Copy,
-    parse_status: RwSignal<ParseStatus>,
-) -> Option<ingest::ParseResult> {
-    let size = file.size.max(0.0) as u64;
-    let mut stepper = ingest::ByteStepper::new(size, options);
-    let mut buf: Vec<u8> = Vec::new();
-    let mut turn = Turn::new();
-    while let Some(at) = stepper.wants() {
-        buf.clear();
-        let end = at.saturating_add(FILE_SLICE_BYTES).min(size);
-        let read = browser::read_blob(&file.file, at as f64, end as f64, &mut buf).await;
-        if !current() {
-            return None;
-        }
-        if !read {
-            return Some(Err(ingest::IngestError::Unreadable { at }));
-        }
-        let mut fed = at;
-        for piece in buf.chunks(PARSE_SLICE_BYTES) {
-            stepper.feed(piece);
-            fed += piece.len() as u64;
-            if stepper.wants() != Some(fed) {
-                break; // done, failed, or reading again from the start
-            }
-            if turn.over() {
-                parse_status.set(ParseStatus::Parsing(stepper.progress()));
-                if !turn.yield_now(current).await {
-                    return None;
-                }
-            }
-        }
-        if buf.is_empty() {
-            stepper.feed(&[]);
-        }
-    }
-    current().then(|| stepper.finish())
 }
 
 /// The real page: decodes the link (or the autosaved session) once, then writes the URL
@@ -169,7 +95,18 @@ pub fn App() -> impl IntoView {
     let histogram = link.history.as_ref().is_some_and(|h| h.histogram);
     // The history the link carried becomes the usage text (reads back to the same series).
     let usage_text = RwSignal::new(crate::pipeline::usage_text(&link));
-    let parse_status = RwSignal::new(ParseStatus::Empty);
+    // The link's history at once, without the reader when the link's own series says it all
+    // (`pipeline::read_link_series`, as the first stage shows it); the reader's answer, with
+    // its full report, replaces it when it comes (the same series: tests/fuzz_url.rs).
+    let at_once = link.history.as_ref().and_then(|_| {
+        let s = state.get_untracked();
+        crate::pipeline::read_link_series(&link, &read_options(s.parse_options, &s.tz)).flatten()
+    });
+    if link.history.is_some() {
+        reader_client::start();
+    }
+    let parse_status =
+        RwSignal::new(at_once.map_or(ParseStatus::Empty, |p| ParseStatus::Done(Ok(p))));
 
     // The history as the link carries it, compressed once per parse (not per keystroke).
     let data = Memo::new(move |_| {
@@ -358,58 +295,41 @@ pub fn Planner(
     let lang: Signal<Lang> = memo_of(state, |s| s.lang).into();
     let currency: Signal<&'static str> = memo_of(state, |s| s.currency.symbol()).into();
 
-    // Read the history whenever the text, the file or the reading options change. Large
-    // texts are read in slices so the page stays responsive, a large file slice by slice
-    // from disk (never whole); a newer run cancels an older one.
+    // Read the history whenever the text, the file or the reading options change: in the
+    // readers' worker (reader_client), a large text or a file with its progress shown; a
+    // newer read cancels an older one. A small text's new answer replaces the old one when
+    // it comes (typing does not blank the figures between keystrokes).
     let usage_file = RwSignal::new_local(None::<HistoryFile>);
-    let generation = StoredValue::new(0u64);
     let parse_options = Memo::new(move |_| state.with(|s| (s.parse_options.clone(), s.tz.clone())));
     Effect::new(move |_| {
         let (options, tz) = parse_options.get();
-        let len = usage_text.with(String::len);
         let file = usage_file.get();
-        generation.update_value(|g| *g += 1);
-        let run = generation.get_value();
-        let current = move || generation.try_get_value() == Some(run);
         if file.is_none() && usage_text.with(|t| t.trim().is_empty()) {
+            reader_client::cancel();
             parse_status.set(ParseStatus::Empty);
             return;
         }
         // The zone is resolved only when there is a text to read (asking the browser for a
         // named zone's daylight saving costs a few ms, once).
-        let mut options = read_options(options, &tz);
-        if let Some(file) = file {
-            options.max_input_bytes = ingest::MAX_FILE_BYTES;
+        let options = read_options(options, &tz);
+        let large = file.is_some() || usage_text.with(String::len) >= PARSE_AT_ONCE_BYTES;
+        if large || !parse_status.with_untracked(|p| matches!(p, ParseStatus::Done(_))) {
             parse_status.set(ParseStatus::Parsing(0.0));
-            leptos::task::spawn_local(async move {
-                let result = read_file_in_slices(&file, &options, current, parse_status).await;
-                if let Some(result) = result {
-                    parse_status.set(ParseStatus::Done(quantized(result)));
-                }
-            });
-        } else if len < PARSE_AT_ONCE_BYTES {
-            parse_status.set(ParseStatus::Done(
-                usage_text.with(|t| crate::pipeline::read_history(t, &options)),
-            ));
-        } else {
-            parse_status.set(ParseStatus::Parsing(0.0));
-            leptos::task::spawn_local(async move {
-                let text = usage_text.get_untracked();
-                let mut stepper = Stepper::new(&text, &options);
-                let mut turn = Turn::new();
-                while !stepper.step(PARSE_SLICE_BYTES) {
-                    if turn.over() {
-                        parse_status.set(ParseStatus::Parsing(stepper.progress()));
-                        if !turn.yield_now(current).await {
-                            return;
-                        }
-                    }
-                }
-                if current() {
-                    parse_status.set(ParseStatus::Done(quantized(stepper.finish())));
-                }
-            });
         }
+        let source = match file {
+            Some(f) => reader_client::Source::File(f.file),
+            None => reader_client::Source::Text(usage_text.get()),
+        };
+        reader_client::read(
+            source,
+            &options,
+            move |fraction| {
+                parse_status.try_set(ParseStatus::Parsing(fraction));
+            },
+            move |result| {
+                parse_status.try_set(ParseStatus::Done(quantized(result)));
+            },
+        );
     });
 
     let inputs = Memo::new(move |_| state.with(|s| s.inputs.clone()));

@@ -89,6 +89,15 @@ pub async fn read_blob(blob: &web_sys::Blob, start: f64, end: f64, into: &mut Ve
     true
 }
 
+/// A plain object of these fields (a message to or from a worker).
+pub fn js_object(fields: &[(&str, wasm_bindgen::JsValue)]) -> wasm_bindgen::JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in fields {
+        let _ = js_sys::Reflect::set(&o, &wasm_bindgen::JsValue::from_str(k), v);
+    }
+    o.into()
+}
+
 /// Milliseconds since the page opened (`performance.now()`, else the clock).
 pub fn now_ms() -> f64 {
     js_sys::Date::now()

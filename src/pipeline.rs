@@ -288,7 +288,8 @@ pub fn usage_text(link: &LinkState) -> String {
         .unwrap_or_default()
 }
 
-/// Texts below this many bytes are parsed at once; larger ones in slices with progress.
+/// Texts below this many bytes are read without a progress bar (a small text's new answer
+/// replaces the old one when it comes); larger ones, and files, show their progress.
 pub const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
 
 #[cfg(test)]

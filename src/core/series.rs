@@ -6,7 +6,7 @@
 
 /// Hourly GPUs-busy history. `values[i]` is the average number of GPUs busy during
 /// hour `i` (GPU-hours in that hour), `>= 0`, fractions allowed.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct UsageSeries {
     /// GPUs busy per hour, in time order. Always finite and `>= 0`.
     pub values: Vec<f64>,

@@ -322,7 +322,7 @@ mod tests {
         for l in [Lang::En, Lang::Zh] {
             for p in [
                 SacctProblem::FixedWidth,
-                SacctProblem::MissingColumns(vec!["AllocTRES"]),
+                SacctProblem::MissingColumns(vec!["AllocTRES".into()]),
                 SacctProblem::NoJobRan { never_started: 3 },
             ] {
                 assert!(error_text(l, &p).ends_with(SACCT_COMMAND), "{p:?}");
@@ -331,12 +331,13 @@ mod tests {
         assert!(error_text(Lang::En, &SacctProblem::FixedWidth).contains("without -P"));
         assert!(error_text(
             Lang::En,
-            &SacctProblem::MissingColumns(vec!["Start", "AllocTRES"])
+            &SacctProblem::MissingColumns(vec!["Start".into(), "AllocTRES".into()])
         )
         .contains("no Start, AllocTRES columns"));
-        assert!(
-            error_text(Lang::Zh, &SacctProblem::MissingColumns(vec!["AllocTRES"]))
-                .contains("缺少 AllocTRES 列")
-        );
+        assert!(error_text(
+            Lang::Zh,
+            &SacctProblem::MissingColumns(vec!["AllocTRES".into()])
+        )
+        .contains("缺少 AllocTRES 列"));
     }
 }

@@ -31,7 +31,7 @@ const MAX_LISTED_INSTANCE_TYPES: usize = 4;
 const MAX_CURRENCIES: usize = 4;
 
 /// Which generation of the report the header is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CurVersion {
     /// CUR 1.0 (legacy) CSV: `lineItem/UsageStartDate`, `product/instanceType`, ….
     Cur1,
@@ -40,7 +40,9 @@ pub enum CurVersion {
 }
 
 /// How an instance hour was bought.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum BillTerm {
     /// `Usage` at the On-Demand rate (`pricing/term` OnDemand): `lineItem/UnblendedCost`.
     OnDemand,
@@ -56,7 +58,9 @@ impl BillTerm {
 }
 
 /// Why a row of a CUR was left out (not an error: the rule of what counts).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum BillLeftOut {
     /// `Tax`.
     Tax,
@@ -97,7 +101,7 @@ const LEFT_OUT_REASONS: [BillLeftOut; 9] = [
 const MERGE_WINDOWS: usize = 16;
 
 /// Usage and cost of one GPU model under one term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TermRate {
     pub term: BillTerm,
     /// Rows counted.
@@ -166,7 +170,7 @@ fn ratio_cents(cost: i128, factor: i128, hours: i128) -> Option<i64> {
 }
 
 /// One GPU model read from the bill.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CurType {
     /// Its key and label, as in [`Parsed::types`] (`a100-40g`, `A100 40GB`).
     pub key: String,
@@ -192,7 +196,7 @@ impl CurType {
 }
 
 /// What a CUR held ([`ParseReport::cur`]).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CurReport {
     pub version: CurVersion,
     /// Data rows read (every line item; rejected lines not included).
@@ -228,7 +232,7 @@ pub struct CurReport {
 /// The prices one GPU model's effective rates give (cents): on demand and spot per GPU-hour,
 /// monthly = the reserved rate over a month of H hours (a GPU committed for the month and
 /// used every hour costs what its reserved hours cost).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PriceFill {
     pub key: String,
     pub label: String,
@@ -265,7 +269,7 @@ impl CurReport {
 }
 
 /// Something that is a cloud bill but not a CUR the page reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum OtherBill {
     /// AWS Cost Explorer "Download CSV" (costs per service and day, no instance hours).
     CostExplorer,
@@ -278,7 +282,7 @@ pub enum OtherBill {
     /// `usage_start_time`, `cost`): not read yet.
     GcpBilling,
     /// A CUR header without the columns needed (names the first missing ones).
-    CurWithoutColumns(Vec<&'static str>),
+    CurWithoutColumns(Vec<String>),
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -393,10 +397,14 @@ pub(crate) fn header(line: &str) -> Result<Option<CurHeader>, OtherBill> {
         missing.push(name(INSTANCE_TYPE));
     }
     let (Some(start), Some(amount)) = (start, amount) else {
-        return Err(OtherBill::CurWithoutColumns(missing));
+        return Err(OtherBill::CurWithoutColumns(
+            missing.iter().map(|c| c.to_string()).collect(),
+        ));
     };
     if !missing.is_empty() {
-        return Err(OtherBill::CurWithoutColumns(missing));
+        return Err(OtherBill::CurWithoutColumns(
+            missing.iter().map(|c| c.to_string()).collect(),
+        ));
     }
     Ok(Some(CurHeader {
         version,
@@ -1189,7 +1197,10 @@ mod tests {
         assert!(header("timestamp,gpus").unwrap().is_none());
         assert_eq!(
             header("lineItem/UsageStartDate,lineItem/UnblendedCost").unwrap_err(),
-            OtherBill::CurWithoutColumns(vec!["lineItem/UsageAmount", "product/instanceType"])
+            OtherBill::CurWithoutColumns(vec![
+                "lineItem/UsageAmount".into(),
+                "product/instanceType".into()
+            ])
         );
         assert_eq!(
             header("\"Service\",\"EC2-Instances($)\",\"Total costs($)\"").unwrap_err(),

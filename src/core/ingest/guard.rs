@@ -10,7 +10,7 @@ use super::{ColumnUse, Format, IngestError, NotUsage, ParseResult, Parsed, PromR
 pub const JUMP_FACTOR: f64 = 100.0;
 
 /// Something the file cannot hold as it was read.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Warning {
     /// More GPUs busy in an hour than the file has per-GPU columns or series.
     MoreThanGpus {

@@ -11,7 +11,9 @@ use super::number::parse_number;
 use super::types::TYPE_LABELS;
 
 /// What the value columns of a table hold (the "column meaning" choice).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum ColumnMeaning {
     /// Decide from the headers and cells.
     #[default]
@@ -25,7 +27,7 @@ pub enum ColumnMeaning {
 }
 
 /// Why the columns were read as they were.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MeaningWhy {
     /// A metric named in the headers (at most 40 characters).
     Metric(String),
@@ -49,7 +51,7 @@ pub enum MeaningWhy {
 }
 
 /// What a table's value columns were read as, and why ([`super::ParseReport::meaning`]).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MeaningReport {
     /// [`ColumnMeaning::Counts`], [`ColumnMeaning::Utilisation`] or [`ColumnMeaning::Sum`].
     pub read: ColumnMeaning,

@@ -141,7 +141,7 @@ pub const MAX_SERIES: usize = 4096;
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// An input format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     /// One number per line, consecutive hours.
     Values,
@@ -164,7 +164,7 @@ pub enum Format {
 }
 
 /// Field delimiter of a table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Delimiter {
     Comma,
     Tab,
@@ -179,7 +179,7 @@ pub enum Delimiter {
 }
 
 /// How timestamps were written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TimestampStyle {
     /// ISO 8601 with `Z` or an offset: `2026-11-01T13:00:00+08:00`.
     IsoWithOffset,
@@ -206,7 +206,9 @@ pub enum TimestampStyle {
 }
 
 /// The order of day and month in dates written `a/b/yyyy` or `a-b-yyyy`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum DateOrder {
     /// `10/5/2026` = 5 October (US).
     #[default]
@@ -225,7 +227,7 @@ impl DateOrder {
 }
 
 /// What decided the order of day and month.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum OrderSource {
     /// A date in the file has a field above 12.
     File,
@@ -236,7 +238,9 @@ pub enum OrderSource {
 }
 
 /// How the time column is read, when the user chooses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum TimeForm {
     /// Detect the form (and the order of day and month from the file, else the locale).
     #[default]
@@ -252,7 +256,7 @@ pub enum TimeForm {
 }
 
 /// A column that looks like time but was not read as time.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UnreadTime {
     pub column: ValueColumn,
     /// One of its cells, as written (at most 40 characters).
@@ -260,7 +264,9 @@ pub struct UnreadTime {
 }
 
 /// Which numeric column(s) give GPUs busy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum ColumnChoice {
     /// Decide: a single numeric column; a "total" column; the one GPU-count column;
     /// otherwise the sum of all.
@@ -289,7 +295,9 @@ impl ColumnChoice {
 }
 
 /// What to do with hours that have no data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum GapPolicy {
     /// Missing hours are absent from the series (timestamps jump).
     #[default]
@@ -299,7 +307,7 @@ pub enum GapPolicy {
 }
 
 /// Parsing options. `Default` = auto-detect everything, UTC, 10 % busy threshold, 50 MiB.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ParseOptions {
     /// `None` = auto-detect.
     pub format: Option<Format>,
@@ -335,7 +343,7 @@ pub struct ParseOptions {
 }
 
 /// How the values of a Prometheus response are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum PromReading {
     /// The values are GPUs: each series averaged per hour, the series summed.
     Values,
@@ -351,7 +359,7 @@ pub enum PromReading {
 }
 
 /// Why a Prometheus series was left out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LeftOutReason {
     /// Another metric than the one read (its `__name__` differs).
     OtherMetric,
@@ -360,7 +368,7 @@ pub enum LeftOutReason {
 }
 
 /// A Prometheus series that was not counted.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LeftOut {
     /// 1-based position in `result`.
     pub series: usize,
@@ -373,7 +381,7 @@ pub struct LeftOut {
 pub const MAX_LISTED_LEFT_OUT: usize = 5;
 
 /// What a Prometheus response was read as.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PromReport {
     pub reading: PromReading,
     /// The reading came from the metric name (not the user's choice).
@@ -425,7 +433,7 @@ impl Default for ParseOptions {
 }
 
 /// A column (or series) of the input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ValueColumn {
     /// 0-based field position in a row; for series (long tables, GPUs, Prometheus),
     /// the series number in order of first appearance.
@@ -435,7 +443,7 @@ pub struct ValueColumn {
 }
 
 /// What was used as GPUs busy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ColumnUse {
     /// `report.columns[k]`.
     One(usize),
@@ -444,7 +452,7 @@ pub enum ColumnUse {
 }
 
 /// Why a line was rejected. The UI translates these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum RejectReason {
     /// The value cell is not a number.
     NotANumber,
@@ -477,7 +485,7 @@ pub enum RejectReason {
 }
 
 /// One rejected line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RejectedLine {
     /// 1-based line number in the input (a record whose quoted field spans several
     /// lines: its first line).
@@ -488,7 +496,7 @@ pub struct RejectedLine {
 }
 
 /// A run of missing hours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Gap {
     /// UTC unix seconds of the first missing hour.
     pub start: i64,
@@ -496,7 +504,7 @@ pub struct Gap {
 }
 
 /// What was read and how ("read as …").
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ParseReport {
     pub format: Format,
     pub delimiter: Delimiter,
@@ -642,7 +650,7 @@ impl ParseReport {
 }
 
 /// Series plus what was read.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Parsed {
     /// GPUs busy per hour; for typed input, the sum of `types` hour by hour.
     pub series: UsageSeries,
@@ -653,7 +661,7 @@ pub struct Parsed {
 }
 
 /// Why nothing usable came out.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum IngestError {
     /// Empty or whitespace-only input.
     Empty,
@@ -697,10 +705,13 @@ pub enum IngestError {
     /// Not a usage history: GPU temperature, memory or power, or a tool's live view without
     /// time (see [`NotUsage`]).
     NotUsage(NotUsage),
+    /// The page's reader (a worker of its own, `reader_client`) stopped or could not start
+    /// before it answered: `detail` is what the browser said.
+    ReaderStopped { detail: String },
 }
 
 /// A file that holds something other than GPU usage over time.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum NotUsage {
     /// A metric that is not usage (`DCGM_FI_DEV_GPU_TEMP`, `DCGM_FI_DEV_FB_USED`,
     /// `DCGM_FI_DEV_POWER_USAGE`, clocks), named in a header or by Prometheus.
@@ -753,6 +764,7 @@ impl fmt::Display for IngestError {
             IngestError::Gzip => write!(f, "a gzip file: unzip it first"),
             IngestError::OtherBill(_) => write!(f, "a cloud bill, but not a CUR the page reads"),
             IngestError::NotUsage(n) => write!(f, "not GPU usage over time: {n:?}"),
+            IngestError::ReaderStopped { detail } => write!(f, "the reader stopped: {detail}"),
             IngestError::NoGpuInstances(r) => write!(
                 f,
                 "a Cost and Usage Report without GPU instance hours ({} rows)",

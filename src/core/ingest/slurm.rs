@@ -34,18 +34,18 @@ pub const SACCT_COMMAND: &str =
 pub const SACCT_REQUIRED: [&str; 4] = ["JobIDRaw", "Start", "End", "AllocTRES"];
 
 /// Why a text that looks like `sacct` output cannot be read as one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SacctProblem {
     /// `sacct` without `-P`: its default fixed-width columns (values cut to the column width).
     FixedWidth,
     /// A pipe-separated `sacct` export without these columns (of [`SACCT_REQUIRED`]).
-    MissingColumns(Vec<&'static str>),
+    MissingColumns(Vec<String>),
     /// Every job read had never started (pending, or cancelled before it started).
     NoJobRan { never_started: usize },
 }
 
 /// What a `sacct` export was read as (besides the [`ParseReport`]'s rows, span and hours).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SlurmReport {
     /// The job id column as headed (`JobIDRaw`, or `JobID`).
     pub id_column: String,
@@ -171,7 +171,7 @@ pub(crate) fn recognise(
     let forced = opts.format == Some(Format::Slurm);
     let all_missing = || {
         Some(Err(IngestError::Sacct(SacctProblem::MissingColumns(
-            SACCT_REQUIRED.to_vec(),
+            SACCT_REQUIRED.iter().map(|c| c.to_string()).collect(),
         ))))
     };
     let Some(first) = sample.first() else {
@@ -208,7 +208,7 @@ pub(crate) fn recognise(
                 state: find("state"),
             })),
             _ => Some(Err(IngestError::Sacct(SacctProblem::MissingColumns(
-                missing,
+                missing.into_iter().map(str::to_string).collect(),
             )))),
         };
     }

@@ -284,9 +284,9 @@ fn sacct_without_p_gets_the_command() {
     assert_eq!(
         parse(p_default, &opts()),
         Err(IngestError::Sacct(SacctProblem::MissingColumns(vec![
-            "Start",
-            "End",
-            "AllocTRES"
+            "Start".to_string(),
+            "End".to_string(),
+            "AllocTRES".to_string()
         ])))
     );
     // Forced on something else.

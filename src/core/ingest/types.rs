@@ -23,7 +23,7 @@ const MAX_LABEL_SCAN: usize = 120;
 
 /// One GPU type's hourly history. Every type of a [`super::Parsed`] shares the same hours
 /// (`series.timestamps`), and their sum hour by hour is `Parsed::series`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TypedSeries {
     /// Matching key ([`normalize_type`]): `a100`, `4090`, `a100-40g`.
     pub key: String,
@@ -43,7 +43,7 @@ pub struct TypedSeries {
 }
 
 /// What carried the GPU types in the input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TypeSource {
     /// A column of type names (long table, job log, nvidia-smi `name`).
     Column(super::ValueColumn),
@@ -54,7 +54,7 @@ pub enum TypeSource {
 }
 
 /// More distinct GPU types than [`MAX_TYPES`]: the history was read as one series.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TooManyTypes {
     /// Distinct type keys found.
     pub found: usize,
