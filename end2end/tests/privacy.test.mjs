@@ -31,10 +31,10 @@ const workerFiles = (dist, prefix = '/') => ['sw.js', ...precached(dist)].map((f
 const DIST = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
 /**
  * Files the page itself may fetch after load, on a user's action, as path patterns (each
- * from the page's origin and in the build's precache list too). None today; a module loaded
- * on first use (e.g. the readers' worker on the first history read) adds its pattern here.
+ * from the page's origin and in the build's precache list too, each once): the readers'
+ * worker on the first history read (issue 36, src/reader_client.rs).
  */
-const ON_DEMAND = [];
+const ON_DEMAND = [/\/reader-(worker-)?[0-9a-f]{16}(_bg\.wasm|\.js)$/];
 
 /** Open the page recording every request and every CSP violation from the first byte. */
 async function open(url = server.url, options = {}) {
@@ -177,6 +177,8 @@ test('whatever the user does, no request is made after load', async () => {
     && precached(DIST).includes(new URL(u).pathname.slice(1));
   assert.deepEqual(after.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && !onDemand(u)), [],
     'network requests after load');
+  const fetched = after.filter(onDemand);
+  assert.equal(new Set(fetched).size, fetched.length, `fetched more than once: ${fetched.join(', ')}`);
   // data:/blob: URLs are in-memory (the PNG); list them so a change shows up here.
   assert.ok(after.every((u) => u.startsWith('data:image/png') || u.startsWith('blob:') || onDemand(u)), after.join('\n'));
   assert.deepEqual(await violations(page), []);
