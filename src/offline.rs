@@ -12,6 +12,7 @@ use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     ServiceWorker, ServiceWorkerContainer, ServiceWorkerRegistration, ServiceWorkerState,
 };
@@ -22,6 +23,10 @@ const READY_POLL_MS: u32 = 250;
 const IDLE_TIMEOUT_MS: u32 = 3000;
 
 thread_local! {
+    /// What to do when a newer build is waiting (the notice).
+    static ON_UPDATE: RefCell<Option<Box<dyn Fn()>>> = const { RefCell::new(None) };
+    /// The one event handler (see [`start`]), to follow each new installing worker with.
+    static HANDLER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
     /// The newer build's worker, installed and waiting.
     static WAITING: RefCell<Option<ServiceWorker>> = const { RefCell::new(None) };
     /// The user asked for the newer build: reload once it controls the page.
@@ -36,8 +41,7 @@ fn container() -> Option<ServiceWorkerContainer> {
     if !w.is_secure_context() || !(protocol == "https:" || protocol == "http:") {
         return None;
     }
-    let nav = w.navigator();
-    let sw = js_sys::Reflect::get(&nav, &"serviceWorker".into()).ok()?;
+    let sw = js_sys::Reflect::get(&w.navigator(), &"serviceWorker".into()).ok()?;
     sw.dyn_into::<ServiceWorkerContainer>().ok()
 }
 
@@ -55,37 +59,26 @@ pub fn register(on_update: impl Fn() + 'static) {
     if container().is_none() {
         return;
     }
+    ON_UPDATE.with(|f| *f.borrow_mut() = Some(Box::new(on_update)));
+    when_ready();
+}
+
+fn when_ready() {
     if page_ready() {
-        crate::browser::when_idle(IDLE_TIMEOUT_MS, move || {
-            wasm_bindgen_futures::spawn_local(start(on_update))
+        crate::browser::when_idle(IDLE_TIMEOUT_MS, || {
+            wasm_bindgen_futures::spawn_local(start())
         });
     } else {
-        gloo_timers::callback::Timeout::new(READY_POLL_MS, move || register(on_update)).forget();
+        gloo_timers::callback::Timeout::new(READY_POLL_MS, when_ready).forget();
     }
 }
 
-async fn start(on_update: impl Fn() + 'static) {
+async fn start() {
     let Some(sw) = container() else {
         return;
     };
-    let on_update = std::rc::Rc::new(on_update);
-    // A newer build took over (this page's reload_now, or another tab's): this page's files
-    // are no longer the ones served, so reload (asked) or say so (not asked).
-    let notify = on_update.clone();
-    let changed = Closure::<dyn Fn()>::new(move || {
-        if RELOAD_ASKED.with(Cell::get) {
-            if let Some(w) = web_sys::window() {
-                let _ = w.location().reload();
-            }
-        } else {
-            notify();
-        }
-    });
-    sw.set_oncontrollerchange(Some(changed.as_ref().unchecked_ref()));
-    changed.forget();
-
     // Relative to the page: `/planner/sw.js` under a sub-path; its scope is that directory.
-    let Ok(reg) = wasm_bindgen_futures::JsFuture::from(sw.register("sw.js")).await else {
+    let Ok(reg) = JsFuture::from(sw.register("sw.js")).await else {
         return; // offline at a first visit, or blocked: the page works as before
     };
     let Ok(reg) = reg.dyn_into::<ServiceWorkerRegistration>() else {
@@ -94,41 +87,64 @@ async fn start(on_update: impl Fn() + 'static) {
     if sw.controller().is_none() {
         return; // the first visit: the worker installs for the next one, nothing to say
     }
-    if let Some(waiting) = reg.waiting() {
-        found(waiting, &*on_update);
-    }
-    if let Some(installing) = reg.installing() {
-        track(installing, on_update.clone());
-    }
-    let reg2 = reg.clone();
-    let found_new = Closure::<dyn Fn()>::new(move || {
-        if let Some(installing) = reg2.installing() {
-            track(installing, on_update.clone());
-        }
-    });
-    reg.set_onupdatefound(Some(found_new.as_ref().unchecked_ref()));
-    found_new.forget();
+    // One handler for the container's `controllerchange`, the registration's `updatefound`
+    // and each installing worker's `statechange`.
+    let handler = {
+        let reg = reg.clone();
+        Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+            if e.type_() == "controllerchange" {
+                changed();
+            } else {
+                check(&reg);
+            }
+        })
+        .into_js_value()
+        .unchecked_into::<js_sys::Function>()
+    };
+    sw.set_oncontrollerchange(Some(&handler));
+    reg.set_onupdatefound(Some(&handler));
+    HANDLER.with(|h| *h.borrow_mut() = Some(handler));
+    check(&reg);
     // Look for a newer build now (the browser also does after navigations, on its own terms).
     if let Ok(p) = reg.update() {
-        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+        let _ = JsFuture::from(p).await;
     }
 }
 
-/// Follow an installing worker: once installed (its whole build cached), it is the update.
-fn track(worker: ServiceWorker, on_update: std::rc::Rc<dyn Fn()>) {
-    let w = worker.clone();
-    let changed = Closure::<dyn Fn()>::new(move || {
-        if w.state() == ServiceWorkerState::Installed {
-            found(w.clone(), &*on_update);
-        }
-    });
-    worker.set_onstatechange(Some(changed.as_ref().unchecked_ref()));
-    changed.forget();
+/// A worker installing is followed until installed; one installed and waiting (its whole
+/// build cached) is the update.
+fn check(reg: &ServiceWorkerRegistration) {
+    if let Some(installing) = reg.installing() {
+        HANDLER.with(|h| installing.set_onstatechange(h.borrow().as_ref()));
+    }
+    if let Some(waiting) = reg.waiting() {
+        WAITING.with(|w| *w.borrow_mut() = Some(waiting));
+        notify();
+    }
 }
 
-fn found(worker: ServiceWorker, on_update: &dyn Fn()) {
-    WAITING.with(|w| *w.borrow_mut() = Some(worker));
-    on_update();
+fn notify() {
+    ON_UPDATE.with(|f| {
+        if let Some(f) = f.borrow().as_ref() {
+            f();
+        }
+    });
+}
+
+/// A newer build took over (this page's [`reload_now`], or another tab's): this page's files
+/// are no longer the ones served, so reload (asked) or say so (not asked).
+fn changed() {
+    if RELOAD_ASKED.with(Cell::get) {
+        reload();
+    } else {
+        notify();
+    }
+}
+
+fn reload() {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().reload();
+    }
 }
 
 /// Switch to the newer build now: the waiting worker takes over and the page reloads when it
@@ -143,8 +159,6 @@ pub fn reload_now() {
             && w.state() == ServiceWorkerState::Installed
     });
     if !asked {
-        if let Some(w) = web_sys::window() {
-            let _ = w.location().reload();
-        }
+        reload();
     }
 }

@@ -299,6 +299,43 @@ test('without "Reload now", the new build opens at the next visit, whole (deskto
   }
 });
 
+test('two tabs of the old build: when one switches, the other is told again (after "Later") and reloads to the new one', async () => {
+  const { A, B } = builds();
+  const srv = await origin();
+  srv.use(A.dir);
+  const { context, problems } = await newContext();
+  try {
+    const one = await tab(context);
+    await visit(one.page, srv.url);
+    await serviceWorkerActive(one.page);
+    await one.page.close();
+
+    srv.use(B.dir);
+    const first = await tab(context);
+    const second = await tab(context);
+    for (const t of [first, second]) {
+      await visit(t.page, srv.url);
+      await t.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
+      assert.deepEqual(await shown(t.page), is(A));
+    }
+    await second.page.click('[data-testid=update-later]');
+    assert.equal(await second.page.locator('[data-testid=update-notice]').count(), 0);
+    await Promise.all([first.page.waitForEvent('load', { timeout: 20000 }), first.page.click('[data-testid=update-reload]')]);
+    await first.page.waitForSelector('html[data-ready]', { state: 'attached' });
+    assert.deepEqual(await shown(first.page), is(B));
+    // The second tab still shows A (nothing reloads by itself) and says so again.
+    await second.page.waitForSelector('[data-testid=update-notice]', { timeout: 10000 });
+    assert.deepEqual(await shown(second.page), is(A));
+    await Promise.all([second.page.waitForEvent('load', { timeout: 20000 }), second.page.click('[data-testid=update-reload]')]);
+    await second.page.waitForSelector('html[data-ready]', { state: 'attached' });
+    assert.deepEqual(await shown(second.page), is(B));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await srv.close();
+  }
+});
+
 test('a build whose files do not match its sw.js (a deploy under way) never installs: the old build stays', async () => {
   const { A, B } = builds();
   // C: B's sw.js, but one of its files already replaced by another deploy.

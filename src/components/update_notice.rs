@@ -12,7 +12,11 @@ use crate::offline;
 pub fn UpdateNotice(#[prop(into)] lang: Signal<Lang>) -> impl IntoView {
     let shown = RwSignal::new(false);
     let dismissed = RwSignal::new(false);
-    offline::register(move || shown.set(true));
+    // Shown again for a newer event after "Later" (another build, or another tab switched).
+    offline::register(move || {
+        shown.set(true);
+        dismissed.set(false);
+    });
     move || {
         (shown.get() && !dismissed.get()).then(|| {
             view! {
