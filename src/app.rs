@@ -245,7 +245,7 @@ pub fn App() -> impl IntoView {
 }
 
 /// How many steps the page mounts in (see [`Planner`]'s `staged`).
-pub const MOUNT_STEPS: u8 = 11;
+pub const MOUNT_STEPS: u8 = 12;
 
 /// The next mount step in a task of its own; after the last, `<html data-ready>`.
 ///
@@ -254,6 +254,11 @@ pub const MOUNT_STEPS: u8 = 11;
 /// come first, then the prices, the usage, and the result cards one or two at a time (with
 /// the page's cards a third at a time, Lighthouse counted 275–650 ms of blocking time on the
 /// default page and the links, issue 21): in page order, so nothing already shown moves.
+/// The header (with the state, the link and every memo) and the answer are two tasks too
+/// (issue 36: one task of ~210 ms on Lighthouse's phone, half of it V8 compiling the
+/// functions it ran for the first time): the page is mounted hidden beside the prerendered
+/// copy (`<html data-mounting>`, main.rs) and replaces it with the answer's step
+/// ([`browser::show_app`]).
 fn next_mount_step(step: RwSignal<u8>) {
     set_timeout(
         move || {
@@ -287,8 +292,14 @@ pub fn Planner(
         next_mount_step(step);
     }
     let from_step = move |n: u8| Memo::new(move |_| step.get() >= n);
-    let [step1, step2, step3, step4, step5, step6, step7, step8, step9, step10, step11] =
+    let [answer, step1, step2, step3, step4, step5, step6, step7, step8, step9, step10, step11] =
         std::array::from_fn(|k| from_step(k as u8 + 1));
+    // The answer is on the page: it replaces the prerendered copy (in the same task).
+    Effect::new(move |_| {
+        if answer.get() {
+            browser::show_app();
+        }
+    });
     let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
     // Memos, not derived signals: every text and chart reads these, and a price change
     // must not notify them (measured: it redrew all five charts and re-ran every label).
@@ -411,7 +422,7 @@ pub fn Planner(
         </header>
         <main class="layout">
             <div class="answer-row">
-                <HeadlineCard />
+                {move || answer.get().then(|| view! { <HeadlineCard /> })}
             </div>
             <div class="inputs-column">
                 {move || step1.get().then(|| view! { <PricesPanel /> })}

@@ -169,6 +169,21 @@ pub fn set_ready() {
     }
 }
 
+/// The page's answer is mounted: the prerendered copy goes and the page, mounted hidden
+/// beside it (`<html data-mounting>`, main.rs), shows, in one task (never a frame without
+/// the answer, never two copies).
+pub fn show_app() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(copy) = doc.get_element_by_id("prerender") {
+        copy.remove();
+    }
+    if let Some(root) = doc.document_element() {
+        let _ = root.remove_attribute("data-mounting");
+    }
+}
+
 /// Set `<html lang>` so screen readers and fonts follow the UI language.
 pub fn set_document_lang(tag: &str) {
     if let Some(el) = web_sys::window()

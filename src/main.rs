@@ -17,9 +17,16 @@ fn main() {
         .and_then(|w| w.document())
         .is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Visible);
     let shown = visible && copy.as_ref().is_some_and(|c| !c.has_attribute("hidden"));
+    // The page is mounted hidden beside the copy; its answer's step replaces the copy
+    // (`browser::show_app`, app.rs `next_mount_step`).
     let start = move || {
-        if let Some(copy) = &copy {
-            copy.remove();
+        if copy.is_some() {
+            if let Some(root) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let _ = root.set_attribute("data-mounting", "");
+            }
         }
         leptos::mount::mount_to_body(gpu_rent_planner::app::App);
     };

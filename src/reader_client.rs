@@ -149,7 +149,7 @@ fn new_client() -> Result<Client, String> {
             .dyn_ref::<web_sys::ErrorEvent>()
             .map(|e| e.message())
             .filter(|m| !m.is_empty())
-            .unwrap_or_else(|| "the reader module could not be loaded".into());
+            .unwrap_or_default(); // not loaded: the page says so in its language
         stopped(detail);
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -209,6 +209,8 @@ pub fn ingest_error_text(l: Lang, e: &IngestError) -> String {
         (IngestError::PrometheusError { message }, Lang::Zh) => format!("Prometheus 返回错误：{message}"),
         (IngestError::Unreadable { at }, Lang::En) => format!("The file could not be read on from byte {at} (moved, changed or deleted since it was picked?). Pick it again."),
         (IngestError::Unreadable { at }, Lang::Zh) => format!("文件从第 {at} 字节起无法继续读取（选择后被移动、修改或删除？）。请重新选择该文件。"),
+        (IngestError::ReaderStopped { detail }, Lang::En) if detail.is_empty() => "The page's reader could not be loaded (offline before its first use?). Your text and file are kept: change an option or pick the file again to read it again, or reload the page.".to_string(),
+        (IngestError::ReaderStopped { detail }, Lang::Zh) if detail.is_empty() => "页面的读取器未能加载（首次使用前已离线？）。你的文本和文件都已保留：修改任一选项或重新选择文件即可重新读取，也可以重新加载页面。".to_string(),
         (IngestError::ReaderStopped { detail }, Lang::En) => format!("The page's reader stopped before it answered ({detail}). Your text and file are kept: change an option or pick the file again to read it again, or reload the page."),
         (IngestError::ReaderStopped { detail }, Lang::Zh) => format!("页面的读取器在给出结果前停止了（{detail}）。你的文本和文件都已保留：修改任一选项或重新选择文件即可重新读取，也可以重新加载页面。"),
         (IngestError::MetricsScrape { metric }, Lang::En) => format!("This looks like a Prometheus /metrics scrape ({metric} …): one instant, not a history. Export a range with query_range instead: curl -G http://PROMETHEUS:9090/api/v1/query_range --data-urlencode 'query={metric}' -d start=… -d end=… -d step=60 (see Formats read)."),

@@ -706,7 +706,7 @@ pub enum IngestError {
     /// time (see [`NotUsage`]).
     NotUsage(NotUsage),
     /// The page's reader (a worker of its own, `reader_client`) stopped or could not start
-    /// before it answered: `detail` is what the browser said.
+    /// before it answered: `detail` is what the browser said (empty: it could not be loaded).
     ReaderStopped { detail: String },
 }
 
