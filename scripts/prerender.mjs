@@ -71,7 +71,10 @@ const firstWasm = firstJs[0].replace(/\.js$/, '_bg.wasm');
 // With the defaults the copy is shown as it is; with a link or a saved session it is shown
 // with its figures hidden (`data-pending`) until the first-stage module has written that
 // link's own figures into it (src/first_stage.rs), or the application replaces it.
-const chooser = `(function(){try{var q=location.search.replace(/^\\?/,''),src=q?'link':'';` +
+// The first Intl.DateTimeFormat costs ~20 ms (Chromium loads its date data; ~80 ms on
+// Lighthouse's slowed phone): made here, before the first paint, instead of inside the app's
+// first mount task or the first stage's (issue 36, scripts/startup-trace.mjs).
+const chooser = `(function(){try{Intl.DateTimeFormat().resolvedOptions()}catch(e){}try{var q=location.search.replace(/^\\?/,''),src=q?'link':'';` +
   `if(!src){try{var v=localStorage.getItem('gpu-rent-planner/v1/last');if(v!==null){src='saved';q=v}}catch(e){}}` +
   `var l='en',m=/(?:^|[?&])lang=(zh|en)(?:&|$)/.exec(q),t=navigator.languages||[navigator.language||''];` +
   `if(m)l=m[1];else for(var i=0;i<t.length;i++){var s=String(t[i]).toLowerCase();if(s.indexOf('zh')===0){l='zh';break}if(s.indexOf('en')===0)break}` +
