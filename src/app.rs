@@ -259,14 +259,16 @@ pub const MOUNT_STEPS: u8 = 12;
 /// functions it ran for the first time): the page is mounted hidden beside the prerendered
 /// copy (`<html data-mounting>`, main.rs) and replaces it with the answer's step
 /// ([`browser::show_app`]).
-fn next_mount_step(step: RwSignal<u8>) {
+/// After the last step, `mounted` (then `<html data-ready>` once the history the page opened
+/// with is read: see [`Planner`]).
+fn next_mount_step(step: RwSignal<u8>, mounted: RwSignal<bool>) {
     set_timeout(
         move || {
             if step.try_get_untracked().is_some_and(|s| s < MOUNT_STEPS) {
                 step.update(|s| *s += 1);
-                next_mount_step(step);
+                next_mount_step(step, mounted);
             } else {
-                browser::set_ready();
+                mounted.try_set(true);
             }
         },
         std::time::Duration::ZERO,
@@ -288,19 +290,33 @@ pub fn Planner(
 ) -> impl IntoView {
     let usage_text = usage_text.unwrap_or_else(|| RwSignal::new(String::new()));
     let step = RwSignal::new(if staged { 0 } else { MOUNT_STEPS });
+    let mounted = RwSignal::new(false);
     if staged {
-        next_mount_step(step);
+        next_mount_step(step, mounted);
     }
     let from_step = move |n: u8| Memo::new(move |_| step.get() >= n);
     let [answer, step1, step2, step3, step4, step5, step6, step7, step8, step9, step10, step11] =
         std::array::from_fn(|k| from_step(k as u8 + 1));
-    // The answer is on the page: it replaces the prerendered copy (in the same task).
+    let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
+    // The answer is on the page and the history the page opened with is read (a link's that
+    // the reader must read, in its worker): the page replaces the prerendered copy (in the
+    // same task), and says it is ready once every step is mounted. So the first figures shown
+    // are the ones the page keeps, as when the history was read on the page's thread.
+    let reading = Memo::new(move |_| parse_status.with(|p| matches!(p, ParseStatus::Parsing(_))));
+    let shown = RwSignal::new(false);
     Effect::new(move |_| {
-        if answer.get() {
+        if answer.get() && !shown.get_untracked() && !reading.get() {
+            shown.set(true);
             browser::show_app();
         }
     });
-    let parse_status = parse_status.unwrap_or_else(|| RwSignal::new(ParseStatus::Empty));
+    let ready = StoredValue::new(false);
+    Effect::new(move |_| {
+        if mounted.get() && shown.get() && !ready.get_value() {
+            ready.set_value(true);
+            browser::set_ready();
+        }
+    });
     // Memos, not derived signals: every text and chart reads these, and a price change
     // must not notify them (measured: it redrew all five charts and re-ran every label).
     let lang: Signal<Lang> = memo_of(state, |s| s.lang).into();
