@@ -310,9 +310,12 @@ pub fn Planner(
             browser::show_app();
         }
     });
+    // The reader has answered for the history the page opened with (or there was none): its
+    // full report, not only the series a link gave at once (`read_link_series`).
+    let answered = RwSignal::new(false);
     let ready = StoredValue::new(false);
     Effect::new(move |_| {
-        if mounted.get() && shown.get() && !ready.get_value() {
+        if mounted.get() && shown.get() && answered.get() && !ready.get_value() {
             ready.set_value(true);
             browser::set_ready();
         }
@@ -334,6 +337,7 @@ pub fn Planner(
         if file.is_none() && usage_text.with(|t| t.trim().is_empty()) {
             reader_client::cancel();
             parse_status.set(ParseStatus::Empty);
+            answered.try_set(true);
             return;
         }
         // The zone is resolved only when there is a text to read (asking the browser for a
@@ -355,6 +359,7 @@ pub fn Planner(
             },
             move |result| {
                 parse_status.try_set(ParseStatus::Done(quantized(result)));
+                answered.try_set(true);
             },
         );
     });
