@@ -102,9 +102,6 @@ pub fn App() -> impl IntoView {
         let s = state.get_untracked();
         crate::pipeline::read_link_series(&link, &read_options(s.parse_options, &s.tz)).flatten()
     });
-    if link.history.is_some() {
-        reader_client::start();
-    }
     let parse_status =
         RwSignal::new(at_once.map_or(ParseStatus::Empty, |p| ParseStatus::Done(Ok(p))));
 
@@ -247,7 +244,7 @@ pub fn App() -> impl IntoView {
 /// How many steps the page mounts in (see [`Planner`]'s `staged`).
 pub const MOUNT_STEPS: u8 = 12;
 
-/// The next mount step in a task of its own; after the last, `<html data-ready>`.
+/// The next mount step in a task of its own; after the last, `mounted`.
 ///
 /// Mounting the whole page in one task blocked the main thread ~60 ms (Lighthouse, on its 4×
 /// slowed phone: one 250 ms task, 200 ms of total blocking time). The header and the answer
@@ -259,8 +256,8 @@ pub const MOUNT_STEPS: u8 = 12;
 /// functions it ran for the first time): the page is mounted hidden beside the prerendered
 /// copy (`<html data-mounting>`, main.rs) and replaces it with the answer's step
 /// ([`browser::show_app`]).
-/// After the last step, `mounted` (then `<html data-ready>` once the history the page opened
-/// with is read: see [`Planner`]).
+/// `<html data-ready>` follows `mounted` once the reader has answered for the history the
+/// page opened with (see [`Planner`]).
 fn next_mount_step(step: RwSignal<u8>, mounted: RwSignal<bool>) {
     set_timeout(
         move || {

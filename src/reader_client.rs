@@ -52,11 +52,6 @@ thread_local! {
     static NEXT_ID: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
-/// Fetch and start the worker now (a link that carries a history: it will be read at once).
-pub fn start() {
-    let _ = with_client(|_| ());
-}
-
 /// Read `source` with `options`: `progress` with the fraction read, now and then; `done`
 /// once, with the result (never called when a newer read or [`cancel`] came first).
 pub fn read(

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::js_object;
+use crate::browser::{js_object, now_ms};
 use crate::core::ingest::{self, ByteStepper, ParseOptions, ParseResult, Stepper};
 use crate::reader_wire::{self, field};
 
@@ -76,11 +76,6 @@ fn on_message(data: JsValue) {
 
 fn current(id: f64) -> bool {
     CURRENT.with(|c| c.get()) == id
-}
-
-/// Milliseconds on the worker's clock.
-fn now_ms() -> f64 {
-    js_sys::Date::now()
 }
 
 /// Let the worker's messages in (a newer read sets [`CURRENT`]); `false` when one came.
