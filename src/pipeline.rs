@@ -207,6 +207,7 @@ pub fn read_link_series(link: &LinkState, options: &ParseOptions) -> Option<Opti
     series.utc_offset_minutes = options.utc_offset_minutes;
     series.offset_changes = options.offset_changes.clone();
     let mut parsed = Parsed {
+        teams: None,
         series,
         report: ingest::ParseReport::new(ingest::Format::Table, options),
         types: Vec::new(),

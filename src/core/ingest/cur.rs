@@ -1075,6 +1075,7 @@ impl CurRows {
             return Err(IngestError::NoUsableRows(Box::new(self.report)));
         }
         Ok(Parsed {
+            teams: None,
             series: UsageSeries {
                 values,
                 timestamps: Some(starts),

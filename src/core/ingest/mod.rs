@@ -84,6 +84,7 @@ mod prometheus;
 mod resample;
 mod slurm;
 mod split;
+mod teams;
 pub(crate) mod timestamp;
 mod types;
 
@@ -114,6 +115,7 @@ pub use meaning::{ColumnMeaning, MeaningReport, MeaningWhy, NOT_USAGE};
 pub use parser::{Parser, Stepper};
 pub use prometheus::parse_prometheus_tree;
 pub use slurm::{SacctProblem, SlurmReport, SACCT_COMMAND, SACCT_REQUIRED, UNTYPED_LABEL};
+pub use teams::{TeamChoice, TeamSeries, TeamSource, Teams, MAX_TEAMS, OTHER_TEAMS, UNALLOCATED};
 pub use types::{
     looks_like_gpu_type, merge_types, normalize_type, rename_type, TooManyTypes, TypeEditError,
     TypeSource, TypedSeries, MAX_LISTED_TYPES, MAX_TYPES,
@@ -339,6 +341,8 @@ pub struct ParseOptions {
     /// What the value columns of a table hold (GPU counts, one GPU's utilisation each,
     /// series to sum); `Auto`: decided from the headers and cells ([`MeaningReport`]).
     pub meaning: ColumnMeaning,
+    /// Which column, label or tag names the team of each hour's usage ([`Parsed::teams`]).
+    pub team: TeamChoice,
     pub max_input_bytes: usize,
 }
 
@@ -427,6 +431,7 @@ impl Default for ParseOptions {
             busy_threshold_percent: 10.0,
             prometheus: None,
             meaning: ColumnMeaning::Auto,
+            team: TeamChoice::Auto,
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
         }
     }
@@ -658,6 +663,9 @@ pub struct Parsed {
     /// One series per GPU type (at most [`MAX_TYPES`], in order of first appearance, all on
     /// the hours of `series`); empty for untyped input.
     pub types: Vec<TypedSeries>,
+    /// Who used the GPUs: one series per team, when the input names teams and
+    /// [`ParseOptions::team`] is not `Off` (issue 37).
+    pub teams: Option<Teams>,
 }
 
 /// Why nothing usable came out.

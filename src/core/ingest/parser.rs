@@ -1596,6 +1596,7 @@ impl Rows {
         }
         self.report.hours = values.len();
         Ok(Parsed {
+            teams: None,
             series: UsageSeries {
                 values,
                 timestamps,

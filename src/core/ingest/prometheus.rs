@@ -738,6 +738,7 @@ impl Collector {
                     let zone = opts.zone();
                     let types = typed_series(&table, &order, h.types, Some(&h.total.starts), &zone);
                     return Ok(Parsed {
+                        teams: None,
                         series: UsageSeries {
                             values: h.total.values,
                             timestamps: Some(h.total.starts),
@@ -760,6 +761,7 @@ impl Collector {
         )?;
         h.fill_report(&mut report);
         Ok(Parsed {
+            teams: None,
             series: UsageSeries {
                 values: h.values,
                 timestamps: Some(h.starts),
@@ -884,6 +886,7 @@ impl Collector {
         };
         report.prometheus = Some(prom);
         Ok(Parsed {
+            teams: None,
             series: UsageSeries {
                 values: h.total.values,
                 timestamps: Some(h.total.starts),

@@ -698,6 +698,7 @@ impl SacctRows {
             return Err(IngestError::NoUsableRows(Box::new(self.report)));
         }
         Ok(Parsed {
+            teams: None,
             series: UsageSeries {
                 values: h.values,
                 timestamps: Some(h.starts),
