@@ -15,8 +15,9 @@ mod history;
 
 pub use history::{
     base64url_decode, base64url_encode, decode_series, encode_history, encode_series, histogram,
-    history_to_csv, link_history, quantize, quantize_parsed, series_to_csv, trim_history,
-    trim_to_lookback, HistoryError, LinkHistory, LinkType, MAX_DATA_CHARS, SERIES_FORMAT,
+    history_to_csv, link_history, quantize, quantize_parsed, series_to_csv, teams_left_out,
+    trim_history, trim_to_lookback, HistoryError, LinkHistory, LinkTeam, LinkType, MAX_DATA_CHARS,
+    MAX_TEAM_CELLS, SERIES_FORMAT,
 };
 
 /// The link format version this build writes. Links with the three original parameters
@@ -868,6 +869,7 @@ mod tests {
             }),
             histogram: false,
             types,
+            teams: Vec::new(),
         }
     }
 

@@ -22,30 +22,56 @@
 //! k×n×    varint values in milli-GPU, type by type (all hours of type 1, then type 2 …)
 //! (n−1)×varint [timestamps] hours from the previous hour
 //! ```
+//! Series format 3 carries who used the GPUs (issue 37): the teams, each team's hourly
+//! values (per type it used, in a typed history), the types and the total being their sums.
+//! Timestamps are required (a history without them travels as format 1 or 2, its teams
+//! left out: [`teams_left_out`]):
+//! ```text
+//! byte    format = 3
+//! byte    flags: bit 0 = timestamps (required; no histogram)
+//! varint  n, the number of hours        zigzag offset      zigzag first hour
+//! varint  k, the number of types (0 = untyped, else 2 ..= 8)
+//! k×      varint byte length (1 ..= 160), the type's label as written, UTF-8
+//! varint  m, the number of teams (1 ..= MAX_TEAMS + 2: named, unallocated, other teams)
+//! m×      varint byte length (1 ..= 160), the team's name, UTF-8;
+//!         [k > 0] byte: the types the team used, bit j = type j (not 0)
+//! per team, per type it used (k = 0: once): n×varint values in milli-GPU
+//! (n−1)×varint hours from the previous hour
+//! ```
 //! Quantisation to 0.001 GPU is the one lossy step, so the page analyses
 //! [`quantize_parsed`] histories: what a link carries is exactly what was planned from.
 
 use std::fmt::Write as _;
 
-use crate::core::ingest::{normalize_type, Parsed, MAX_HOURS, MAX_TYPES};
+use crate::core::ingest::{normalize_type, Parsed, MAX_HOURS, MAX_TEAMS, MAX_TYPES, UNALLOCATED};
 use crate::core::profile::Lookback;
 use crate::core::series::UsageSeries;
 
-/// The newest series format this build writes and reads (1: one series; 2: typed).
-pub const SERIES_FORMAT: u8 = 2;
+/// The newest series format this build writes and reads (1: one series; 2: typed; 3: with
+/// teams).
+pub const SERIES_FORMAT: u8 = 3;
 const FORMAT_ONE: u8 = 1;
 const FORMAT_TYPED: u8 = 2;
-/// Longest type label read, in bytes (40 characters of up to 4 bytes).
+const FORMAT_TEAMS: u8 = 3;
+/// Longest type label or team name read, in bytes (40 characters of up to 4 bytes).
 const MAX_LABEL_BYTES: u64 = 160;
-/// Longest type label kept, in characters (as `core::ingest` keeps them).
+/// Longest type label or team name kept, in characters (as `core::ingest` keeps them).
 const MAX_LABEL_CHARS: usize = 40;
+/// Most values a history with teams carries (teams × the types each used × hours): as many
+/// as the largest typed history (8 types, 10 years), e.g. 256 teams for 114 days, 30 for a
+/// year. A larger history travels without its teams ([`teams_left_out`]).
+pub const MAX_TEAM_CELLS: usize = MAX_TYPES * MAX_HOURS;
+/// Most teams a link carries: `MAX_TEAMS` by name, [`UNALLOCATED`] and `OTHER_TEAMS`.
+const MAX_LINK_TEAMS: usize = MAX_TEAMS + 2;
 const FLAG_TIMESTAMPS: u8 = 1;
 const FLAG_HISTOGRAM: u8 = 2;
 /// Longest `data` value read (characters of base64url).
 pub const MAX_DATA_CHARS: usize = 4 * 1024 * 1024;
-/// Largest inflated series read (bytes): the labels, n values per type and n deltas of at
-/// most 10 bytes each.
-const MAX_INFLATED_BYTES: usize = 32 + MAX_TYPES * 162 + MAX_HOURS * (MAX_TYPES + 1) * 10;
+/// Largest inflated series read (bytes): the labels and team names (with their type bytes),
+/// at most `MAX_TYPES` values per hour (types, or teams × types: [`MAX_TEAM_CELLS`]) and n
+/// deltas, of at most 10 bytes each (about 7.9 MB).
+const MAX_INFLATED_BYTES: usize =
+    32 + MAX_TYPES * 162 + MAX_LINK_TEAMS * 163 + MAX_HOURS * (MAX_TYPES + 1) * 10;
 /// Largest value read: 10⁹ GPUs (what the parser accepts), in milli-GPU.
 const MAX_MILLI: u64 = 1_000_000_000_000;
 /// Largest planning-time-zone offset read (±18 h).
@@ -100,6 +126,24 @@ pub struct LinkHistory {
     pub histogram: bool,
     /// A typed history's GPU types (two or more, on the hours of `series`); empty: one series.
     pub types: Vec<LinkType>,
+    /// Who used the GPUs (series format 3), on the hours of `series`; empty: no teams (or
+    /// left out). With teams, the types are the sums of the teams' `by_type` and the total
+    /// the sum of the types (untyped: of the teams), rounded as [`quantize_parsed`] rounds.
+    pub teams: Vec<LinkTeam>,
+}
+
+/// One team of a history in a link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkTeam {
+    /// The team's name as the link writes it (cleaned as a type label; at most 40
+    /// characters). `core::ingest::UNALLOCATED` and `OTHER_TEAMS` are names like any other.
+    pub name: String,
+    /// GPUs busy per hour (quantised), on the hours of [`LinkHistory::series`]; in a typed
+    /// history the rounded sum of `by_type`.
+    pub values: Vec<f64>,
+    /// A typed history: the team's GPUs busy per hour of each type (index as in
+    /// [`LinkHistory::types`]), empty for a type the team never used. Empty: untyped.
+    pub by_type: Vec<Vec<f64>>,
 }
 
 /// One GPU type of a typed history in a link.
@@ -118,6 +162,7 @@ impl LinkHistory {
             series,
             histogram,
             types: Vec::new(),
+            teams: Vec::new(),
         }
     }
 }
@@ -125,8 +170,16 @@ impl LinkHistory {
 /// Round a parsed history to 0.001 GPU in place, as a link carries it: each type, and the
 /// total as the rounded sum of the rounded types (in their order, as the parser sums them),
 /// so that the text a link reopens as ([`history_to_csv`]) parses back to the same values.
+/// With teams (their shapes consistent with the history), each team's cells (per type when
+/// typed) are rounded, every type becomes the rounded sum of the teams' cells of that type
+/// (in the teams' order), a typed team's `values` the rounded sum of its types, and the
+/// total the rounded sum of the types (untyped: of the teams).
 /// The page does this once per parse; everything is planned from the result.
 pub fn quantize_parsed(parsed: &mut Parsed) {
+    if teams_fit(parsed) {
+        quantize_teams(parsed);
+        return;
+    }
     if parsed.types.is_empty() {
         for v in &mut parsed.series.values {
             *v = quantize_value(*v);
@@ -148,12 +201,79 @@ pub fn quantize_parsed(parsed: &mut Parsed) {
     }
 }
 
+/// Whether the parsed teams are on the history's hours and add up to its types: 1 ..=
+/// `MAX_TEAMS` + 2 teams (the named ones, [`UNALLOCATED`], `OTHER_TEAMS`), each with a value
+/// per hour; untyped, no `by_type`; typed, one `by_type` entry per type, each empty or a
+/// value per hour, every team using a type and every type used by a team.
+fn teams_fit(parsed: &Parsed) -> bool {
+    let Some(teams) = &parsed.teams else {
+        return false;
+    };
+    let n = parsed.series.values.len();
+    let k = parsed.types.len();
+    if teams.teams.is_empty()
+        || teams.teams.len() > MAX_LINK_TEAMS
+        || parsed.types.iter().any(|t| t.series.values.len() != n)
+    {
+        return false;
+    }
+    let shapes = teams.teams.iter().all(|t| {
+        t.values.len() == n
+            && if k == 0 {
+                t.by_type.is_empty()
+            } else {
+                t.by_type.len() == k
+                    && t.by_type.iter().all(|c| c.is_empty() || c.len() == n)
+                    && t.by_type.iter().any(|c| !c.is_empty())
+            }
+    });
+    shapes && (0..k).all(|j| teams.teams.iter().any(|t| !t.by_type[j].is_empty()))
+}
+
+/// [`quantize_parsed`] of a history whose teams fit it ([`teams_fit`]).
+fn quantize_teams(parsed: &mut Parsed) {
+    let Some(teams) = &mut parsed.teams else {
+        return;
+    };
+    let teams = &mut teams.teams;
+    if parsed.types.is_empty() {
+        for t in teams.iter_mut() {
+            for v in &mut t.values {
+                *v = quantize_value(*v);
+            }
+        }
+        for (i, v) in parsed.series.values.iter_mut().enumerate() {
+            *v = quantize_value(teams.iter().map(|t| t.values[i]).sum());
+        }
+        return;
+    }
+    for t in teams.iter_mut() {
+        for cells in &mut t.by_type {
+            for v in cells.iter_mut() {
+                *v = quantize_value(*v);
+            }
+        }
+        for (i, v) in t.values.iter_mut().enumerate() {
+            *v = quantize_value(t.by_type.iter().filter_map(|c| c.get(i)).sum());
+        }
+    }
+    for (j, ty) in parsed.types.iter_mut().enumerate() {
+        for (i, v) in ty.series.values.iter_mut().enumerate() {
+            *v = quantize_value(teams.iter().filter_map(|t| t.by_type[j].get(i)).sum());
+        }
+    }
+    for (i, v) in parsed.series.values.iter_mut().enumerate() {
+        *v = quantize_value(parsed.types.iter().map(|t| t.series.values[i]).sum());
+    }
+}
+
 /// What a link carries of a parsed ([`quantize_parsed`]) history: its types when there are
-/// two or more (one type is the total), else the series.
+/// two or more (one type is the total), else the series; its teams when it has timestamps
+/// and series format 3 can carry them ([`teams_left_out`]).
 pub fn link_history(parsed: &Parsed) -> LinkHistory {
     let n = parsed.series.values.len();
     let typed = parsed.types.len() >= 2 && parsed.types.iter().all(|t| t.series.len() == n);
-    LinkHistory {
+    let mut history = LinkHistory {
         series: parsed.series.clone(),
         histogram: false,
         types: if typed {
@@ -168,7 +288,79 @@ pub fn link_history(parsed: &Parsed) -> LinkHistory {
         } else {
             Vec::new()
         },
+        teams: Vec::new(),
+    };
+    if let Some(teams) = parsed.teams.as_ref().filter(|_| teams_fit(parsed)) {
+        let teams: Vec<LinkTeam> = teams
+            .teams
+            .iter()
+            .map(|t| LinkTeam {
+                name: clean_label(&t.name),
+                values: t.values.clone(),
+                by_type: if typed { t.by_type.clone() } else { Vec::new() },
+            })
+            .collect();
+        if teams_carried(&history.series, &history.types, &teams) {
+            history.teams = teams;
+        }
     }
+    history
+}
+
+/// Whether a link leaves out the teams of a parsed history (the page says so): a history
+/// without timestamps, one whose teams do not add up to it, or more than series format 3
+/// carries (more than `MAX_TEAMS` + 2 teams or [`MAX_TEAM_CELLS`] values, two names that
+/// clean to the same).
+pub fn teams_left_out(parsed: &Parsed) -> bool {
+    parsed.teams.is_some() && link_history(parsed).teams.is_empty()
+}
+
+/// Whether series format 3 carries these teams: timestamps, 1 ..= `MAX_TEAMS` + 2 teams with
+/// distinct clean names, each with a value per hour; untyped (no types, no `by_type`) or
+/// typed (2 ..= 8 types, each team's `by_type` one entry per type, empty or a value per
+/// hour, each team using a type, each type used); at most [`MAX_TEAM_CELLS`] values.
+fn teams_carried(series: &UsageSeries, types: &[LinkType], teams: &[LinkTeam]) -> bool {
+    let n = series.values.len();
+    let k = types.len();
+    let has_times = series.timestamps.as_ref().is_some_and(|t| t.len() == n) && n > 0;
+    if !has_times
+        || !(1..=MAX_LINK_TEAMS).contains(&teams.len())
+        || !(k == 0 || (2..=MAX_TYPES).contains(&k))
+        || types.iter().any(|t| t.values.len() != n)
+    {
+        return false;
+    }
+    let mut cells = 0usize;
+    let mut used = vec![false; k];
+    for (i, t) in teams.iter().enumerate() {
+        if t.values.len() != n || teams[..i].iter().any(|o| o.name == t.name) {
+            return false;
+        }
+        if clean_label(&t.name) != t.name {
+            return false;
+        }
+        if k == 0 {
+            if !t.by_type.is_empty() {
+                return false;
+            }
+            cells += n;
+            continue;
+        }
+        if t.by_type.len() != k || t.by_type.iter().all(Vec::is_empty) {
+            return false;
+        }
+        for (j, c) in t.by_type.iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            if c.len() != n {
+                return false;
+            }
+            used[j] = true;
+            cells += n;
+        }
+    }
+    used.iter().all(|&u| u) && cells <= MAX_TEAM_CELLS
 }
 
 /// The series rounded to 0.001 GPU, exactly as a link carries it.
@@ -233,13 +425,23 @@ pub fn trim_to_lookback(series: &UsageSeries, lookback: Lookback) -> UsageSeries
 pub fn trim_history(history: &LinkHistory, lookback: Lookback) -> LinkHistory {
     let series = trim_to_lookback(&history.series, lookback);
     let start = history.series.len() - series.len();
+    let cut = |v: &Vec<f64>| v.get(start..).unwrap_or_default().to_vec();
     LinkHistory {
         types: history
             .types
             .iter()
             .map(|t| LinkType {
                 label: t.label.clone(),
-                values: t.values.get(start..).unwrap_or_default().to_vec(),
+                values: cut(&t.values),
+            })
+            .collect(),
+        teams: history
+            .teams
+            .iter()
+            .map(|t| LinkTeam {
+                name: t.name.clone(),
+                values: cut(&t.values),
+                by_type: t.by_type.iter().map(cut).collect(),
             })
             .collect(),
         series,
@@ -279,6 +481,51 @@ impl Reader<'_> {
         Ok(b)
     }
 
+    /// Bytes not yet read.
+    fn left(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+
+    /// A type label or team name: a byte length (1 ..= 160), then as many bytes of UTF-8,
+    /// already clean ([`clean_label`]: no control characters, trimmed, ≤ 40 characters).
+    fn label(&mut self) -> Result<String, HistoryError> {
+        let len = self.varint()?;
+        if len == 0 || len > MAX_LABEL_BYTES {
+            return Err(HistoryError::Malformed);
+        }
+        let end = self.pos + len as usize;
+        let raw = self
+            .bytes
+            .get(self.pos..end)
+            .ok_or(HistoryError::Malformed)?;
+        self.pos = end;
+        let label = std::str::from_utf8(raw).map_err(|_| HistoryError::Malformed)?;
+        if clean_label(label) != label {
+            return Err(HistoryError::Malformed);
+        }
+        Ok(label.to_string())
+    }
+
+    /// `n` values in milli-GPU (a histogram's as differences), each at most 10⁹ GPUs.
+    fn values(&mut self, n: usize, histogram: bool) -> Result<Vec<f64>, HistoryError> {
+        let mut values = Vec::with_capacity(n);
+        let mut acc: u64 = 0;
+        for _ in 0..n {
+            let v = self.varint()?;
+            let m = if histogram {
+                acc = acc.checked_add(v).ok_or(HistoryError::ValueTooLarge)?;
+                acc
+            } else {
+                v
+            };
+            if m > MAX_MILLI {
+                return Err(HistoryError::ValueTooLarge);
+            }
+            values.push(m as f64 / 1000.0);
+        }
+        Ok(values)
+    }
+
     fn varint(&mut self) -> Result<u64, HistoryError> {
         let mut v: u64 = 0;
         for shift in (0..64).step_by(7) {
@@ -296,17 +543,37 @@ impl Reader<'_> {
     }
 }
 
-/// The binary series (before deflate): format 2 when `types` has two or more (never with a
+/// The binary series (before deflate): format 3 when it carries `teams` ([`teams_carried`];
+/// never with a histogram), else format 2 when `types` has two or more (never with a
 /// histogram), else format 1.
-fn to_binary(series: &UsageSeries, types: &[LinkType], as_histogram: bool) -> Vec<u8> {
+fn to_binary(
+    series: &UsageSeries,
+    types: &[LinkType],
+    teams: &[LinkTeam],
+    as_histogram: bool,
+) -> Vec<u8> {
     let n = series.values.len();
+    let teamed = !as_histogram && teams_carried(series, types, teams);
     let typed = !as_histogram
         && (2..=MAX_TYPES).contains(&types.len())
         && types.iter().all(|t| t.values.len() == n);
     let ts = series.timestamps.as_ref().filter(|t| t.len() == n && n > 0);
     let ts = if as_histogram { None } else { ts };
-    let mut out = Vec::with_capacity(16 + n * 3 * if typed { types.len() } else { 1 });
-    out.push(if typed { FORMAT_TYPED } else { FORMAT_ONE });
+    let columns = if teamed {
+        teams.iter().map(|t| t.by_type.len().max(1)).sum()
+    } else if typed {
+        types.len()
+    } else {
+        1
+    };
+    let mut out = Vec::with_capacity(16 + n * 3 * columns);
+    out.push(if teamed {
+        FORMAT_TEAMS
+    } else if typed {
+        FORMAT_TYPED
+    } else {
+        FORMAT_ONE
+    });
     let mut flags = 0;
     if ts.is_some() {
         flags |= FLAG_TIMESTAMPS;
@@ -321,17 +588,42 @@ fn to_binary(series: &UsageSeries, types: &[LinkType], as_histogram: bool) -> Ve
     if let Some(ts) = ts {
         put_varint(&mut out, zigzag((ts[0] + off).div_euclid(3600)));
     }
-    if typed {
-        put_varint(&mut out, types.len() as u64);
-        for t in types {
-            let label = clean_label(&t.label);
-            put_varint(&mut out, label.len() as u64);
+    let put_labels = |out: &mut Vec<u8>, labels: &mut dyn Iterator<Item = &str>| {
+        for label in labels {
+            let label = clean_label(label);
+            put_varint(out, label.len() as u64);
             out.extend(label.as_bytes());
         }
-        for t in types {
-            for &v in &t.values {
-                put_varint(&mut out, milli(v));
+    };
+    let put_values = |out: &mut Vec<u8>, values: &[f64]| {
+        for &v in values {
+            put_varint(out, milli(v));
+        }
+    };
+    if teamed {
+        put_varint(&mut out, types.len() as u64);
+        put_labels(&mut out, &mut types.iter().map(|t| t.label.as_str()));
+        put_varint(&mut out, teams.len() as u64);
+        for t in teams {
+            put_labels(&mut out, &mut std::iter::once(t.name.as_str()));
+            if !types.is_empty() {
+                let bits = t.by_type.iter().enumerate().filter(|(_, c)| !c.is_empty());
+                out.push(bits.fold(0u8, |acc, (j, _)| acc | 1 << j));
             }
+        }
+        for t in teams {
+            if types.is_empty() {
+                put_values(&mut out, &t.values);
+            }
+            for cells in t.by_type.iter().filter(|c| !c.is_empty()) {
+                put_values(&mut out, cells);
+            }
+        }
+    } else if typed {
+        put_varint(&mut out, types.len() as u64);
+        put_labels(&mut out, &mut types.iter().map(|t| t.label.as_str()));
+        for t in types {
+            put_values(&mut out, &t.values);
         }
     } else if as_histogram {
         let mut m: Vec<u64> = series.values.iter().map(|&v| milli(v)).collect();
@@ -342,9 +634,7 @@ fn to_binary(series: &UsageSeries, types: &[LinkType], as_histogram: bool) -> Ve
             prev = v;
         }
     } else {
-        for &v in &series.values {
-            put_varint(&mut out, milli(v));
-        }
+        put_values(&mut out, &series.values);
     }
     if let Some(ts) = ts {
         for w in ts.windows(2) {
@@ -379,14 +669,16 @@ fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
     if format > SERIES_FORMAT {
         return Err(HistoryError::NewerFormat(format));
     }
-    if format != FORMAT_ONE && format != FORMAT_TYPED {
+    if !matches!(format, FORMAT_ONE | FORMAT_TYPED | FORMAT_TEAMS) {
         return Err(HistoryError::Malformed);
     }
     let typed = format == FORMAT_TYPED;
+    let teamed = format == FORMAT_TEAMS;
     let flags = r.byte()?;
     if flags & !(FLAG_TIMESTAMPS | FLAG_HISTOGRAM) != 0
         || flags == FLAG_TIMESTAMPS | FLAG_HISTOGRAM
-        || (typed && flags & FLAG_HISTOGRAM != 0)
+        || ((typed || teamed) && flags & FLAG_HISTOGRAM != 0)
+        || (teamed && flags & FLAG_TIMESTAMPS == 0)
     {
         return Err(HistoryError::Malformed);
     }
@@ -404,49 +696,39 @@ fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
     } else {
         None
     };
-    let labels = if typed {
-        read_labels(&mut r)?
-    } else {
-        Vec::new()
-    };
-    let columns = labels.len().max(1);
-    // Each value takes at least one byte: reject impossible lengths before allocating.
-    if bytes.len().saturating_sub(r.pos) / columns < n {
-        return Err(HistoryError::Malformed);
-    }
     let histogram = flags & FLAG_HISTOGRAM != 0;
-    let read_values = |r: &mut Reader| -> Result<Vec<f64>, HistoryError> {
-        let mut values = Vec::with_capacity(n);
-        let mut acc: u64 = 0;
-        for _ in 0..n {
-            let v = r.varint()?;
-            let m = if histogram {
-                acc = acc.checked_add(v).ok_or(HistoryError::ValueTooLarge)?;
-                acc
-            } else {
-                v
-            };
-            if m > MAX_MILLI {
-                return Err(HistoryError::ValueTooLarge);
-            }
-            values.push(m as f64 / 1000.0);
-        }
-        Ok(values)
-    };
-    let mut types = Vec::with_capacity(labels.len());
-    let values = if typed {
-        for label in labels {
-            types.push(LinkType {
-                label,
-                values: read_values(&mut r)?,
-            });
-        }
-        // The total as the page sums a parsed history ([`quantize_parsed`]).
-        (0..n)
-            .map(|i| quantize_value(types.iter().map(|t| t.values[i]).sum()))
-            .collect()
+    let (values, types, teams) = if teamed {
+        read_teams(&mut r, n)?
     } else {
-        read_values(&mut r)?
+        let labels = if typed {
+            let k = r.varint()?;
+            if !(2..=MAX_TYPES as u64).contains(&k) {
+                return Err(HistoryError::Malformed);
+            }
+            read_labels(&mut r, k as usize)?
+        } else {
+            Vec::new()
+        };
+        // Each value takes at least one byte: reject impossible lengths before allocating.
+        if r.left() / labels.len().max(1) < n {
+            return Err(HistoryError::Malformed);
+        }
+        if typed {
+            let mut types = Vec::with_capacity(labels.len());
+            for label in labels {
+                types.push(LinkType {
+                    label,
+                    values: r.values(n, false)?,
+                });
+            }
+            // The total as the page sums a parsed history ([`quantize_parsed`]).
+            let values = (0..n)
+                .map(|i| quantize_value(types.iter().map(|t| t.values[i]).sum()))
+                .collect();
+            (values, types, Vec::new())
+        } else {
+            (r.values(n, histogram)?, Vec::new(), Vec::new())
+        }
     };
     let timestamps = match first_hour {
         None => None,
@@ -494,49 +776,141 @@ fn from_binary(bytes: &[u8]) -> Result<LinkHistory, HistoryError> {
         },
         histogram,
         types,
+        teams,
     })
 }
 
-/// A typed history's labels: 2 ..= 8, each valid UTF-8, already clean ([`clean_label`]),
-/// and no two with the same matching key (the parser would read them as one type).
-fn read_labels(r: &mut Reader) -> Result<Vec<String>, HistoryError> {
+/// The total, types and teams of series format 3, after its header (see the module's doc):
+/// every count, name and type byte checked before any value is allocated; the types and the
+/// total summed as [`quantize_parsed`] sums them.
+#[allow(clippy::type_complexity)]
+fn read_teams(
+    r: &mut Reader,
+    n: usize,
+) -> Result<(Vec<f64>, Vec<LinkType>, Vec<LinkTeam>), HistoryError> {
     let k = r.varint()?;
-    if !(2..=MAX_TYPES as u64).contains(&k) {
+    if k != 0 && !(2..=MAX_TYPES as u64).contains(&k) {
         return Err(HistoryError::Malformed);
     }
-    let mut labels: Vec<String> = Vec::with_capacity(k as usize);
+    let k = k as usize;
+    let labels = read_labels(r, k)?;
+    let m = r.varint()?;
+    if m == 0 || m > MAX_LINK_TEAMS as u64 {
+        return Err(HistoryError::Malformed);
+    }
+    let mut names: Vec<(String, u8)> = Vec::with_capacity(m as usize);
+    let mut used_types = 0u8;
+    let mut columns = 0usize;
+    for _ in 0..m {
+        let name = r.label()?;
+        if names.iter().any(|(other, _)| *other == name) {
+            return Err(HistoryError::Malformed);
+        }
+        let bits = if k == 0 {
+            columns += 1;
+            0
+        } else {
+            let bits = r.byte()?;
+            if bits == 0 || u32::from(bits) >> k != 0 {
+                return Err(HistoryError::Malformed);
+            }
+            columns += bits.count_ones() as usize;
+            bits
+        };
+        used_types |= bits;
+        names.push((name, bits));
+    }
+    if k > 0 && u32::from(used_types) != (1 << k) - 1 {
+        return Err(HistoryError::Malformed);
+    }
+    if columns.saturating_mul(n) > MAX_TEAM_CELLS {
+        return Err(HistoryError::TooLarge);
+    }
+    // Each value and each hour's delta take at least one byte: reject impossible lengths
+    // before allocating.
+    if r.left() < columns * n + (n - 1) {
+        return Err(HistoryError::Malformed);
+    }
+    let mut teams = Vec::with_capacity(names.len());
+    for (name, bits) in names {
+        let team = if k == 0 {
+            LinkTeam {
+                name,
+                values: r.values(n, false)?,
+                by_type: Vec::new(),
+            }
+        } else {
+            let mut by_type = Vec::with_capacity(k);
+            for j in 0..k {
+                by_type.push(if bits & (1 << j) != 0 {
+                    r.values(n, false)?
+                } else {
+                    Vec::new()
+                });
+            }
+            let values = (0..n)
+                .map(|i| quantize_value(by_type.iter().filter_map(|c| c.get(i)).sum()))
+                .collect();
+            LinkTeam {
+                name,
+                values,
+                by_type,
+            }
+        };
+        teams.push(team);
+    }
+    let types: Vec<LinkType> = labels
+        .into_iter()
+        .enumerate()
+        .map(|(j, label)| LinkType {
+            label,
+            values: (0..n)
+                .map(|i| quantize_value(teams.iter().filter_map(|t| t.by_type[j].get(i)).sum()))
+                .collect(),
+        })
+        .collect();
+    let total = (0..n)
+        .map(|i| {
+            quantize_value(if k == 0 {
+                teams.iter().map(|t| t.values[i]).sum()
+            } else {
+                types.iter().map(|t| t.values[i]).sum()
+            })
+        })
+        .collect();
+    Ok((total, types, teams))
+}
+
+/// A typed history's `k` labels, each valid UTF-8, already clean ([`clean_label`]), and no
+/// two with the same matching key (the parser would read them as one type).
+fn read_labels(r: &mut Reader, k: usize) -> Result<Vec<String>, HistoryError> {
+    let mut labels: Vec<String> = Vec::with_capacity(k);
     for _ in 0..k {
-        let len = r.varint()?;
-        if len == 0 || len > MAX_LABEL_BYTES {
-            return Err(HistoryError::Malformed);
-        }
-        let start = r.pos;
-        let end = start + len as usize;
-        let raw = r.bytes.get(start..end).ok_or(HistoryError::Malformed)?;
-        r.pos = end;
-        let label = std::str::from_utf8(raw).map_err(|_| HistoryError::Malformed)?;
-        if clean_label(label) != label {
-            return Err(HistoryError::Malformed);
-        }
-        let key = normalize_type(label);
+        let label = r.label()?;
+        let key = normalize_type(&label);
         if labels.iter().any(|l| normalize_type(l) == key) {
             return Err(HistoryError::Malformed);
         }
-        labels.push(label.to_string());
+        labels.push(label);
     }
     Ok(labels)
 }
 
 /// The `data` value for a series (quantised on the way), or for its histogram.
 pub fn encode_series(series: &UsageSeries, as_histogram: bool) -> String {
-    let bin = to_binary(series, &[], as_histogram);
+    let bin = to_binary(series, &[], &[], as_histogram);
     base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bin, 9))
 }
 
-/// The `data` value for a history: its types when it has them (series format 2; a
-/// histogram is always the total, format 1).
+/// The `data` value for a history: its teams when it has them (series format 3), else its
+/// types when it has them (series format 2; a histogram is always the total, format 1).
 pub fn encode_history(history: &LinkHistory) -> String {
-    let bin = to_binary(&history.series, &history.types, history.histogram);
+    let bin = to_binary(
+        &history.series,
+        &history.types,
+        &history.teams,
+        history.histogram,
+    );
     base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bin, 9))
 }
 
@@ -625,11 +999,15 @@ pub fn series_to_csv(series: &UsageSeries) -> String {
     out
 }
 
-/// The history as text that `core::ingest::parse` reads back to the same history: one series
-/// as [`series_to_csv`]; a typed history with timestamps as a long table
+/// The history as text that `core::ingest::parse` reads back to the same history: one with
+/// teams as [`teams_to_csv`]; one series as [`series_to_csv`]; a typed history with
+/// timestamps as a long table
 /// `timestamp,gpu_type,gpus` (every type at every hour, the label quoted), without them as
 /// a wide table with one column per type.
 pub fn history_to_csv(history: &LinkHistory) -> String {
+    if !history.teams.is_empty() && teams_carried(&history.series, &history.types, &history.teams) {
+        return teams_to_csv(history);
+    }
     if history.types.is_empty() {
         return series_to_csv(&history.series);
     }
@@ -676,6 +1054,137 @@ pub fn history_to_csv(history: &LinkHistory) -> String {
             out
         }
     }
+}
+
+/// A history with teams ([`teams_carried`]) as a long table the parser reads back to the same
+/// history, teams included: `timestamp,team,gpus` (untyped) or `timestamp,gpu_type,team,gpus`
+/// (typed), the label and the name quoted, [`UNALLOCATED`] as an empty team cell (the parser's
+/// name for it). The first hour has a row for every (team, type) the team used, in an order
+/// that makes the types and the teams first appear in their order ([`first_rows`]); every
+/// later hour has the rows that are not 0 (a team without a row in an hour reads 0 there),
+/// or one row of 0 when all are, so that no hour becomes a gap.
+fn teams_to_csv(history: &LinkHistory) -> String {
+    let series = &history.series;
+    let n = series.values.len();
+    let Some(ts) = series.timestamps.as_ref().filter(|t| t.len() == n) else {
+        return series_to_csv(series);
+    };
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let labels: Vec<String> = history
+        .types
+        .iter()
+        .map(|t| quote(&clean_label(&t.label)))
+        .collect();
+    let names: Vec<String> = history
+        .teams
+        .iter()
+        .map(|t| {
+            if t.name == UNALLOCATED {
+                String::new()
+            } else {
+                quote(&t.name)
+            }
+        })
+        .collect();
+    // Every (team, type) series, in the order of the first hour's rows.
+    let typed = !labels.is_empty();
+    let pairs: Vec<(usize, usize)> = if typed {
+        let mut pairs = first_rows(&history.teams, labels.len());
+        for (i, t) in history.teams.iter().enumerate() {
+            for (j, c) in t.by_type.iter().enumerate() {
+                if !c.is_empty() && !pairs.contains(&(i, j)) {
+                    pairs.push((i, j));
+                }
+            }
+        }
+        pairs
+    } else {
+        (0..history.teams.len()).map(|i| (i, 0)).collect()
+    };
+    let cells = |&(i, j): &(usize, usize)| -> &[f64] {
+        let t = &history.teams[i];
+        if typed {
+            &t.by_type[j]
+        } else {
+            &t.values
+        }
+    };
+    let mut out = String::with_capacity(n * 48 + pairs.len() * 48 + 32);
+    out.push_str(if typed {
+        "timestamp,gpu_type,team,gpus\n"
+    } else {
+        "timestamp,team,gpus\n"
+    });
+    let row = |out: &mut String, hour: usize, pair: &(usize, usize), m: u64| {
+        push_utc_iso(out, ts[hour]);
+        out.push(',');
+        if typed {
+            out.push_str(&labels[pair.1]);
+            out.push(',');
+        }
+        out.push_str(&names[pair.0]);
+        out.push(',');
+        push_milli(out, m);
+        out.push('\n');
+    };
+    for pair in &pairs {
+        row(&mut out, 0, pair, milli(cells(pair)[0]));
+    }
+    for hour in 1..n {
+        let mut any = false;
+        for pair in &pairs {
+            let m = milli(cells(pair)[hour]);
+            if m > 0 {
+                row(&mut out, hour, pair, m);
+                any = true;
+            }
+        }
+        if !any {
+            row(&mut out, hour, &pairs[0], 0);
+        }
+    }
+    out
+}
+
+/// The (team, type) rows that make a long table's types and teams first appear in the order
+/// of `history.types` and `history.teams` (the parser keeps both in order of first
+/// appearance, [`UNALLOCATED`] last whatever its rows): each row introduces the next team
+/// with a type already seen, else the next type with a team already seen, else both. A
+/// history read from one long table always has such an order; one from elsewhere may not
+/// (team A used only the second type, team B only the first): then the next team comes with
+/// its first type, and the types read back in another order.
+fn first_rows(teams: &[LinkTeam], k: usize) -> Vec<(usize, usize)> {
+    let uses = |i: usize, j: usize| teams[i].by_type.get(j).is_some_and(|c| !c.is_empty());
+    let free = |i: usize| teams[i].name == UNALLOCATED;
+    let mut team_seen: Vec<bool> = (0..teams.len()).map(free).collect();
+    let mut type_seen = vec![false; k];
+    let mut rows = Vec::new();
+    loop {
+        let next_team = (0..teams.len()).find(|&i| !team_seen[i]);
+        let next_type = (0..k).find(|&j| !type_seen[j]);
+        let row = match (next_team, next_type) {
+            (None, None) => break,
+            (Some(i), nt) => (0..k)
+                .find(|&j| type_seen[j] && uses(i, j))
+                .map(|j| (i, j))
+                .or_else(|| {
+                    let j = nt?;
+                    (0..teams.len())
+                        .find(|&o| team_seen[o] && uses(o, j))
+                        .map(|o| (o, j))
+                })
+                .or_else(|| nt.filter(|&j| uses(i, j)).map(|j| (i, j)))
+                .or_else(|| (0..k).find(|&j| uses(i, j)).map(|j| (i, j))),
+            (None, Some(j)) => (0..teams.len()).find(|&o| uses(o, j)).map(|o| (o, j)),
+        };
+        let Some((i, j)) = row else {
+            break; // a team without a type, or a type without a team: not carried
+        };
+        team_seen[i] = true;
+        type_seen[j] = true;
+        rows.push((i, j));
+    }
+    rows
 }
 
 fn push_milli(out: &mut String, m: u64) {
@@ -869,8 +1378,8 @@ mod tests {
         let deflate = |b: &[u8]| base64url_encode(&miniz_oxide::deflate::compress_to_vec(b, 6));
         // Newer series format, unknown flags, zero hours, too many hours.
         assert_eq!(
-            decode_series(&deflate(&[3, 0, 1, 0, 5])).err(),
-            Some(HistoryError::NewerFormat(3))
+            decode_series(&deflate(&[4, 0, 1, 0, 5])).err(),
+            Some(HistoryError::NewerFormat(4))
         );
         assert_eq!(
             decode_series(&deflate(&[1, 4, 1, 0, 5])).err(),
@@ -1018,6 +1527,7 @@ mod tests {
                     values: vec![0.5, 0.0],
                 },
             ],
+            teams: Vec::new(),
         };
         let back = decode_series(&encode_history(&h)).unwrap();
         assert_eq!(back, h);
