@@ -138,6 +138,7 @@ pub fn field_name(lang: Lang, field: Field) -> &'static str {
         Field::UsageHistory => ("Usage history", "用量历史"),
         Field::Region => ("Second region", "第二区域"),
         Field::Autoscaler => ("Autoscaler settings", "自动扩缩容设置"),
+        Field::TeamShares => ("Fixed shares per team", "各团队固定比例"),
     };
     pick(lang, en, zh)
 }

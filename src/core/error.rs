@@ -44,6 +44,8 @@ pub enum Field {
     Region,
     /// The configuration snippets' free text (Prometheus address, metric, target).
     Autoscaler,
+    /// § 19 the fixed percentages of the idle committed cost per team.
+    TeamShares,
 }
 
 impl Field {
@@ -85,6 +87,7 @@ impl Field {
             Field::UsageHistory => "usage-data",
             Field::Region => "region",
             Field::Autoscaler => "autoscaler",
+            Field::TeamShares => "team-shares",
         }
     }
 }

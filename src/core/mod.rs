@@ -30,6 +30,7 @@ pub mod series;
 pub mod sizing;
 pub mod slurm_sample;
 pub mod spot;
+pub mod teams;
 pub mod terms;
 pub mod waterline;
 pub mod zone;

@@ -369,7 +369,7 @@ pub fn validate_series(series: &UsageSeries) -> Result<(), InputError> {
 }
 
 /// Index of the first hour of the last `days` days (by timestamps when present).
-fn window_start(series: &UsageSeries, days: u32) -> usize {
+pub(crate) fn window_start(series: &UsageSeries, days: u32) -> usize {
     let n = series.values.len();
     match &series.timestamps {
         Some(ts) => {

@@ -1,0 +1,654 @@
+//! § 19 Cost by team (issue 37): who uses the committed baseline, who drives the peaks, and
+//! how the plan's monthly cost is shared: pro rata within each hour, the idle committed cost
+//! by a chosen method, the burst at the plan's elastic mix; beside it each team's standalone
+//! cost and its Shapley value in the cost game v(S) = the plan's monthly cost for the summed
+//! history of the teams in S.
+//!
+//! Notation: u(t,i) team i's GPUs busy in hour t, U(t) = Σᵢ u(t,i), N the plan's committed
+//! GPUs; b(t,i) = u(t,i)·min(U(t), N)/U(t) the baseline GPU-hours team i used in hour t
+//! (0 when U(t) = 0), e(t,i) = u(t,i) − b(t,i) its burst. Usage figures are over the hours
+//! read; money per month, over the plan's lookback window (what the plan's pools are priced
+//! on). Every money column is the plan's own amount (`ThreePools`) shared out in whole cents
+//! by largest remainder, so the teams' totals add up to the plan's monthly total exactly.
+
+use super::error::{Field, InputError, Problem};
+use super::money::Money;
+use super::plan::{plan_with_history, PlanInputs};
+use super::profile::{profile, Distribution};
+use super::series::UsageSeries;
+
+/// At most this many teams get an exact Shapley value (2ⁿ − 1 plans).
+pub const MAX_EXACT_SHAPLEY_TEAMS: usize = 10;
+/// Above [`MAX_EXACT_SHAPLEY_TEAMS`]: plans evaluated for the sampled Shapley values (orders
+/// of the teams, each with its reverse, until this many plans).
+pub const SAMPLED_SHAPLEY_PLANS: usize = 2048;
+/// The peak hours: the top 5 % of hours by U(t) (at least one).
+pub const PEAK_HOURS_FRACTION: f64 = 0.05;
+
+/// How the idle committed cost (the committed GPU-hours no team used) is shared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum IdleSplit {
+    /// In proportion to each team's baseline GPU-hours (evenly when no team used any).
+    #[default]
+    Proportional,
+    /// The same amount for every team (the unallocated team included).
+    Even,
+    /// Fixed percentages per team ([`TeamTableInputs::fixed`], summing to 100).
+    Fixed,
+    /// Not shared: a separate "idle" row.
+    Row,
+}
+
+impl IdleSplit {
+    pub const ALL: [IdleSplit; 4] = [
+        IdleSplit::Proportional,
+        IdleSplit::Even,
+        IdleSplit::Fixed,
+        IdleSplit::Row,
+    ];
+
+    /// Stable key (the link's `idlesplit`, the `idle-split` select's values).
+    pub fn key(self) -> &'static str {
+        match self {
+            IdleSplit::Proportional => "proportional",
+            IdleSplit::Even => "even",
+            IdleSplit::Fixed => "fixed",
+            IdleSplit::Row => "row",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<IdleSplit> {
+        IdleSplit::ALL.into_iter().find(|s| s.key() == key)
+    }
+}
+
+/// One team's hourly usage on the hours of the history read.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamUsage<'a> {
+    pub name: &'a str,
+    pub values: &'a [f64],
+}
+
+/// The plan's pools that the teams share (from `PlanOutputs::pools` and `baseline`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlanPools {
+    /// N: committed GPUs.
+    pub gpus: u32,
+    /// The committed price per GPU per month of the plan's term (its effective price).
+    pub monthly_price: f64,
+    /// N·P.
+    pub reserved: Money,
+    /// The elastic pools, per month.
+    pub on_demand: Money,
+    pub spot: Money,
+}
+
+impl PlanPools {
+    pub fn total(&self) -> Money {
+        self.reserved + self.on_demand + self.spot
+    }
+}
+
+/// What the table is computed with besides the usage.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TeamTableInputs {
+    pub split: IdleSplit,
+    /// [`IdleSplit::Fixed`]: (team name, percent); teams not named get 0 %.
+    pub fixed: Vec<(String, f64)>,
+    /// The first hour of the plan's lookback window (index into the hours read).
+    pub window_start: usize,
+}
+
+/// One team's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamRow {
+    pub name: String,
+    /// Σₜ u(t,i) over the hours read.
+    pub gpu_hours: f64,
+    /// gpu_hours / Σ of all teams (0 when nothing was used).
+    pub share: f64,
+    /// Nearest-rank p50, p95 and the largest u(t,i) over the hours read.
+    pub p50: f64,
+    pub p95: f64,
+    pub peak: f64,
+    /// The team's share of the usage in the trough hours (U(t) ≤ N) and in the peak hours.
+    pub trough_share: f64,
+    pub peak_share: f64,
+    /// Σₜ b(t,i) over the hours read.
+    pub baseline_hours: f64,
+    /// Per month: the committed cost of the baseline hours it used, its share of the idle
+    /// committed cost, its burst on spot and on demand, and their sum.
+    pub committed: Money,
+    pub idle: Money,
+    pub spot: Money,
+    pub on_demand: Money,
+    pub total: Money,
+}
+
+impl TeamRow {
+    /// spot + on demand.
+    pub fn elastic(&self) -> Money {
+        self.spot + self.on_demand
+    }
+}
+
+/// The team table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamTable {
+    pub rows: Vec<TeamRow>,
+    pub split: IdleSplit,
+    /// [`IdleSplit::Row`]: the idle committed cost, not shared; else zero.
+    pub idle_row: Money,
+    /// Σ of the rows' totals and `idle_row`: the plan's monthly total.
+    pub total: Money,
+    /// The committed cost used and idle, per month (sum: N·P).
+    pub committed_used: Money,
+    pub committed_idle: Money,
+    /// Hours read, trough hours (U ≤ N) and peak hours among them.
+    pub hours: usize,
+    pub trough_hours: usize,
+    pub peak_hours: usize,
+    /// Hours of the plan's window (the money's basis).
+    pub window_hours: usize,
+}
+
+/// `total` shared out in whole cents in proportion to `weights` (largest remainder; ties to
+/// the earlier one), so the parts add up to `total` exactly. Negative or non-finite weights
+/// count as 0; all-zero weights share evenly.
+pub fn share_out(total: Money, weights: &[f64]) -> Vec<Money> {
+    let n = weights.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let clean: Vec<f64> = weights
+        .iter()
+        .map(|&w| if w.is_finite() && w > 0.0 { w } else { 0.0 })
+        .collect();
+    let sum: f64 = clean.iter().sum();
+    let w: Vec<f64> = if sum > 0.0 {
+        clean.iter().map(|x| x / sum).collect()
+    } else {
+        vec![1.0 / n as f64; n]
+    };
+    let cents = total.cents();
+    let sign = if cents < 0 { -1 } else { 1 };
+    let abs = cents.unsigned_abs() as f64;
+    let mut parts: Vec<i64> = w.iter().map(|x| (abs * x).floor() as i64).collect();
+    let given: i64 = parts.iter().sum();
+    let mut left = cents.abs() - given;
+    let mut order: Vec<usize> = (0..n).collect();
+    let frac = |i: usize| abs * w[i] - (abs * w[i]).floor();
+    order.sort_by(|&a, &b| frac(b).total_cmp(&frac(a)).then(a.cmp(&b)));
+    // `left` is below n (each floor loses less than a cent), save for rounding in the
+    // weights' sum; cycle so the parts always add up.
+    let mut k = 0;
+    while left > 0 {
+        parts[order[k % n]] += 1;
+        left -= 1;
+        k += 1;
+    }
+    while left < 0 {
+        let i = order[n - 1 - (k % n)];
+        if parts[i] > 0 {
+            parts[i] -= 1;
+            left += 1;
+        }
+        k += 1;
+    }
+    parts
+        .into_iter()
+        .map(|c| Money::from_cents(sign * c))
+        .collect()
+}
+
+/// The team table (§ 19). Errors: `TeamShares` when the fixed percentages are negative, not
+/// numbers, or do not add up to 100 (with [`IdleSplit::Fixed`]); `UsageHistory` when the
+/// teams' series are not all as long, or there is none.
+pub fn team_table(
+    teams: &[TeamUsage],
+    pools: &PlanPools,
+    inputs: &TeamTableInputs,
+) -> Result<TeamTable, InputError> {
+    let hours = teams.first().map_or(0, |t| t.values.len());
+    if hours == 0 || teams.iter().any(|t| t.values.len() != hours) {
+        return Err(InputError::new(Field::UsageHistory, Problem::Empty));
+    }
+    let n_teams = teams.len();
+    let nf = f64::from(pools.gpus);
+    let start = inputs.window_start.min(hours - 1);
+    let window_hours = hours - start;
+
+    let total_at = |t: usize| teams.iter().map(|x| x.values[t]).sum::<f64>();
+    let u_total: Vec<f64> = (0..hours).map(total_at).collect();
+    // The peak hours: the top 5 % by U(t), ties to the earlier hour.
+    let peak_count = ((hours as f64 * PEAK_HOURS_FRACTION).ceil() as usize).clamp(1, hours);
+    let mut by_u: Vec<usize> = (0..hours).collect();
+    by_u.sort_by(|&a, &b| u_total[b].total_cmp(&u_total[a]).then(a.cmp(&b)));
+    let mut is_peak = vec![false; hours];
+    for &t in &by_u[..peak_count] {
+        is_peak[t] = true;
+    }
+    let is_trough = |t: usize| u_total[t] <= nf;
+    let trough_hours = (0..hours).filter(|&t| is_trough(t)).count();
+    let base_factor = |t: usize| {
+        let u = u_total[t];
+        if u > 0.0 {
+            u.min(nf) / u
+        } else {
+            0.0
+        }
+    };
+    let (mut trough_sum, mut peak_sum, mut all_sum) = (0.0, 0.0, 0.0);
+    for t in 0..hours {
+        all_sum += u_total[t];
+        if is_trough(t) {
+            trough_sum += u_total[t];
+        }
+        if is_peak[t] {
+            peak_sum += u_total[t];
+        }
+    }
+    let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+
+    struct Sums {
+        gpu_hours: f64,
+        trough: f64,
+        peak: f64,
+        baseline: f64,
+        w_baseline: f64,
+        w_burst: f64,
+    }
+    let sums: Vec<Sums> = teams
+        .iter()
+        .map(|team| {
+            let mut s = Sums {
+                gpu_hours: 0.0,
+                trough: 0.0,
+                peak: 0.0,
+                baseline: 0.0,
+                w_baseline: 0.0,
+                w_burst: 0.0,
+            };
+            for (t, &u) in team.values.iter().enumerate() {
+                let b = u * base_factor(t);
+                s.gpu_hours += u;
+                s.baseline += b;
+                if is_trough(t) {
+                    s.trough += u;
+                }
+                if is_peak[t] {
+                    s.peak += u;
+                }
+                if t >= start {
+                    s.w_baseline += b;
+                    s.w_burst += (u - b).max(0.0);
+                }
+            }
+            s
+        })
+        .collect();
+
+    // Money: the committed cost used is P·Σ_window min(U, N)/T (per month), at most N·P.
+    let covered: f64 = (start..hours).map(|t| u_total[t].min(nf)).sum();
+    let used_total = Money::from_f64(pools.monthly_price * covered / window_hours as f64)
+        .min(pools.reserved)
+        .max(Money::ZERO);
+    let idle_total = pools.reserved - used_total;
+    let w_base: Vec<f64> = sums.iter().map(|s| s.w_baseline).collect();
+    let w_burst: Vec<f64> = sums.iter().map(|s| s.w_burst).collect();
+    let committed = share_out(used_total, &w_base);
+    let (idle, idle_row) = match inputs.split {
+        IdleSplit::Proportional => (share_out(idle_total, &w_base), Money::ZERO),
+        IdleSplit::Even => (share_out(idle_total, &vec![1.0; n_teams]), Money::ZERO),
+        IdleSplit::Row => (vec![Money::ZERO; n_teams], idle_total),
+        IdleSplit::Fixed => {
+            let percents = fixed_percents(teams, &inputs.fixed)?;
+            (share_out(idle_total, &percents), Money::ZERO)
+        }
+    };
+    let spot = share_out(pools.spot, &w_burst);
+    let on_demand = share_out(pools.on_demand, &w_burst);
+
+    let rows: Vec<TeamRow> = teams
+        .iter()
+        .zip(&sums)
+        .enumerate()
+        .map(|(i, (team, s))| {
+            let dist = Distribution::from_values(team.values);
+            TeamRow {
+                name: team.name.to_string(),
+                gpu_hours: s.gpu_hours,
+                share: ratio(s.gpu_hours, all_sum),
+                p50: dist.quantile(0.5).unwrap_or(0.0),
+                p95: dist.quantile(0.95).unwrap_or(0.0),
+                peak: team.values.iter().copied().fold(0.0, f64::max),
+                trough_share: ratio(s.trough, trough_sum),
+                peak_share: ratio(s.peak, peak_sum),
+                baseline_hours: s.baseline,
+                committed: committed[i],
+                idle: idle[i],
+                spot: spot[i],
+                on_demand: on_demand[i],
+                total: committed[i] + idle[i] + spot[i] + on_demand[i],
+            }
+        })
+        .collect();
+    let total = rows.iter().map(|r| r.total).sum::<Money>() + idle_row;
+    Ok(TeamTable {
+        rows,
+        split: inputs.split,
+        idle_row,
+        total,
+        committed_used: used_total,
+        committed_idle: idle_total,
+        hours,
+        trough_hours,
+        peak_hours: peak_count,
+        window_hours,
+    })
+}
+
+/// The fixed percentages in the teams' order (names compared as written, trimmed).
+fn fixed_percents(teams: &[TeamUsage], fixed: &[(String, f64)]) -> Result<Vec<f64>, InputError> {
+    let mut sum = 0.0;
+    for (_, p) in fixed {
+        if !p.is_finite() {
+            return Err(InputError::new(Field::TeamShares, Problem::NotANumber));
+        }
+        if *p < 0.0 {
+            return Err(InputError::new(
+                Field::TeamShares,
+                Problem::MustBeNonNegative,
+            ));
+        }
+        sum += p;
+    }
+    if (sum - 100.0).abs() > 1e-6 {
+        return Err(InputError::new(
+            Field::TeamShares,
+            Problem::SharesDoNotSumTo100 { sum_percent: sum },
+        ));
+    }
+    Ok(teams
+        .iter()
+        .map(|t| {
+            fixed
+                .iter()
+                .filter(|(name, _)| name.trim() == t.name.trim())
+                .map(|(_, p)| *p)
+                .sum()
+        })
+        .collect())
+}
+
+/// Each team's Shapley value and standalone cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shapley {
+    /// φᵢ in cents, unrounded (exact up to floating point when `exact`).
+    pub raw_cents: Vec<f64>,
+    /// φᵢ rounded to the cent by largest remainder, adding up to `grand` exactly.
+    pub values: Vec<Money>,
+    /// v({i}): the plan's monthly cost for team i's history alone.
+    pub standalone: Vec<Money>,
+    /// v(all teams).
+    pub grand: Money,
+    /// All 2ⁿ coalitions were planned.
+    pub exact: bool,
+    /// Sampled: orders of the teams drawn (each with its reverse).
+    pub orders: usize,
+    /// Sampled: the standard error of each φᵢ (currency units); zeros when exact.
+    pub std_error: Vec<f64>,
+    /// Plans evaluated.
+    pub plans: usize,
+}
+
+impl Shapley {
+    /// standalone − Shapley: what pooling saves each team (negative: it pays for others).
+    pub fn saving(&self, i: usize) -> Money {
+        self.standalone[i] - self.values[i]
+    }
+
+    /// The largest standard error (0 when exact).
+    pub fn max_std_error(&self) -> f64 {
+        self.std_error.iter().copied().fold(0.0, f64::max)
+    }
+}
+
+/// A coalition's hourly usage: the members' values summed and rounded to 0.001 GPU (as
+/// the page rounds every history it plans from).
+pub fn coalition_values(teams: &[&[f64]], members: impl Iterator<Item = usize>) -> Vec<f64> {
+    let hours = teams.first().map_or(0, |t| t.len());
+    let mut out = vec![0.0; hours];
+    for i in members {
+        for (o, v) in out.iter_mut().zip(teams[i]) {
+            *o += v;
+        }
+    }
+    for o in &mut out {
+        *o = round_milli(*o);
+    }
+    out
+}
+
+fn round_milli(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
+}
+
+/// Shapley values of the cost game `cost(values of a coalition)` over `teams` (each the
+/// hourly usage on the same hours). v(∅) = 0 without a call. Exact for up to
+/// [`MAX_EXACT_SHAPLEY_TEAMS`] teams; above, orders of the teams sampled (a fixed seed:
+/// the same history gives the same figures), each with its reverse, until
+/// [`SAMPLED_SHAPLEY_PLANS`] plans, the standard error from the spread of the pairs.
+pub fn shapley<E>(
+    teams: &[&[f64]],
+    mut cost: impl FnMut(&[f64]) -> Result<Money, E>,
+) -> Result<Shapley, E> {
+    let n = teams.len();
+    if n == 0 {
+        return Ok(Shapley {
+            raw_cents: Vec::new(),
+            values: Vec::new(),
+            standalone: Vec::new(),
+            grand: Money::ZERO,
+            exact: true,
+            orders: 0,
+            std_error: Vec::new(),
+            plans: 0,
+        });
+    }
+    if n <= MAX_EXACT_SHAPLEY_TEAMS {
+        return exact_shapley(teams, &mut cost);
+    }
+    sampled_shapley(teams, &mut cost, SAMPLED_SHAPLEY_PLANS)
+}
+
+fn exact_shapley<E>(
+    teams: &[&[f64]],
+    cost: &mut impl FnMut(&[f64]) -> Result<Money, E>,
+) -> Result<Shapley, E> {
+    let n = teams.len();
+    let full = (1usize << n) - 1;
+    let mut v = vec![0i64; full + 1];
+    for (mask, slot) in v.iter_mut().enumerate().skip(1) {
+        let members = (0..n).filter(|i| mask & (1 << i) != 0);
+        *slot = cost(&coalition_values(teams, members))?.cents();
+    }
+    // φᵢ = Σ_{S ∌ i} s!(n−s−1)!/n! · (v(S ∪ i) − v(S)), in exact integers over n!.
+    let fact = |k: usize| (1..=k as i128).product::<i128>();
+    let w: Vec<i128> = (0..n).map(|s| fact(s) * fact(n - s - 1)).collect();
+    let denominator = fact(n);
+    let mut numerators = vec![0i128; n];
+    for (i, num) in numerators.iter_mut().enumerate() {
+        let bit = 1 << i;
+        for mask in 0..=full {
+            if mask & bit != 0 {
+                continue;
+            }
+            let s = mask.count_ones() as usize;
+            *num += w[s] * i128::from(v[mask | bit] - v[mask]);
+        }
+    }
+    let grand = Money::from_cents(v[full]);
+    // Whole cents by largest remainder (exact remainders; ties to the earlier team).
+    let mut parts: Vec<i64> = numerators
+        .iter()
+        .map(|x| x.div_euclid(denominator) as i64)
+        .collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    let rem = |i: usize| numerators[i].rem_euclid(denominator);
+    order.sort_by(|&a, &b| rem(b).cmp(&rem(a)).then(a.cmp(&b)));
+    let left = grand.cents() - parts.iter().sum::<i64>();
+    for k in 0..left.max(0) as usize {
+        parts[order[k % n]] += 1;
+    }
+    Ok(Shapley {
+        values: parts.into_iter().map(Money::from_cents).collect(),
+        raw_cents: numerators
+            .iter()
+            .map(|x| *x as f64 / denominator as f64)
+            .collect(),
+        standalone: (0..n).map(|i| Money::from_cents(v[1 << i])).collect(),
+        grand,
+        exact: true,
+        orders: 0,
+        std_error: vec![0.0; n],
+        plans: full,
+    })
+}
+
+/// A small deterministic generator (xorshift64*), so the sampled values are reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn sampled_shapley<E>(
+    teams: &[&[f64]],
+    cost: &mut impl FnMut(&[f64]) -> Result<Money, E>,
+    max_plans: usize,
+) -> Result<Shapley, E> {
+    let n = teams.len();
+    let hours = teams[0].len();
+    let mut plans = 0;
+    let standalone: Vec<Money> = (0..n)
+        .map(|i| {
+            plans += 1;
+            cost(&coalition_values(teams, std::iter::once(i)))
+        })
+        .collect::<Result<_, E>>()?;
+    let grand = cost(&coalition_values(teams, 0..n))?;
+    plans += 1;
+    // Each order costs n − 1 plans (the empty and the full coalition are known), and its
+    // reverse as many: pairs until the budget, at least 2.
+    let pairs = (max_plans.saturating_sub(plans) / (2 * (n - 1).max(1))).max(2);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64).wrapping_mul(0x1000_0000_01B3));
+    let mut sum = vec![0.0; n];
+    let mut sum_sq = vec![0.0; n];
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut marginal = vec![0.0; n];
+    let mut pair = vec![0.0; n];
+    for _ in 0..pairs {
+        // Fisher–Yates
+        for i in (1..n).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        pair.iter_mut().for_each(|p| *p = 0.0);
+        for reversed in [false, true] {
+            let mut acc = vec![0.0; hours];
+            let mut prev = 0i64;
+            for k in 0..n {
+                let i = if reversed { order[n - 1 - k] } else { order[k] };
+                for (a, v) in acc.iter_mut().zip(teams[i]) {
+                    *a += v;
+                }
+                let now = if k + 1 == n {
+                    grand.cents()
+                } else {
+                    plans += 1;
+                    let rounded: Vec<f64> = acc.iter().map(|&x| round_milli(x)).collect();
+                    cost(&rounded)?.cents()
+                };
+                marginal[i] = (now - prev) as f64;
+                prev = now;
+            }
+            for i in 0..n {
+                pair[i] += marginal[i] / 2.0;
+            }
+        }
+        for i in 0..n {
+            sum[i] += pair[i];
+            sum_sq[i] += pair[i] * pair[i];
+        }
+    }
+    let m = pairs as f64;
+    let raw: Vec<f64> = sum.iter().map(|s| s / m).collect();
+    let std_error = (0..n)
+        .map(|i| {
+            let var = (sum_sq[i] - sum[i] * sum[i] / m).max(0.0) / (m - 1.0);
+            (var / m).sqrt() / 100.0
+        })
+        .collect();
+    Ok(Shapley {
+        values: round_to_total(&raw, grand),
+        raw_cents: raw,
+        standalone,
+        grand,
+        exact: false,
+        orders: 2 * pairs,
+        std_error,
+        plans,
+    })
+}
+
+/// Values in cents rounded to whole cents adding up to `total` (largest remainder).
+fn round_to_total(raw_cents: &[f64], total: Money) -> Vec<Money> {
+    let n = raw_cents.len();
+    let mut parts: Vec<i64> = raw_cents.iter().map(|x| x.floor() as i64).collect();
+    let mut left = total.cents() - parts.iter().sum::<i64>();
+    let mut order: Vec<usize> = (0..n).collect();
+    let frac = |i: usize| raw_cents[i] - raw_cents[i].floor();
+    order.sort_by(|&a, &b| frac(b).total_cmp(&frac(a)).then(a.cmp(&b)));
+    let mut k = 0;
+    while left > 0 && n > 0 {
+        parts[order[k % n]] += 1;
+        left -= 1;
+        k += 1;
+    }
+    while left < 0 && n > 0 {
+        parts[order[n - 1 - (k % n)]] -= 1;
+        left += 1;
+        k += 1;
+    }
+    parts.into_iter().map(Money::from_cents).collect()
+}
+
+/// The plan's monthly cost (its three pools) for `values` on the hours of `template` (its
+/// timestamps and zone), with the page's inputs: v(S) of the cost game.
+pub fn plan_cost(
+    inputs: &PlanInputs,
+    template: &UsageSeries,
+    values: &[f64],
+) -> Result<Money, InputError> {
+    let series = UsageSeries {
+        values: values.to_vec(),
+        timestamps: template.timestamps.clone(),
+        utc_offset_minutes: template.utc_offset_minutes,
+        offset_changes: template.offset_changes.clone(),
+    };
+    let prof = profile(&series, &inputs.profile_settings())?;
+    Ok(plan_with_history(inputs, Some(&prof)).pools?.total)
+}
+
+#[cfg(test)]
+#[path = "teams_tests.rs"]
+mod tests;
