@@ -101,6 +101,8 @@ mod tests_prom;
 #[cfg(test)]
 mod tests_slurm;
 #[cfg(test)]
+mod tests_teams;
+#[cfg(test)]
 mod tests_types;
 
 use std::fmt;

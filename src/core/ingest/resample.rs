@@ -24,7 +24,33 @@ pub(crate) struct Hourly {
     pub missing_hours: usize,
     pub gaps: Vec<Gap>,
     pub duplicates: usize,
+    /// Which hour of the samples each produced hour holds (for the teams' split).
+    pub timeline: Timeline,
 }
+
+/// How samples became the produced hours: the hours the samples fell in (`keys`, before
+/// coarser samples were held and gaps filled, with the snap `shift`), and for each produced
+/// hour the index in `keys` it holds (`u32::MAX`: a zero-filled gap). A sample at `ms` is in
+/// hour `hour_key(ms + shift, off)`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Timeline {
+    pub shift: i64,
+    pub off: i32,
+    pub keys: Vec<i64>,
+    pub src: Vec<u32>,
+}
+
+impl Timeline {
+    /// The index in `keys` of the hour of a sample at `ms` (`None`: not an hour read).
+    pub fn index_of(&self, ms: i64) -> Option<usize> {
+        self.keys
+            .binary_search(&hour_key(ms + self.shift, self.off))
+            .ok()
+    }
+}
+
+/// [`Timeline::src`] of a produced hour without samples (a zero-filled gap).
+pub(crate) const NO_SOURCE: u32 = u32::MAX;
 
 impl Hourly {
     /// What resampling found, into the report: span, spacing, gaps, duplicates, hours.
@@ -179,6 +205,11 @@ pub(crate) fn hourly(
     }
     let v = flush(&mut acc, &mut touched);
     hours.push((cur, v));
+    out.timeline.shift = shift;
+    out.timeline.off = off;
+    out.timeline.keys = hours.iter().map(|h| h.0).collect();
+    // The index in `timeline.keys` of each hour of `hours`.
+    let mut src: Vec<u32> = (0..hours.len() as u32).collect();
 
     // Coarser than hourly: hold each value for one sample period (or until the next).
     if let Some(res) = resolution_ms.filter(|&r| r > HOUR_MS) {
@@ -192,11 +223,13 @@ pub(crate) fn hourly(
             return Err(too_many(total));
         }
         let mut filled = Vec::with_capacity(total as usize);
+        src = Vec::with_capacity(total as usize);
         for (i, &(k, v)) in hours.iter().enumerate() {
             let next = hours.get(i + 1).map_or(k + hold, |h| h.0);
             let end = next.min(k + hold).max(k + 1);
             for kk in k..end {
                 filled.push((kk, v));
+                src.push(i as u32);
             }
         }
         hours = filled;
@@ -226,18 +259,21 @@ pub(crate) fn hourly(
     }
     out.values.reserve(produced as usize);
     out.starts.reserve(produced as usize);
+    out.timeline.src.reserve(produced as usize);
     let mut prev_k: Option<i64> = None;
-    for &(k, v) in &hours {
+    for (&(k, v), &from) in hours.iter().zip(&src) {
         if policy == GapPolicy::Zero {
             if let Some(p) = prev_k {
                 for kk in p + 1..k {
                     out.values.push(0.0);
                     out.starts.push(hour_start_s(kk, off));
+                    out.timeline.src.push(NO_SOURCE);
                 }
             }
         }
         out.values.push(clean(v));
         out.starts.push(hour_start_s(k, off));
+        out.timeline.src.push(from);
         prev_k = Some(k);
     }
     Ok(out)
@@ -283,43 +319,61 @@ fn split_jobs(
         return Err(too_many(n));
     }
     let n = n as usize;
-    let off_ms = i64::from(off) * 60_000;
-    let start_ms = |k: i64| k * HOUR_MS - off_ms;
-    // Row-major per hour: `ntypes` values.
-    let mut part = vec![0.0f64; n * ntypes];
-    let mut diff = vec![0.0f64; (n + 1) * ntypes];
-    for (j, &(s, e, g)) in jobs.iter().enumerate() {
-        let t = type_of(j);
-        if e <= s || t >= ntypes {
-            continue;
-        }
-        let ks = hour_key(s, off);
-        let ke = hour_key(e - 1, off);
-        let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
-        if ks == ke {
-            part[is * ntypes + t] += g * (e - s) as f64 / HOUR_MS as f64;
-        } else {
-            part[is * ntypes + t] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
-            part[ie * ntypes + t] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
-            if ie > is + 1 {
-                diff[(is + 1) * ntypes + t] += g;
-                diff[ie * ntypes + t] -= g;
-            }
-        }
-    }
-    let mut run = vec![0.0f64; ntypes];
-    for i in 0..n {
-        for t in 0..ntypes {
-            run[t] += diff[i * ntypes + t];
-            part[i * ntypes + t] = clean(run[t] + part[i * ntypes + t]);
-        }
-    }
     Ok(Some(SplitJobs {
         span: (min_s.div_euclid(1000), max_e.div_euclid(1000)),
         k0,
         n,
-        hours: part,
+        hours: jobs_grouped(jobs, type_of, ntypes, off, k0, n),
     }))
+}
+
+/// The GPU-hours of `jobs` in each of the `n` hours from hour key `k0`, per group: job `j`
+/// counts for group `group_of(j)` (one `>= ngroups` is left out, as is a job outside those
+/// hours); the value of group `g` in hour `i` is `[i * ngroups + g]`. The rule of [`jobs`].
+pub(crate) fn jobs_grouped(
+    jobs: &[(i64, i64, f64)],
+    group_of: impl Fn(usize) -> usize,
+    ngroups: usize,
+    off: i32,
+    k0: i64,
+    n: usize,
+) -> Vec<f64> {
+    let off_ms = i64::from(off) * 60_000;
+    let start_ms = |k: i64| k * HOUR_MS - off_ms;
+    // Row-major per hour: `ngroups` values.
+    let mut part = vec![0.0f64; n * ngroups];
+    let mut diff = vec![0.0f64; (n + 1) * ngroups];
+    let k_end = k0 + n as i64;
+    for (j, &(s, e, g)) in jobs.iter().enumerate() {
+        let t = group_of(j);
+        if e <= s || t >= ngroups {
+            continue;
+        }
+        let ks = hour_key(s, off);
+        let ke = hour_key(e - 1, off);
+        if ks < k0 || ke >= k_end {
+            continue;
+        }
+        let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
+        if ks == ke {
+            part[is * ngroups + t] += g * (e - s) as f64 / HOUR_MS as f64;
+        } else {
+            part[is * ngroups + t] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
+            part[ie * ngroups + t] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
+            if ie > is + 1 {
+                diff[(is + 1) * ngroups + t] += g;
+                diff[ie * ngroups + t] -= g;
+            }
+        }
+    }
+    let mut run = vec![0.0f64; ngroups];
+    for i in 0..n {
+        for t in 0..ngroups {
+            run[t] += diff[i * ngroups + t];
+            part[i * ngroups + t] = clean(run[t] + part[i * ngroups + t]);
+        }
+    }
+    part
 }
 
 /// Jobs `(start ms, end ms, gpus)` → GPU-hours per hour from the first start to the
@@ -571,6 +625,10 @@ pub(crate) fn hourly_typed<O: Ordered + ?Sized>(
         mut masks,
         ..
     } = agg;
+    out.total.timeline.shift = shift;
+    out.total.timeline.off = off;
+    out.total.timeline.keys = keys.clone();
+    let mut src: Vec<u32> = (0..keys.len() as u32).collect();
 
     // Coarser than hourly: hold each hour (all types) for one sample period.
     if let Some(res) = resolution_ms.filter(|&r| r > HOUR_MS) {
@@ -587,14 +645,16 @@ pub(crate) fn hourly_typed<O: Ordered + ?Sized>(
         let mut k2 = Vec::with_capacity(total as usize);
         let mut v2 = Vec::with_capacity(total as usize * ntypes);
         let mut m2 = Vec::with_capacity(total as usize);
+        let mut s2 = Vec::with_capacity(total as usize);
         for i in 0..keys.len() {
             for kk in keys[i]..end_of(i) {
                 k2.push(kk);
                 v2.extend_from_slice(&vals[i * ntypes..(i + 1) * ntypes]);
                 m2.push(masks[i]);
+                s2.push(i as u32);
             }
         }
-        (keys, vals, masks) = (k2, v2, m2);
+        (keys, vals, masks, src) = (k2, v2, m2, s2);
     }
 
     let (missing, gaps) = list_gaps(&keys, off);
@@ -611,6 +671,7 @@ pub(crate) fn hourly_typed<O: Ordered + ?Sized>(
     let h = &mut out.total;
     h.values.reserve(produced);
     h.starts.reserve(produced);
+    h.timeline.src.reserve(produced);
     for t in &mut out.types {
         t.values.reserve(produced);
     }
@@ -621,12 +682,14 @@ pub(crate) fn hourly_typed<O: Ordered + ?Sized>(
                 for kk in p + 1..k {
                     h.values.push(0.0);
                     h.starts.push(hour_start_s(kk, off));
+                    h.timeline.src.push(NO_SOURCE);
                     for t in &mut out.types {
                         t.push(0.0, false);
                     }
                 }
             }
         }
+        h.timeline.src.push(src[i]);
         let mut total = 0.0;
         for (t, th) in out.types.iter_mut().enumerate() {
             let v = clean(vals[i * ntypes + t]);

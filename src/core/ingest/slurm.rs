@@ -17,6 +17,7 @@
 use super::number::{fast_trim, parse_number, MAX_VALUE};
 use super::resample::{jobs, jobs_typed};
 use super::split::split_fields_with;
+use super::teams::{from_jobs, pick, teams_of, TeamSource, TeamTable, NO_TEAM};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable};
 use super::{
@@ -133,7 +134,13 @@ pub(crate) struct SacctLayout {
     end: usize,
     tres: usize,
     state: Option<usize>,
+    /// The columns that can name a job's team, of `Account`, `User`, `Partition`, `QOS` in
+    /// this order.
+    teams: Vec<usize>,
 }
+
+/// The columns that can name a team, in the order offered.
+const TEAM_COLUMNS: [&str; 4] = ["account", "user", "partition", "qos"];
 
 fn lower_names(line: &str, pipe: bool) -> Vec<String> {
     if pipe {
@@ -206,6 +213,7 @@ pub(crate) fn recognise(
                 end,
                 tres,
                 state: find("state"),
+                teams: TEAM_COLUMNS.iter().filter_map(|n| find(n)).collect(),
             })),
             _ => Some(Err(IngestError::Sacct(SacctProblem::MissingColumns(
                 missing.into_iter().map(str::to_string).collect(),
@@ -243,6 +251,7 @@ struct Orphan {
     never_started: bool,
     total: f64,
     typed: Vec<(u16, f64)>,
+    team: u32,
 }
 
 /// The reader's state between rows.
@@ -272,6 +281,13 @@ pub(crate) struct SacctRows {
     style: Option<TimestampStyle>,
     naive: bool,
     time_example: Option<String>,
+    /// The column that names the teams (the choice among `layout.teams`), the teams met and
+    /// each kept job's team.
+    team_col: Option<usize>,
+    team_table: TeamTable,
+    job_teams: Vec<u32>,
+    /// Which of `layout.teams` is `team_col`.
+    team_choice: Option<usize>,
 }
 
 /// FNV-1a of a job id (the part before a step's `.`).
@@ -323,7 +339,20 @@ impl SacctRows {
             TimeForm::DayFirst => super::DateOrder::DayFirst,
             _ => opts.locale_date_order,
         };
+        // Auto: `Account`, else `User` (never a partition or QOS).
+        let auto = layout.teams.first().filter(|&&c| {
+            layout.names.get(c).is_some_and(|n| {
+                ["account", "user"]
+                    .iter()
+                    .any(|w| n.eq_ignore_ascii_case(w))
+            })
+        });
+        let team_choice = pick(&opts.team, &team_choices(&layout), auto.map(|_| 0));
         Self {
+            team_col: team_choice.and_then(|i| layout.teams.get(i).copied()),
+            team_table: TeamTable::default(),
+            job_teams: Vec::new(),
+            team_choice,
             layout,
             report,
             slurm,
@@ -495,6 +524,14 @@ impl SacctRows {
             }
         }
         let total = self.gpus(tc, rt)?;
+        let team = match self.team_col {
+            // A row too short for the column: no team written.
+            Some(c) => match self.fields.get(c) {
+                Some(&(a, b)) => self.team_table.intern(t.get(a..b).unwrap_or("")),
+                None => self.team_table.unallocated(),
+            },
+            None => NO_TEAM,
+        };
         // The latest time written (by rows read, not rejected ones): where running jobs end.
         for t in [start, end].into_iter().flatten() {
             self.latest = Some(self.latest.map_or(t, |l| l.max(t)));
@@ -511,6 +548,7 @@ impl SacctRows {
                     never_started,
                     total,
                     typed: self.typed.clone(),
+                    team,
                 });
             }
             return Ok(());
@@ -519,7 +557,7 @@ impl SacctRows {
         self.alloc.push(key);
         self.last_alloc = Some(key);
         let typed = std::mem::take(&mut self.typed);
-        self.add(start, end, never_started, total, &typed);
+        self.add(start, end, never_started, total, &typed, team);
         self.typed = typed;
         Ok(())
     }
@@ -532,6 +570,7 @@ impl SacctRows {
         never_started: bool,
         total: f64,
         typed: &[(u16, f64)],
+        team: u32,
     ) {
         let Some(s) = start.filter(|_| !never_started) else {
             self.slurm.never_started += 1;
@@ -560,11 +599,17 @@ impl SacctRows {
             if g > 0.0 {
                 self.jobs.push((s, e, g));
                 self.job_types.push(ty);
+                if self.team_col.is_some() {
+                    self.job_teams.push(team);
+                }
             }
         }
         if rest > 0.0 {
             self.jobs.push((s, e, rest));
             self.job_types.push(NO_TYPE);
+            if self.team_col.is_some() {
+                self.job_teams.push(team);
+            }
         }
     }
 
@@ -579,7 +624,7 @@ impl SacctRows {
                     self.slurm.steps_skipped += 1;
                 } else {
                     self.slurm.steps_counted += 1;
-                    self.add(o.start, o.end, o.never_started, o.total, &o.typed);
+                    self.add(o.start, o.end, o.never_started, o.total, &o.typed, o.team);
                 }
             }
         }
@@ -597,6 +642,9 @@ impl SacctRows {
             let b = if b == RUNNING { latest.max(a) } else { b };
             self.jobs.push((a, b, 0.0));
             self.job_types.push(NO_GPU);
+            if self.team_col.is_some() {
+                self.job_teams.push(NO_TEAM);
+            }
         }
         self.slurm.gpu_hours = self
             .jobs
@@ -624,6 +672,8 @@ impl SacctRows {
         // GPU types: those named in AllocTRES, plus the untyped GPUs of a typed file.
         let any_typed = self.job_types.iter().any(|&t| t < NO_GPU);
         let mut types = Vec::new();
+        // Each kept job's place in `types` (typed and not too many types).
+        let mut job_pos: Option<(Vec<u8>, usize)> = None;
         let h = if any_typed {
             let untyped = if self.job_types.contains(&NO_TYPE) {
                 self.table.intern(UNTYPED_LABEL)
@@ -682,6 +732,7 @@ impl SacctRows {
                         Some(th.total.starts.as_slice()),
                         &zone,
                     );
+                    job_pos = Some((jt, order.len()));
                     th.total
                 }
                 Err(too_many) => {
@@ -697,8 +748,31 @@ impl SacctRows {
         if h.values.is_empty() {
             return Err(IngestError::NoUsableRows(Box::new(self.report)));
         }
+        let teams = match (self.team_choice, h.starts.first()) {
+            (Some(i), Some(&first)) if self.job_teams.len() == self.jobs.len() => {
+                let choices = team_choices(&self.layout);
+                let k0 = super::hour_key(first * 1000, off);
+                let job_teams = &self.job_teams;
+                let (pos, ntypes) = match &job_pos {
+                    Some((jt, n)) => (Some(jt.as_slice()), *n),
+                    None => (None, 0),
+                };
+                let series = from_jobs(
+                    &self.jobs,
+                    |j| job_teams[j],
+                    |j| pos.map_or(0, |p| p[j]),
+                    ntypes,
+                    &self.team_table,
+                    off,
+                    k0,
+                    h.values.len(),
+                );
+                Some(teams_of(choices[i].clone(), choices, series))
+            }
+            _ => None,
+        };
         Ok(Parsed {
-            teams: None,
+            teams,
             series: UsageSeries {
                 values: h.values,
                 timestamps: Some(h.starts),
@@ -709,4 +783,13 @@ impl SacctRows {
             types,
         })
     }
+}
+
+/// The columns of `layout` that can name the teams, as sources.
+fn team_choices(layout: &SacctLayout) -> Vec<TeamSource> {
+    layout
+        .teams
+        .iter()
+        .map(|&c| TeamSource::Column(layout.names.get(c).cloned().unwrap_or_default()))
+        .collect()
 }

@@ -81,3 +81,476 @@ pub struct Teams {
     /// Teams summed into [`OTHER_TEAMS`] (0: none).
     pub merged: usize,
 }
+
+// ---------------------------------------------------------------------------------------
+// What the readers share: team names, the choice of source, and the teams' hours.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use super::excerpt;
+use super::resample::{jobs_grouped, Ordered, Timeline, NO_SOURCE};
+
+/// A map without a random seed (the same input gives the same work on every run).
+type Map<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+
+/// Distinct team names kept by name; the names past it go to [`OTHER_TEAMS`] unranked (a
+/// file with a million users keeps a million names otherwise).
+pub(crate) const MAX_TEAM_NAMES: usize = 65_536;
+/// Raw cell forms compared byte by byte before the map is asked.
+const LINEAR_FORMS: usize = 16;
+/// Team of nothing: a job, series or line item counted for no team (and so for no
+/// [`TeamSeries`]; never given to usage that counts).
+pub(crate) const NO_TEAM: u32 = u32::MAX;
+/// At most this many labels are offered as choices (Prometheus).
+pub(crate) const MAX_TEAM_CHOICES: usize = 32;
+
+/// A team's name as kept: control characters removed, trimmed, at most 40 characters (`…`
+/// when cut).
+pub(crate) fn team_name(raw: &str) -> String {
+    if raw.chars().any(char::is_control) {
+        let clean: String = raw.chars().filter(|c| !c.is_control()).collect();
+        excerpt(&clean)
+    } else {
+        excerpt(raw)
+    }
+}
+
+/// The teams met in one input, in order of first appearance: each raw cell text is named
+/// once ([`team_name`]); names equal after that are one team; an empty cell is
+/// [`UNALLOCATED`].
+#[derive(Debug, Default)]
+pub(crate) struct TeamTable {
+    forms: Vec<(Box<str>, u32)>,
+    more_forms: Map<Box<str>, u32>,
+    by_name: Map<String, u32>,
+    /// Per team id: its name ([`UNALLOCATED`] for the team of empty cells).
+    pub names: Vec<String>,
+    unallocated: Option<u32>,
+    /// The one id of every name past [`MAX_TEAM_NAMES`], and how many such names.
+    overflow: Option<u32>,
+    overflow_names: HashSet<u64, BuildHasherDefault<DefaultHasher>>,
+}
+
+impl TeamTable {
+    /// The team of a cell.
+    pub fn intern(&mut self, raw: &str) -> u32 {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return self.unallocated();
+        }
+        for (f, t) in &self.forms {
+            if f.as_bytes() == raw.as_bytes() {
+                return *t;
+            }
+        }
+        if let Some(&t) = self.more_forms.get(raw) {
+            return t;
+        }
+        let name = team_name(raw);
+        let t = if name.is_empty() || name == UNALLOCATED {
+            self.unallocated()
+        } else if let Some(&t) = self.by_name.get(&name) {
+            t
+        } else if self.by_name.len() >= MAX_TEAM_NAMES {
+            let mut h = DefaultHasher::new();
+            name.hash(&mut h);
+            self.overflow_names.insert(h.finish());
+            match self.overflow {
+                Some(t) => t,
+                None => {
+                    let t = self.push(OTHER_TEAMS.to_string());
+                    self.overflow = Some(t);
+                    t
+                }
+            }
+        } else {
+            let t = self.push(name.clone());
+            self.by_name.insert(name, t);
+            t
+        };
+        if self.forms.len() < LINEAR_FORMS {
+            self.forms.push((raw.into(), t));
+        } else if self.more_forms.len() < 2 * MAX_TEAM_NAMES {
+            self.more_forms.insert(raw.into(), t);
+        }
+        t
+    }
+
+    /// The team of usage without a team.
+    pub fn unallocated(&mut self) -> u32 {
+        match self.unallocated {
+            Some(t) => t,
+            None => {
+                let t = self.push(UNALLOCATED.to_string());
+                self.unallocated = Some(t);
+                t
+            }
+        }
+    }
+
+    fn push(&mut self, name: String) -> u32 {
+        self.names.push(name);
+        (self.names.len() - 1) as u32
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// The source `choice` picks among `choices` (`auto`: the index Auto takes, if any); `None`
+/// for [`TeamChoice::Off`] and for a name that is not a choice.
+pub(crate) fn pick(
+    choice: &TeamChoice,
+    choices: &[TeamSource],
+    auto: Option<usize>,
+) -> Option<usize> {
+    match choice {
+        TeamChoice::Off => None,
+        TeamChoice::Auto => auto.filter(|&i| i < choices.len()),
+        TeamChoice::Named(n) => {
+            let n = n.trim();
+            choices
+                .iter()
+                .position(|c| c.name().eq_ignore_ascii_case(n))
+        }
+    }
+}
+
+/// Where each team goes in [`Teams::teams`].
+struct Slots {
+    /// Per team id: its place (`u32::MAX`: no usage).
+    slot_of: Vec<u32>,
+    names: Vec<String>,
+    merged: usize,
+}
+
+/// The teams with usage (`used`), in order of first appearance, [`UNALLOCATED`] then
+/// [`OTHER_TEAMS`] last; past [`MAX_TEAMS`], the largest by GPU-hours (`hours`) are kept
+/// ([`UNALLOCATED`] always: it is no team) and the others summed into [`OTHER_TEAMS`].
+fn slots(table: &TeamTable, hours: &[f64], used: &[bool]) -> Slots {
+    let n = table.len();
+    let is_used = |t: usize| used.get(t).copied().unwrap_or(false);
+    let unalloc = table
+        .unallocated
+        .map(|t| t as usize)
+        .filter(|&t| is_used(t));
+    let overflow = table.overflow.map(|t| t as usize).filter(|&t| is_used(t));
+    let named: Vec<usize> = (0..n)
+        .filter(|&t| is_used(t) && Some(t) != unalloc && Some(t) != overflow)
+        .filter(|&t| Some(t) != table.unallocated.map(|u| u as usize))
+        .collect();
+    let overflow_count = overflow.map_or(0, |_| table.overflow_names.len().max(1));
+    let distinct = named.len() + usize::from(unalloc.is_some()) + overflow_count;
+    let mut slot_of = vec![u32::MAX; n];
+    let mut names = Vec::new();
+    let mut merged = 0;
+    let kept: Vec<usize> = if distinct <= MAX_TEAMS {
+        named
+    } else {
+        let keep = MAX_TEAMS - 1 - usize::from(unalloc.is_some());
+        let mut by_size = named.clone();
+        // Largest first; equal GPU-hours: the earlier team.
+        by_size.sort_by(|&a, &b| {
+            let (ha, hb) = (
+                hours.get(a).copied().unwrap_or(0.0),
+                hours.get(b).copied().unwrap_or(0.0),
+            );
+            hb.total_cmp(&ha).then(a.cmp(&b))
+        });
+        let mut keep_set = vec![false; n];
+        for &t in by_size.iter().take(keep) {
+            keep_set[t] = true;
+        }
+        merged = named.len().saturating_sub(keep) + overflow_count;
+        named.into_iter().filter(|&t| keep_set[t]).collect()
+    };
+    for t in kept {
+        slot_of[t] = names.len() as u32;
+        names.push(table.names[t].clone());
+    }
+    if let Some(u) = unalloc {
+        slot_of[u] = names.len() as u32;
+        names.push(UNALLOCATED.to_string());
+    }
+    if merged > 0 || overflow.is_some() {
+        let other = names.len() as u32;
+        names.push(OTHER_TEAMS.to_string());
+        for t in 0..n {
+            if is_used(t) && slot_of[t] == u32::MAX {
+                slot_of[t] = other;
+            }
+        }
+    }
+    Slots {
+        slot_of,
+        names,
+        merged,
+    }
+}
+
+/// The teams' series being filled: per slot, its values and (typed) per type.
+struct Fill {
+    hours: usize,
+    ntypes: usize,
+    values: Vec<Vec<f64>>,
+    by_type: Vec<Vec<Vec<f64>>>,
+}
+
+impl Fill {
+    fn new(nslots: usize, hours: usize, ntypes: usize) -> Self {
+        Self {
+            hours,
+            ntypes,
+            values: vec![vec![0.0; hours]; nslots],
+            by_type: vec![vec![Vec::new(); ntypes]; nslots],
+        }
+    }
+
+    /// The type series of a slot (made on first use).
+    fn typed(&mut self, slot: usize, ty: usize) -> Option<&mut Vec<f64>> {
+        let v = self.by_type.get_mut(slot)?.get_mut(ty)?;
+        if v.is_empty() {
+            v.resize(self.hours, 0.0);
+        }
+        Some(v)
+    }
+
+    fn add(&mut self, slot: usize, ty: Option<usize>, hour: usize, v: f64) {
+        if let Some(x) = self.values.get_mut(slot).and_then(|s| s.get_mut(hour)) {
+            *x += v;
+        }
+        if let Some(t) = ty.filter(|&t| t < self.ntypes) {
+            if let Some(x) = self.typed(slot, t).and_then(|s| s.get_mut(hour)) {
+                *x += v;
+            }
+        }
+    }
+
+    fn into_series(self, names: Vec<String>) -> Vec<TeamSeries> {
+        names
+            .into_iter()
+            .zip(self.values)
+            .zip(self.by_type)
+            .map(|((name, values), by_type)| TeamSeries {
+                name,
+                values,
+                by_type,
+            })
+            .collect()
+    }
+}
+
+/// The teams of a history: `Teams` from its source, choices and series.
+pub(crate) fn teams_of(
+    source: TeamSource,
+    choices: Vec<TeamSource>,
+    (teams, merged): (Vec<TeamSeries>, usize),
+) -> Teams {
+    Teams {
+        source,
+        choices,
+        teams,
+        merged,
+    }
+}
+
+/// What a group of series (or of jobs) is: its team id (or [`NO_TEAM`]) and, typed, its
+/// type's index in `Parsed::types` (`u8::MAX`: not counted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Group {
+    pub team: u32,
+    pub ty: u8,
+}
+
+/// Hourly usage per group of a sample reading: (index in [`Timeline::keys`], group, GPUs),
+/// any order, repeats summed; every produced hour holds its source hour's entries
+/// ([`Timeline::src`]). `ntypes` is 0 for an untyped history.
+pub(crate) fn from_entries(
+    entries: &mut [(u32, u32, f64)],
+    tl: &Timeline,
+    groups: &[Group],
+    ntypes: usize,
+    table: &TeamTable,
+) -> (Vec<TeamSeries>, usize) {
+    let nsrc = tl.keys.len();
+    // Produced hours per source hour (more than one when coarser samples are held).
+    let mut weight = vec![0u32; nsrc];
+    for &s in &tl.src {
+        if let Some(w) = weight.get_mut(s as usize) {
+            *w += 1;
+        }
+    }
+    let mut hours = vec![0.0f64; table.len()];
+    let mut used = vec![false; table.len()];
+    for &(s, g, v) in entries.iter() {
+        let Some(gr) = groups.get(g as usize) else {
+            continue;
+        };
+        if let Some(h) = hours.get_mut(gr.team as usize) {
+            *h += v * f64::from(weight.get(s as usize).copied().unwrap_or(0));
+            used[gr.team as usize] = true;
+        }
+    }
+    let sl = slots(table, &hours, &used);
+    entries.sort_unstable_by_key(|e| e.0);
+    let mut row_start = vec![0usize; nsrc + 1];
+    for &(s, _, _) in entries.iter() {
+        if (s as usize) < nsrc {
+            row_start[s as usize + 1] += 1;
+        }
+    }
+    for i in 0..nsrc {
+        row_start[i + 1] += row_start[i];
+    }
+    let mut fill = Fill::new(sl.names.len(), tl.src.len(), ntypes);
+    for (t, &s) in tl.src.iter().enumerate() {
+        if s == NO_SOURCE || s as usize >= nsrc {
+            continue;
+        }
+        for &(_, g, v) in &entries[row_start[s as usize]..row_start[s as usize + 1]] {
+            let Some(gr) = groups.get(g as usize) else {
+                continue;
+            };
+            let Some(&slot) = sl.slot_of.get(gr.team as usize) else {
+                continue;
+            };
+            if slot != u32::MAX {
+                let ty = (ntypes > 0).then_some(usize::from(gr.ty));
+                fill.add(slot as usize, ty, t, v);
+            }
+        }
+    }
+    (fill.into_series(sl.names), sl.merged)
+}
+
+/// The per-(hour, series) means of ordered samples, as [`super::resample::hourly`] and
+/// `hourly_typed` take them, pushed as (source hour, `group_of[series]`, mean) — series
+/// without a group ([`NO_TEAM`]) left out.
+pub(crate) fn series_means<O: Ordered + ?Sized>(
+    o: &O,
+    tl: &Timeline,
+    group_of: &[u32],
+    out: &mut Vec<(u32, u32, f64)>,
+) {
+    struct Acc<'a> {
+        group_of: &'a [u32],
+        acc: Vec<(f64, u32)>,
+        touched: Vec<u32>,
+    }
+    impl Acc<'_> {
+        fn flush(&mut self, src: usize, out: &mut Vec<(u32, u32, f64)>) {
+            for &c in &self.touched {
+                let (sum, cnt) = self.acc[c as usize];
+                self.acc[c as usize] = (0.0, 0);
+                let g = self.group_of[c as usize];
+                if g != NO_TEAM {
+                    out.push((src as u32, g, sum / f64::from(cnt.max(1))));
+                }
+            }
+            self.touched.clear();
+        }
+    }
+    let mut a = Acc {
+        group_of,
+        acc: vec![(0.0, 0); group_of.len()],
+        touched: Vec::new(),
+    };
+    let mut cur: Option<usize> = None;
+    let mut last_key: Option<i64> = None;
+    o.each(|ms, col, v| {
+        let c = col as usize;
+        if c >= a.acc.len() {
+            return;
+        }
+        let key = super::hour_key(ms + tl.shift, tl.off);
+        if last_key != Some(key) {
+            if let Some(s) = cur {
+                a.flush(s, out);
+            }
+            last_key = Some(key);
+            cur = tl.keys.binary_search(&key).ok();
+        }
+        if cur.is_none() {
+            return;
+        }
+        let x = &mut a.acc[c];
+        if x.1 == 0 {
+            a.touched.push(col);
+        }
+        x.0 += v;
+        x.1 += 1;
+    });
+    if let Some(s) = cur {
+        a.flush(s, out);
+    }
+}
+
+/// The teams of jobs (`(start ms, end ms, GPUs)`, split across hours as [`super::resample::jobs`]
+/// does): job `j` is of team `team_of(j)` ([`NO_TEAM`]: counted for none) and, typed (`ntypes`
+/// > 0), of type `type_of(j)`; on the `n` hours from hour key `k0`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn from_jobs(
+    jobs: &[(i64, i64, f64)],
+    team_of: impl Fn(usize) -> u32,
+    type_of: impl Fn(usize) -> u8,
+    ntypes: usize,
+    table: &TeamTable,
+    off: i32,
+    k0: i64,
+    n: usize,
+) -> (Vec<TeamSeries>, usize) {
+    let mut hours = vec![0.0f64; table.len()];
+    let mut used = vec![false; table.len()];
+    for (j, &(s, e, g)) in jobs.iter().enumerate() {
+        let t = team_of(j) as usize;
+        if t >= hours.len()
+            || e <= s
+            || g <= 0.0
+            || (ntypes > 0 && usize::from(type_of(j)) >= ntypes)
+        {
+            continue;
+        }
+        hours[t] += g * (e - s) as f64 / 3_600_000.0;
+        used[t] = true;
+    }
+    let sl = slots(table, &hours, &used);
+    let nt = ntypes.max(1);
+    // Groups: (slot, type) pairs met, in order.
+    let mut group_at = vec![u32::MAX; sl.names.len() * nt];
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut group_of_job = vec![u32::MAX; jobs.len()];
+    for (j, &(s, e, g)) in jobs.iter().enumerate() {
+        let t = team_of(j) as usize;
+        let Some(&slot) = sl.slot_of.get(t) else {
+            continue;
+        };
+        let ty = if ntypes > 0 {
+            usize::from(type_of(j))
+        } else {
+            0
+        };
+        if slot == u32::MAX || ty >= nt || e <= s || g <= 0.0 {
+            continue;
+        }
+        let k = slot as usize * nt + ty;
+        if group_at[k] == u32::MAX {
+            group_at[k] = groups.len() as u32;
+            groups.push((slot as usize, ty));
+        }
+        group_of_job[j] = group_at[k];
+    }
+    let ng = groups.len();
+    let dense = jobs_grouped(jobs, |j| group_of_job[j] as usize, ng, off, k0, n);
+    drop(group_of_job);
+    let mut fill = Fill::new(sl.names.len(), n, ntypes);
+    for (gi, &(slot, ty)) in groups.iter().enumerate() {
+        let ty = (ntypes > 0).then_some(ty);
+        for i in 0..n {
+            fill.add(slot, ty, i, dense[i * ng + gi]);
+        }
+    }
+    (fill.into_series(sl.names), sl.merged)
+}

@@ -1,0 +1,234 @@
+//! Teams (issue 37): who used the GPUs, per reader (Slurm `sacct`, Prometheus, AWS CUR, CSV
+//! long tables): hand-computed hours per team, the sum rules (the teams add up to the
+//! series, per type to each type) on every reading including the corpus, the choice of
+//! source, the merge past [`MAX_TEAMS`], and the same teams whole and in slices.
+
+use super::*;
+
+fn opts() -> ParseOptions {
+    ParseOptions::default()
+}
+
+fn with_team(team: TeamChoice) -> ParseOptions {
+    ParseOptions {
+        team,
+        ..ParseOptions::default()
+    }
+}
+
+fn named(n: &str) -> ParseOptions {
+    with_team(TeamChoice::Named(n.to_string()))
+}
+
+/// Whole, in Parser chunks, Stepper slices and ByteStepper slices: all equal (and the sum
+/// rules hold). Returns the whole reading.
+fn same_everywhere(text: &str, o: &ParseOptions) -> ParseResult {
+    let one = parse(text, o);
+    for size in [1, 2, 3, 5, 8, 13, 64] {
+        let mut p = Parser::new(o.clone());
+        let mut i = 0;
+        while i < text.len() {
+            let mut e = (i + size).min(text.len());
+            while !text.is_char_boundary(e) {
+                e += 1;
+            }
+            p.feed(&text[i..e]);
+            i = e;
+        }
+        assert_eq!(p.finish(), one, "chunks of {size}\n{text}");
+    }
+    for slice in [1, 7, 100, 64 * 1024] {
+        let mut s = Stepper::new(text, o);
+        while !s.step(slice) {}
+        assert_eq!(s.finish(), one, "stepper {slice}");
+    }
+    let b = text.as_bytes();
+    for slice in [1, 3, 17, 1 << 20] {
+        let mut s = ByteStepper::new(b.len() as u64, o);
+        while let Some(at) = s.wants() {
+            let at = at as usize;
+            s.feed(&b[at..(at + slice).min(b.len())]);
+        }
+        assert_eq!(s.finish(), one, "bytes {slice}");
+    }
+    if let Ok(p) = &one {
+        check_sums(p);
+    }
+    one
+}
+
+fn ok(text: &str, o: &ParseOptions) -> Parsed {
+    same_everywhere(text, o).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+/// The rules every reading with teams keeps: each team on the series' hours; the teams add
+/// up to the series hour by hour, and per type to each type; names kept short and distinct;
+/// the order (first appearance, then UNALLOCATED, then OTHER_TEAMS); the source among the
+/// choices.
+fn check_sums(p: &Parsed) {
+    let Some(t) = &p.teams else {
+        return;
+    };
+    let n = p.series.values.len();
+    assert!(!t.teams.is_empty(), "teams without a team");
+    assert!(t.teams.len() <= MAX_TEAMS);
+    assert!(
+        t.choices.contains(&t.source),
+        "{:?} not in {:?}",
+        t.source,
+        t.choices
+    );
+    let mut names: Vec<&str> = t.teams.iter().map(|s| s.name.as_str()).collect();
+    for s in &t.teams {
+        assert_eq!(s.values.len(), n, "team {}", s.name);
+        assert!(s.name.chars().count() <= MAX_EXCERPT_CHARS);
+        assert!(!s.name.chars().any(char::is_control));
+        assert!(s.values.iter().all(|v| v.is_finite() && *v >= 0.0));
+        if p.types.is_empty() {
+            assert!(s.by_type.is_empty(), "untyped: no by_type");
+        } else {
+            assert_eq!(s.by_type.len(), p.types.len());
+            for bt in &s.by_type {
+                assert!(bt.is_empty() || bt.len() == n);
+            }
+            for i in 0..n {
+                let sum: f64 = s
+                    .by_type
+                    .iter()
+                    .filter(|v| !v.is_empty())
+                    .map(|v| v[i])
+                    .sum();
+                assert!(close(sum, s.values[i]), "team {} hour {i}", s.name);
+            }
+        }
+    }
+    for i in 0..n {
+        let sum: f64 = t.teams.iter().map(|s| s.values[i]).sum();
+        assert!(
+            close(sum, p.series.values[i]),
+            "hour {i}: teams {sum} vs series {}",
+            p.series.values[i]
+        );
+    }
+    for (k, ty) in p.types.iter().enumerate() {
+        for i in 0..n {
+            let sum: f64 = t.teams.iter().filter_map(|s| s.by_type[k].get(i)).sum();
+            assert!(close(sum, ty.series.values[i]), "type {} hour {i}", ty.key);
+        }
+    }
+    let other = names.iter().position(|&s| s == OTHER_TEAMS);
+    let unalloc = names.iter().position(|&s| s == UNALLOCATED);
+    if let Some(o) = other {
+        assert_eq!(o, names.len() - 1, "OTHER_TEAMS last");
+        assert!(t.merged > 0);
+    } else {
+        assert_eq!(t.merged, 0);
+    }
+    if let Some(u) = unalloc {
+        assert_eq!(
+            u,
+            names.len() - 1 - usize::from(other.is_some()),
+            "UNALLOCATED last"
+        );
+    }
+    names.sort_unstable();
+    let len = names.len();
+    names.dedup();
+    assert_eq!(names.len(), len, "team names distinct");
+}
+
+fn team_names(p: &Parsed) -> Vec<&str> {
+    p.teams
+        .as_ref()
+        .map(|t| t.teams.iter().map(|s| s.name.as_str()).collect())
+        .unwrap_or_default()
+}
+
+fn team<'a>(p: &'a Parsed, name: &str) -> &'a TeamSeries {
+    p.teams
+        .as_ref()
+        .and_then(|t| t.teams.iter().find(|s| s.name == name))
+        .unwrap_or_else(|| panic!("no team {name}: {:?}", team_names(p)))
+}
+
+fn vals(p: &Parsed, name: &str) -> Vec<f64> {
+    team(p, name)
+        .values
+        .iter()
+        .map(|v| (v * 1e9).round() / 1e9)
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Slurm `sacct -P`.
+
+const SACCT_HEAD: &str = "JobIDRaw|Start|End|ElapsedRaw|AllocTRES|State|Account|User|Partition";
+
+/// Three accounts and a job without one, 10:00–12:00 UTC on 2026-11-01:
+/// - 1 `vision`/ana 4 GPUs 10:30–11:30: 2 GPUs in hour 10, 2 in hour 11 (spans the boundary);
+/// - 2 `nlp`/bo 2 GPUs 10:00–11:00: 2 in hour 10;
+/// - 3 `speech`/chen 8 GPUs 11:15–12:00: 8 × 0.75 = 6 in hour 11;
+/// - 4 no account/eve 1 GPU 11:00–12:00: 1 in hour 11 (unallocated);
+/// - 5 `nlp`/bo pending, 6 `speech` CPU only: not counted.
+///
+/// Series: hour 10 = 2 + 2 = 4, hour 11 = 2 + 6 + 1 = 9.
+fn sacct_three_accounts() -> String {
+    format!(
+        "{SACCT_HEAD}\n\
+         1|2026-11-01T10:30:00|2026-11-01T11:30:00|3600|billing=4,cpu=16,gres/gpu=4|COMPLETED|vision|ana|gpu\n\
+         2|2026-11-01T10:00:00|2026-11-01T11:00:00|3600|billing=2,cpu=8,gres/gpu=2|COMPLETED|nlp|bo|gpu\n\
+         3|2026-11-01T11:15:00|2026-11-01T12:00:00|2700|cpu=32,gres/gpu=8|COMPLETED|speech|chen|gpu\n\
+         4|2026-11-01T11:00:00|2026-11-01T12:00:00|3600|cpu=4,gres/gpu=1|COMPLETED||eve|debug\n\
+         5|Unknown|Unknown|0|cpu=4,gres/gpu=4|PENDING|nlp|bo|gpu\n\
+         6|2026-11-01T10:00:00|2026-11-01T12:00:00|7200|cpu=64|COMPLETED|speech|chen|cpu\n"
+    )
+}
+
+#[test]
+fn sacct_accounts_share_the_hours_as_the_jobs_ran() {
+    let p = ok(&sacct_three_accounts(), &opts());
+    assert_eq!(p.series.values, vec![4.0, 9.0]);
+    let t = p.teams.as_ref().expect("teams");
+    assert_eq!(t.source, TeamSource::Column("Account".into()));
+    assert_eq!(
+        t.choices,
+        vec![
+            TeamSource::Column("Account".into()),
+            TeamSource::Column("User".into()),
+            TeamSource::Column("Partition".into()),
+        ]
+    );
+    assert_eq!(team_names(&p), ["vision", "nlp", "speech", UNALLOCATED]);
+    assert_eq!(vals(&p, "vision"), [2.0, 2.0]);
+    assert_eq!(vals(&p, "nlp"), [2.0, 0.0]);
+    assert_eq!(vals(&p, "speech"), [0.0, 6.0]);
+    assert_eq!(vals(&p, UNALLOCATED), [0.0, 1.0]);
+    assert_eq!(t.merged, 0);
+    assert!(team(&p, "nlp").by_type.is_empty());
+}
+
+#[test]
+fn sacct_named_columns_off_and_absent() {
+    let text = sacct_three_accounts();
+    let users = ok(&text, &named("user"));
+    let t = users.teams.as_ref().expect("teams by user");
+    assert_eq!(t.source, TeamSource::Column("User".into()));
+    assert_eq!(team_names(&users), ["ana", "bo", "chen", "eve"]);
+    assert_eq!(vals(&users, "eve"), [0.0, 1.0]);
+    let parts = ok(&text, &named("PARTITION"));
+    assert_eq!(team_names(&parts), ["gpu", "debug"]);
+    assert_eq!(vals(&parts, "gpu"), [4.0, 8.0]);
+    assert_eq!(vals(&parts, "debug"), [0.0, 1.0]);
+    // The series is the same whatever the choice.
+    assert_eq!(users.series, parts.series);
+    // Off, and a column the file does not have: no teams, no error.
+    let off = ok(&text, &with_team(TeamChoice::Off));
+    assert_eq!(off.teams, None);
+    assert_eq!(off.series, users.series);
+    assert_eq!(ok(&text, &named("QOS")).teams, None);
+    assert_eq!(ok(&text, &named("JobIDRaw")).teams, None);
+}
