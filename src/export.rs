@@ -577,7 +577,7 @@ mod tests {
             md.contains("- Idle time before auto-stop (minutes): 15\n"),
             "{md}"
         );
-        assert!(md.contains("- 50 other inputs at their defaults"), "{md}");
+        assert!(md.contains("- 52 other inputs at their defaults"), "{md}");
         let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=1");
         assert!(zh.contains("- 自动关机前的闲置时间（分钟）：15\n"), "{zh}");
     }

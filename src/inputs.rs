@@ -25,6 +25,7 @@ use crate::core::profile::{Lookback, LOOKBACK_CHOICES, MAX_GPUS};
 use crate::core::region::{MAX_ALT_PRICE, MAX_GB_PER_GPU_HOUR, MAX_TRANSFER_PRICE};
 use crate::core::review::MAX_QUEUE_HOURS;
 use crate::core::spot::{MAX_INTERRUPTION_RATE, MAX_JOB_HOURS, MAX_SPOT_DURATION_HOURS};
+use crate::core::teams::IdleSplit;
 use crate::core::terms::{self, MAX_HORIZON_MONTHS};
 use crate::core::waterline::MAX_QUANTILE_PERCENT;
 use crate::state::Lang;
@@ -421,6 +422,7 @@ pub const BILLING_INCREMENTS: [BillingIncrement; 3] = [
     BillingIncrement::Hour,
 ];
 const BILLING_KEYS: [&str; 3] = ["second", "minute", "hour"];
+const IDLE_SPLIT_KEYS: [&str; 4] = ["proportional", "even", "fixed", "row"];
 
 fn index_of<T: PartialEq>(all: &[T], v: &T) -> usize {
     all.iter().position(|x| x == v).unwrap_or(0)
@@ -1245,6 +1247,32 @@ pub static INPUTS: &[InputSpec] = &[
         hint: ("The Deployment or StatefulSet KEDA scales (scaleTargetRef).", "KEDA 扩缩的 Deployment 或 StatefulSet（scaleTargetRef）。"),
         group: Group::Own,
         value: Value::Text { get: |i| &i.target_name, set: |i, v| i.target_name = v },
+        range: None,
+        hint_now: None,
+    },
+    InputSpec {
+        param: "idlesplit",
+        since: 3,
+        per_type: false,
+        testid: "idle-split",
+        field: Field::TeamShares,
+        label: ("Idle committed cost", "闲置包月成本"),
+        hint: ("How the committed GPU-hours no team used are shared", "没有团队用到的包月卡时如何分摊"),
+        group: Group::Own,
+        value: Value::Choice { keys: &IDLE_SPLIT_KEYS, get: |i| index_of(&IdleSplit::ALL, &i.idle_split), set: |i, k| i.idle_split = IdleSplit::ALL[k] },
+        range: None,
+        hint_now: None,
+    },
+    InputSpec {
+        param: "teamshares",
+        since: 3,
+        per_type: false,
+        testid: "team-shares",
+        field: Field::TeamShares,
+        label: ("Fixed shares per team", "各团队固定比例"),
+        hint: ("team=percent, separated by commas; they must add up to 100", "团队=百分比，用逗号分隔；合计须为 100"),
+        group: Group::Own,
+        value: Value::Text { get: |i| &i.team_shares, set: |i, v| i.team_shares = v },
         range: None,
         hint_now: None,
     },

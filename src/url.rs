@@ -23,8 +23,9 @@ pub use history::{
 /// The link format version this build writes. Links with the three original parameters
 /// (`v`, `lang`, `monthly`, `ondemand`, `hours`) are version 1 too, and so is a link without
 /// `v`. Version 2 added the commitment terms (`y1up` … `left`, see `inputs::INPUTS`, each
-/// input names the version that introduced it): a version-1 link never sets them.
-pub const VERSION: u32 = 2;
+/// input names the version that introduced it): a version-1 link never sets them. Version 3
+/// added the teams (issue 37: `idlesplit`, `teamshares`, series format 3).
+pub const VERSION: u32 = 3;
 
 /// A link longer than this (whole URL, characters) is too long to share comfortably
 /// (chat apps, mail clients and docs start cutting or refusing around 8 000).
@@ -490,7 +491,7 @@ mod tests {
             ..LinkState::default()
         };
         let q = encode(&state, None);
-        assert_eq!(q, "?v=2&lang=zh&monthly=5999.99&ondemand=12.34&hours=744");
+        assert_eq!(q, "?v=3&lang=zh&monthly=5999.99&ondemand=12.34&hours=744");
         let (back, problems) = decode(&q);
         assert_eq!(back, state);
         assert!(problems.is_empty());
@@ -498,7 +499,7 @@ mod tests {
 
     #[test]
     fn defaults_write_only_the_version() {
-        assert_eq!(encode(&LinkState::default(), None), "?v=2");
+        assert_eq!(encode(&LinkState::default(), None), "?v=3");
         assert_eq!(decode("?v=1"), (LinkState::default(), vec![]));
         assert_eq!(decode(""), (LinkState::default(), vec![]));
     }
@@ -523,7 +524,7 @@ mod tests {
         );
         let mut st = LinkState::default();
         st.inputs.term_1y_upfront = 90_000.0;
-        assert_eq!(encode(&st, None), "?v=2&y1up=90000");
+        assert_eq!(encode(&st, None), "?v=3&y1up=90000");
     }
 
     /// Every field changed from its default: written, read back identically.
@@ -587,6 +588,8 @@ mod tests {
                 prometheus_address: "http://prom.example:9090/".into(),
                 queue_metric: "pending_gpus{queue=\"a b\"}".into(),
                 target_name: "trainers".into(),
+                idle_split: crate::core::teams::IdleSplit::Fixed,
+                team_shares: "Vision=60, 语言 =40%".into(),
                 review_months: vec![
                     ReviewMonthInput {
                         label: "2026-09 a_b~c%d 九月".into(),
@@ -623,8 +626,8 @@ mod tests {
         let (back, problems) = decode(&q);
         assert_eq!(problems, vec![]);
         assert_eq!(back, state);
-        // Each field has its own parameter: 58 inputs + lang, cur, mode, col, gaps, smi, v.
-        assert_eq!(q.matches('&').count() + 1, 65, "{q}");
+        // Each field has its own parameter: 60 inputs + lang, cur, mode, col, gaps, smi, v.
+        assert_eq!(q.matches('&').count() + 1, 67, "{q}");
         assert!(q.contains("&rule=custom&custom=7&"), "{q}");
         assert!(q.contains("&lookback=all&"), "{q}");
         assert!(q.contains("&billing=hour&"), "{q}");
@@ -709,7 +712,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for c in cases {
             let q = encode(&c, None);
-            assert_ne!(q, "?v=2");
+            assert_ne!(q, "?v=3");
             assert!(seen.insert(q.split('=').nth(1).map(str::to_string)), "{q}");
             assert_eq!(decode(&q), (c, vec![]), "{q}");
         }
@@ -763,7 +766,7 @@ mod tests {
             ..LinkState::default()
         };
         let q = encode_with_history(&state);
-        assert!(q.starts_with("?v=2&tz=480&data="), "{q}");
+        assert!(q.starts_with("?v=3&tz=480&data="), "{q}");
         let (back, p) = decode(&q);
         assert_eq!(p, vec![]);
         state.column = ColumnChoice::Auto; // the restored history has one column
@@ -771,7 +774,7 @@ mod tests {
         // Sliders chosen while a history is kept: `mode=sliders` is written.
         state.mode = UsageMode::Sliders;
         let q = encode_with_history(&state);
-        assert!(q.starts_with("?v=2&mode=sliders&tz=480&data="), "{q}");
+        assert!(q.starts_with("?v=3&mode=sliders&tz=480&data="), "{q}");
         assert_eq!(decode(&q).0.mode, UsageMode::Sliders);
         // No tz: the series' own offset.
         let no_tz = q.replace("&tz=480", "");

@@ -158,6 +158,11 @@ pub struct PlanInputs {
     pub prometheus_address: String,
     pub queue_metric: String,
     pub target_name: String,
+    /// § 19 how the idle committed cost is shared among the teams. Default proportional.
+    pub idle_split: super::teams::IdleSplit,
+    /// § 19 the fixed percentages per team for [`super::teams::IdleSplit::Fixed`], as typed
+    /// (`A=50, B=30, C=20`; [`super::teams::parse_fixed`]). Default empty.
+    pub team_shares: String,
 }
 
 impl Default for PlanInputs {
@@ -221,6 +226,8 @@ impl Default for PlanInputs {
             prometheus_address: String::new(),
             queue_metric: String::new(),
             target_name: String::new(),
+            idle_split: super::teams::IdleSplit::Proportional,
+            team_shares: String::new(),
         }
     }
 }

@@ -62,6 +62,47 @@ impl IdleSplit {
     }
 }
 
+/// The fixed percentages as typed: entries separated by `,`, `;`, `，`, `；` or line breaks,
+/// each `team=percent` (or `team:percent`, `team：percent`; the last separator counts, so a
+/// name may hold one; a `%` after the number is allowed). Empty text: no entries. Errors
+/// name [`Field::TeamShares`] and the entry (1-based).
+pub fn parse_fixed(text: &str) -> Result<Vec<(String, f64)>, InputError> {
+    let mut out = Vec::new();
+    let entries = text.split([',', ';', '，', '；', '\n']);
+    for (k, entry) in entries.enumerate() {
+        let entry = entry.trim();
+        if entry.is_empty() {
+            continue;
+        }
+        let bad = |why: &str| {
+            InputError::new(
+                Field::TeamShares,
+                Problem::Other(format!("entry {}: {why}", k + 1)),
+            )
+        };
+        let at = entry
+            .rfind(['=', ':', '：'])
+            .ok_or_else(|| bad("write team=percent"))?;
+        let name = entry[..at].trim();
+        let sep_len = entry[at..].chars().next().map_or(1, char::len_utf8);
+        let number = entry[at + sep_len..]
+            .trim()
+            .trim_end_matches(['%', '％'])
+            .trim();
+        if name.is_empty() {
+            return Err(bad("no team name"));
+        }
+        let p: f64 = number
+            .parse()
+            .map_err(|_| bad("the percent is not a number"))?;
+        if !p.is_finite() {
+            return Err(bad("the percent is not a number"));
+        }
+        out.push((name.to_string(), p));
+    }
+    Ok(out)
+}
+
 /// One team's hourly usage on the hours of the history read.
 #[derive(Debug, Clone, Copy)]
 pub struct TeamUsage<'a> {

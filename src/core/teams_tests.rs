@@ -145,7 +145,10 @@ fn fixed_shares_must_add_up() {
     };
     let e = team_table(&teams(), &example_pools(), &bad).unwrap_err();
     assert_eq!(e.field, Field::TeamShares);
-    assert_eq!(e.problem, Problem::SharesDoNotSumTo100 { sum_percent: 80.0 });
+    assert_eq!(
+        e.problem,
+        Problem::SharesDoNotSumTo100 { sum_percent: 80.0 }
+    );
     let neg = TeamTableInputs {
         fixed: vec![("A".into(), 150.0), ("B".into(), -50.0)],
         ..bad.clone()
@@ -246,7 +249,10 @@ fn shapley_equals_brute_force_over_orders() {
             let s = shapley_of_table(&v, n);
             let b = brute_force(&v, n);
             for i in 0..n {
-                assert!((s.raw_cents[i] - b[i]).abs() < 1e-6, "n {n} seed {seed} team {i}");
+                assert!(
+                    (s.raw_cents[i] - b[i]).abs() < 1e-6,
+                    "n {n} seed {seed} team {i}"
+                );
                 assert!((s.values[i].cents() as f64 - b[i]).abs() <= 1.0);
             }
         }
@@ -259,7 +265,10 @@ fn shapley_efficiency_symmetry_null() {
         let mut v = game(n, 31 + n as u64);
         // Efficiency, to the cent.
         let s = shapley_of_table(&v, n);
-        assert_eq!(s.values.iter().copied().sum::<Money>().cents(), v[(1 << n) - 1]);
+        assert_eq!(
+            s.values.iter().copied().sum::<Money>().cents(),
+            v[(1 << n) - 1]
+        );
         // Team 0 null: v(S ∪ 0) = v(S).
         for mask in 0..(1usize << n) {
             if mask & 1 == 1 {
@@ -350,13 +359,19 @@ fn sampled_is_close_and_sums_exactly() {
 #[test]
 fn share_out_adds_up() {
     let parts = share_out(Money::from_cents(100), &[1.0, 1.0, 1.0]);
-    assert_eq!(parts.iter().map(|m| m.cents()).collect::<Vec<_>>(), [34, 33, 33]);
+    assert_eq!(
+        parts.iter().map(|m| m.cents()).collect::<Vec<_>>(),
+        [34, 33, 33]
+    );
     let parts = share_out(Money::from_cents(-100), &[1.0, 1.0, 1.0]);
     assert_eq!(parts.iter().map(|m| m.cents()).sum::<i64>(), -100);
     let parts = share_out(Money::from_cents(7), &[0.0, 0.0]);
     assert_eq!(parts.iter().map(|m| m.cents()).collect::<Vec<_>>(), [4, 3]);
     let parts = share_out(Money::from_cents(5), &[f64::NAN, 2.0, -1.0]);
-    assert_eq!(parts.iter().map(|m| m.cents()).collect::<Vec<_>>(), [0, 5, 0]);
+    assert_eq!(
+        parts.iter().map(|m| m.cents()).collect::<Vec<_>>(),
+        [0, 5, 0]
+    );
     assert!(share_out(Money::from_cents(5), &[]).is_empty());
 }
 
@@ -392,4 +407,65 @@ fn window_prices_money_only_on_the_lookback() {
         assert_eq!(x.total, y.total);
     }
     let _ = BaselineRule::Guarded;
+}
+
+#[test]
+fn fixed_shares_as_typed() {
+    assert_eq!(
+        parse_fixed("A=50, B: 30%；C：20").unwrap(),
+        vec![("A".into(), 50.0), ("B".into(), 30.0), ("C".into(), 20.0)]
+    );
+    assert_eq!(parse_fixed("  ").unwrap(), vec![]);
+    assert_eq!(parse_fixed("a=b=10").unwrap(), vec![("a=b".into(), 10.0)]);
+    for bad in ["A", "=5", "A=x", "A=NaN", "A=inf"] {
+        let e = parse_fixed(bad).unwrap_err();
+        assert_eq!(e.field, Field::TeamShares, "{bad}");
+    }
+    match parse_fixed("A=1, B").unwrap_err().problem {
+        Problem::Other(s) => assert!(s.starts_with("entry 2"), "{s}"),
+        p => panic!("{p:?}"),
+    }
+}
+
+/// Timing (not a test of speed: run with `--ignored --nocapture` in release): Shapley of 10
+/// teams over 30 days of hours, and 200 teams sampled.
+#[test]
+#[ignore]
+fn shapley_timing() {
+    let hours = 720;
+    let mut rng = Rng(12345);
+    for n in [10usize, 200] {
+        let teams: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                (0..hours)
+                    .map(|t| {
+                        let base = (i % 4) as f64;
+                        let wave = if (t / 24 + i) % 3 == 0 { 2.0 } else { 0.0 };
+                        round_milli(base + wave + (rng.next() % 1000) as f64 / 1000.0)
+                    })
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&[f64]> = teams.iter().map(|t| t.as_slice()).collect();
+        let ts: Vec<i64> = (0..hours as i64)
+            .map(|h| 1_780_000_000 + h * 3600)
+            .collect();
+        let template = UsageSeries {
+            values: vec![0.0; hours],
+            timestamps: Some(ts),
+            utc_offset_minutes: 0,
+            offset_changes: Vec::new(),
+        };
+        let inputs = PlanInputs::default();
+        let t0 = std::time::Instant::now();
+        let s = shapley(&refs, |v| plan_cost(&inputs, &template, v)).unwrap();
+        println!(
+            "{n} teams: {} plans in {:?} ({:?} per plan), exact {}, max std error {:.2}",
+            s.plans,
+            t0.elapsed(),
+            t0.elapsed() / s.plans as u32,
+            s.exact,
+            s.max_std_error()
+        );
+    }
 }
