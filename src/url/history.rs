@@ -203,8 +203,8 @@ pub fn quantize_parsed(parsed: &mut Parsed) {
 
 /// Whether the parsed teams are on the history's hours and add up to its types: 1 ..=
 /// `MAX_TEAMS` + 2 teams (the named ones, [`UNALLOCATED`], `OTHER_TEAMS`), each with a value
-/// per hour; untyped, no `by_type`; typed, one `by_type` entry per type, each empty or a
-/// value per hour, every team using a type and every type used by a team.
+/// per hour; untyped (or one type), no `by_type` needed; typed, one `by_type` entry per type,
+/// each empty or a value per hour, every team using a type and every type used by a team.
 fn teams_fit(parsed: &Parsed) -> bool {
     let Some(teams) = &parsed.teams else {
         return false;
@@ -217,10 +217,15 @@ fn teams_fit(parsed: &Parsed) -> bool {
     {
         return false;
     }
+    let untyped = teams.teams.iter().all(|t| t.by_type.is_empty());
+    if untyped {
+        // One type (or none): the teams' values are that type's.
+        return k <= 1 && teams.teams.iter().all(|t| t.values.len() == n);
+    }
     let shapes = teams.teams.iter().all(|t| {
         t.values.len() == n
             && if k == 0 {
-                t.by_type.is_empty()
+                false
             } else {
                 t.by_type.len() == k
                     && t.by_type.iter().all(|c| c.is_empty() || c.len() == n)
@@ -236,7 +241,7 @@ fn quantize_teams(parsed: &mut Parsed) {
         return;
     };
     let teams = &mut teams.teams;
-    if parsed.types.is_empty() {
+    if teams.iter().all(|t| t.by_type.is_empty()) {
         for t in teams.iter_mut() {
             for v in &mut t.values {
                 *v = quantize_value(*v);
@@ -244,6 +249,10 @@ fn quantize_teams(parsed: &mut Parsed) {
         }
         for (i, v) in parsed.series.values.iter_mut().enumerate() {
             *v = quantize_value(teams.iter().map(|t| t.values[i]).sum());
+        }
+        // One type: it is the total.
+        for t in &mut parsed.types {
+            t.series.values.clone_from(&parsed.series.values);
         }
         return;
     }
@@ -1891,6 +1900,27 @@ mod tests {
             assert!(h.teams.is_empty());
             let back = decode_series(&encode_history(&h)).unwrap();
             assert_eq!(back, h);
+        }
+        // One GPU type: the teams travel untyped (as the one type's history travels as the
+        // total), whether or not the reader gave the teams that type's `by_type`.
+        for with_by_type in [false, true] {
+            let mut parsed = team_parsed(false, 60);
+            let mut one = team_parsed(true, 60).types.remove(0);
+            one.series.values.clone_from(&parsed.series.values);
+            parsed.types = vec![one];
+            if with_by_type {
+                for t in &mut parsed.teams.as_mut().unwrap().teams {
+                    t.by_type = vec![t.values.clone()];
+                }
+            }
+            quantize_parsed(&mut parsed);
+            assert_eq!(parsed.types[0].series.values, parsed.series.values);
+            let h = link_history(&parsed);
+            assert!(h.types.is_empty());
+            assert_eq!(h.teams.len(), 3);
+            assert!(h.teams.iter().all(|t| t.by_type.is_empty()));
+            assert_eq!(decode_series(&encode_history(&h)).unwrap(), h);
+            assert_eq!(h.series, parsed.series);
         }
         // Teams that do not fit the history: rounded as without teams, left out.
         let mut odd = team_parsed(false, 0);
