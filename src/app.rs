@@ -26,6 +26,7 @@ use crate::components::share_panel::SharePanel;
 use crate::components::sizing_card::SizingCard;
 use crate::components::spot_card::SpotCard;
 use crate::components::sticky_bar::StickyBar;
+use crate::components::teams_card::TeamsCard;
 use crate::components::terms_card::TermsCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
@@ -418,6 +419,7 @@ pub fn Planner(
     };
     provide_context(ctx);
     provide_context(page_memo(ctx));
+    provide_context(crate::team_memos::team_memos(ctx));
 
     let text = move || texts(lang.get());
     let toggle_lang = move |_| state.update(|s| s.lang = s.lang.other());
@@ -465,6 +467,7 @@ pub fn Planner(
                     })}
                     {move || step8.get().then(|| view! {
                         <PoolsCard />
+                        <TeamsCard />
                         <BudgetCard />
                     })}
                     {move || step9.get().then(|| view! {

@@ -356,6 +356,105 @@ fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map(|x| plain(x, decimals)).unwrap_or_default()
 }
 
+/// § 19 the team table as CSV: one row per team (and the idle row when it is one), usage over
+/// the hours read, money per month; the standalone and Shapley columns when computed.
+pub fn teams_csv(
+    t: &crate::core::teams::TeamTable,
+    s: Option<&crate::core::teams::Shapley>,
+) -> String {
+    let mut out = String::from(
+        "team,gpu_hours,share,p50_gpus,p95_gpus,peak_gpus,trough_share,peak_share,baseline_gpu_hours,committed_used,idle_share,spot,on_demand,monthly_total,standalone,shapley,pooling_saves\n",
+    );
+    for (i, r) in t.rows.iter().enumerate() {
+        let sh = |f: &dyn Fn(&crate::core::teams::Shapley) -> String| s.map(f).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_text(&r.name),
+            plain(r.gpu_hours, 3),
+            plain(r.share, 6),
+            plain(r.p50, 3),
+            plain(r.p95, 3),
+            plain(r.peak, 3),
+            plain(r.trough_share, 6),
+            plain(r.peak_share, 6),
+            plain(r.baseline_hours, 3),
+            r.committed.to_plain_string(),
+            r.idle.to_plain_string(),
+            r.spot.to_plain_string(),
+            r.on_demand.to_plain_string(),
+            r.total.to_plain_string(),
+            sh(&|s| s.standalone[i].to_plain_string()),
+            sh(&|s| s.values[i].to_plain_string()),
+            sh(&|s| s.saving(i).to_plain_string()),
+        );
+    }
+    if t.split == crate::core::teams::IdleSplit::Row {
+        let _ = writeln!(
+            out,
+            "(idle),,,,,,,,,,{},,,{},,,",
+            t.idle_row.to_plain_string(),
+            t.idle_row.to_plain_string()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(all teams),,,,,,,,,,,,,{},,,",
+        t.total.to_plain_string()
+    );
+    out
+}
+
+/// § 19 the team table in the Markdown export (a table per team, money per month).
+pub fn teams_markdown(
+    l: Lang,
+    cur: &str,
+    t: &crate::core::teams::TeamTable,
+    s: Option<&crate::core::teams::Shapley>,
+) -> String {
+    let mut md = String::new();
+    let (title, head) = match l {
+        Lang::En => ("\n### Who uses the GPUs\n\n", "| Team | GPU-hours | Share | Share in troughs | Share in peaks | Committed used | Idle share | Elastic | Monthly total | Shapley |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"),
+        Lang::Zh => ("\n### 谁在用这些 GPU\n\n", "| 团队 | 卡时 | 占比 | 低谷占比 | 高峰占比 | 已用包月 | 闲置分摊 | 弹性 | 每月合计 | Shapley 分摊 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"),
+    };
+    md.push_str(title);
+    md.push_str(head);
+    let cell = |x: &str| x.replace('|', "\\|").replace(['\n', '\r'], " ");
+    for (i, r) in t.rows.iter().enumerate() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&crate::present::teams::team_name(l, &r.name)),
+            plain(r.gpu_hours, 1),
+            crate::format::percent(r.share, 1, l),
+            crate::format::percent(r.trough_share, 1, l),
+            crate::format::percent(r.peak_share, 1, l),
+            money(r.committed, cur, l),
+            money(r.idle, cur, l),
+            money(r.elastic(), cur, l),
+            money(r.total, cur, l),
+            s.map(|s| money(s.values[i], cur, l)).unwrap_or_default(),
+        );
+    }
+    if t.split == crate::core::teams::IdleSplit::Row {
+        let _ = writeln!(
+            md,
+            "| {} | | | | | | {} | | {} | |",
+            crate::i18n::pick(l, "Idle committed GPUs", "闲置的包月卡"),
+            money(t.idle_row, cur, l),
+            money(t.idle_row, cur, l)
+        );
+    }
+    let _ = writeln!(
+        md,
+        "| {} | | | | | | | | **{}** | {} |",
+        crate::i18n::pick(l, "All teams", "全部团队"),
+        money(t.total, cur, l),
+        s.map(|s| money(s.grand, cur, l)).unwrap_or_default()
+    );
+    md
+}
+
 /// The sizing table as CSV (plain numbers, `.` decimal point; shares as fractions).
 pub fn sizing_csv(table: &SizingTable) -> String {
     let mut s = String::from(

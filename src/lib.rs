@@ -25,5 +25,6 @@ pub mod reader_wire;
 pub mod reader_worker;
 pub mod scroll_signal;
 pub mod state;
+pub mod team_memos;
 pub mod time_zones;
 pub mod url;

@@ -158,14 +158,35 @@ pub fn SharePanel() -> impl IntoView {
                             }),
                             _ => None,
                         };
-                        export::markdown(
+                        let mut md = export::markdown(
                             l,
                             &s.inputs,
                             o,
                             fleet,
                             ctx.currency.get_untracked(),
                             &link.get_untracked(),
-                        )
+                        );
+                        if let Some(teams) = use_context::<crate::team_memos::TeamMemos>() {
+                            teams.table.with_untracked(|t| {
+                                if let Some(Ok(t)) = t {
+                                    teams.shapley.with_untracked(|sh| {
+                                        let sh = match sh {
+                                            crate::team_memos::ShapleyState::Done(r) => {
+                                                r.as_ref().as_ref().ok()
+                                            }
+                                            _ => None,
+                                        };
+                                        md.push_str(&export::teams_markdown(
+                                            l,
+                                            ctx.currency.get_untracked(),
+                                            t,
+                                            sh,
+                                        ));
+                                    })
+                                }
+                            });
+                        }
+                        md
                     })
                 })
             })

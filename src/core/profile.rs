@@ -368,6 +368,14 @@ pub fn validate_series(series: &UsageSeries) -> Result<(), InputError> {
     Ok(())
 }
 
+/// The first hour (index) of the lookback window `profile` sizes on.
+pub fn lookback_start(series: &UsageSeries, lookback: Lookback) -> usize {
+    match lookback {
+        Lookback::All => 0,
+        Lookback::Days(d) => window_start(series, d),
+    }
+}
+
 /// Index of the first hour of the last `days` days (by timestamps when present).
 pub(crate) fn window_start(series: &UsageSeries, days: u32) -> usize {
     let n = series.values.len();

@@ -20,6 +20,7 @@ pub mod review;
 pub mod sizing;
 pub mod slurm_read;
 pub mod spot;
+pub mod teams;
 pub mod terms;
 pub mod waterline;
 

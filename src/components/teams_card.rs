@@ -1,0 +1,290 @@
+//! § 19 "Who uses the GPUs": the team table (usage, baseline, the month's cost shared out,
+//! the standalone and Shapley columns), the choice of what names a team and how the idle
+//! committed cost is shared, and the teams' CSV. Shown when the history names teams.
+//! The texts: `present::teams`; the memos: `team_memos`.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::browser;
+use crate::components::bilingual;
+use crate::components::rows::Rows;
+use crate::components::text_field::TextField;
+use crate::context::use_ctx;
+use crate::core::ingest::TeamChoice;
+use crate::core::teams::IdleSplit;
+use crate::inputs::by_testid;
+use crate::present::teams::{
+    present, present_shapley, source_text, split_name, ShapleyView, TeamsView,
+};
+use crate::present::Shown;
+use crate::team_memos::{ShapleyState, TeamMemos};
+
+#[component]
+pub fn TeamsCard() -> impl IntoView {
+    let ctx = use_ctx();
+    let (state, lang, currency) = (ctx.state, ctx.lang, ctx.currency);
+    let memos = expect_context::<TeamMemos>();
+    let shown = Memo::new(move |_| memos.data.with(|d| d.is_some()));
+    let view = Memo::new(move |_| {
+        let d = memos.data.get()?;
+        let n = ctx
+            .outputs
+            .with(|o| o.baseline.as_ref().map_or(0, |b| b.gpus));
+        memos.table.with(|t| {
+            t.as_ref().map(|t| {
+                present(
+                    lang.get(),
+                    currency.get(),
+                    t,
+                    memos.plan_total.get(),
+                    n,
+                    &d.source,
+                )
+            })
+        })
+    });
+    let shapley = Memo::new(move |_| match memos.shapley.get() {
+        ShapleyState::Done(r) => Some(match r.as_ref() {
+            Ok(s) => Ok(present_shapley(lang.get(), currency.get(), s)),
+            Err(e) => Err(crate::i18n::error_message(lang.get(), e)),
+        }),
+        _ => None,
+    });
+    let pending = Memo::new(move |_| matches!(memos.shapley.get(), ShapleyState::Pending));
+    let ok = move || matches!(view.get(), Some(Ok(_)));
+    let error = move || match view.get() {
+        Some(Err(e)) => e,
+        _ => String::new(),
+    };
+    let text = move |f: fn(&TeamsView) -> String| {
+        move || {
+            view.with(|v| {
+                v.as_ref()
+                    .and_then(|v| v.as_ref().ok())
+                    .map(f)
+                    .unwrap_or_default()
+            })
+        }
+    };
+    let rows = Memo::new(move |_| {
+        view.with(|v| {
+            v.as_ref()
+                .and_then(|v| v.as_ref().ok())
+                .map_or(0, |v| v.rows.len())
+        })
+    });
+    let cell = move |i: usize, f: fn(&crate::present::teams::TeamRowView) -> &Shown| {
+        Memo::new(move |_| {
+            view.with(|v| {
+                v.as_ref()
+                    .and_then(|v| v.as_ref().ok())
+                    .and_then(|v| v.rows.get(i))
+                    .map(|r| f(r).clone())
+                    .unwrap_or_default()
+            })
+        })
+    };
+    let shapley_cell = move |i: usize, f: fn(&ShapleyView) -> &Vec<Shown>| {
+        Memo::new(move |_| {
+            shapley.with(|s| match s {
+                Some(Ok(s)) => f(s).get(i).cloned().unwrap_or_default(),
+                _ => Shown::new("…", ""),
+            })
+        })
+    };
+    let shapley_note = move || match shapley.get() {
+        Some(Ok(s)) => s.note,
+        Some(Err(e)) => e,
+        None => bilingual_text(
+            lang.get(),
+            "Computing the fair shares…",
+            "正在计算公平分摊…",
+        ),
+    };
+    let source = Memo::new(move |_| {
+        memos
+            .data
+            .with(|d| d.as_ref().map(|d| d.source.name().to_string()))
+    });
+    let choices = Memo::new(move |_| {
+        memos.data.with(|d| {
+            d.as_ref()
+                .map(|d| {
+                    d.choices
+                        .iter()
+                        .map(|c| (c.name().to_string(), source_text(lang.get(), c)))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let split = Memo::new(move |_| state.with(|s| s.inputs.idle_split));
+    let type_name = Memo::new(move |_| {
+        memos
+            .data
+            .with(|d| d.as_ref().and_then(|d| d.type_name.clone()))
+    });
+    let merged = Memo::new(move |_| memos.data.with(|d| d.as_ref().map_or(0, |d| d.merged)));
+    let idle_row = Memo::new(move |_| {
+        view.with(|v| {
+            v.as_ref()
+                .and_then(|v| v.as_ref().ok())
+                .and_then(|v| v.idle_row.clone())
+        })
+    });
+    let total = Memo::new(move |_| {
+        view.with(|v| {
+            v.as_ref()
+                .and_then(|v| v.as_ref().ok())
+                .map(|v| v.total_sum.clone())
+                .unwrap_or_default()
+        })
+    });
+    let download = move |_| {
+        let csv = memos.table.with_untracked(|t| match t {
+            Some(Ok(t)) => {
+                let s = memos.shapley.with_untracked(|s| match s {
+                    ShapleyState::Done(r) => r.as_ref().as_ref().ok().cloned(),
+                    _ => None,
+                });
+                Some(crate::export::teams_csv(t, s.as_ref()))
+            }
+            _ => None,
+        });
+        if let Some(csv) = csv {
+            browser::download_text("gpu-plan-teams.csv", &csv);
+        }
+    };
+    let shares_field = by_testid("team-shares").map(|spec| view! { <TextField spec /> });
+
+    view! {
+        <section class="card teams" aria-labelledby="teams-heading" data-testid="teams-card" class:hidden=move || !shown.get()>
+            <h2 id="teams-heading">{bilingual(lang, "Who uses the GPUs", "谁在用这些 GPU")}</h2>
+            <div class="inline-controls">
+                <label>
+                    {bilingual(lang, "Team from", "团队来自")}
+                    <select data-testid="team-source" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        state.update(|s| s.parse_options.team = TeamChoice::Named(v));
+                    }>
+                        {move || choices.get().into_iter().map(|(name, label)| {
+                            let selected = source.get().as_deref() == Some(name.as_str());
+                            view! { <option value=name selected=selected>{label}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>
+                    {bilingual(lang, "Idle committed cost", "闲置包月成本")}
+                    <select data-testid="idle-split" on:change=move |ev| {
+                        if let Some(s) = IdleSplit::from_key(&event_target_value(&ev)) {
+                            state.update(|st| st.inputs.idle_split = s);
+                        }
+                    }>
+                        {IdleSplit::ALL.into_iter().map(|s| view! {
+                            <option value=s.key() selected=move || split.get() == s>
+                                {move || split_name(lang.get(), s)}
+                            </option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <div class:hidden=move || split.get() != IdleSplit::Fixed>{shares_field}</div>
+            {move || type_name.get().map(|t| view! {
+                <p class="field-hint" data-testid="teams-type">{move || match lang.get() {
+                    crate::state::Lang::En => format!("GPU type {t}: choose another type in the fleet table to see its teams."),
+                    crate::state::Lang::Zh => format!("GPU 型号 {t}：在机群表中选择其他型号可查看其团队。"),
+                }}</p>
+            })}
+            <p class="error" role="alert" data-testid="teams-error" class:hidden=ok>{error}</p>
+            <div class:hidden=move || !ok()>
+                <p data-testid="teams-summary">{text(|v| v.summary.clone())}</p>
+                <div class="table-wrap" tabindex="0">
+                    <table class="teams-table" data-testid="team-table" data-pending=move || pending.get().to_string()>
+                        <caption>{text(|v| v.basis.clone())}</caption>
+                        <thead><tr>
+                            <th scope="col">{bilingual(lang, "Team", "团队")}</th>
+                            <th scope="col">{bilingual(lang, "GPU-hours", "卡时")}</th>
+                            <th scope="col">{bilingual(lang, "Share", "占比")}</th>
+                            <th scope="col">{bilingual(lang, "p50 / p95 / peak GPUs", "p50 / p95 / 峰值卡数")}</th>
+                            <th scope="col">{bilingual(lang, "Share in troughs", "低谷占比")}</th>
+                            <th scope="col">{bilingual(lang, "Share in peaks", "高峰占比")}</th>
+                            <th scope="col">{bilingual(lang, "Baseline GPU-hours", "基线卡时")}</th>
+                            <th scope="col">{bilingual(lang, "Committed used", "已用包月")}</th>
+                            <th scope="col">{bilingual(lang, "Idle share", "闲置分摊")}</th>
+                            <th scope="col">{bilingual(lang, "Elastic", "弹性")}</th>
+                            <th scope="col">{bilingual(lang, "Monthly total", "每月合计")}</th>
+                            <th scope="col">{bilingual(lang, "Standalone", "单独购买")}</th>
+                            <th scope="col">{bilingual(lang, "Shapley", "Shapley 分摊")}</th>
+                            <th scope="col">{bilingual(lang, "Pooling saves", "合池节省")}</th>
+                        </tr></thead>
+                        <tbody>
+                            <Rows count=rows row=Arc::new(move |i| {
+                                let name = Memo::new(move |_| view.with(|v| v.as_ref().and_then(|v| v.as_ref().ok()).and_then(|v| v.rows.get(i)).map(|r| r.name.clone()).unwrap_or_default()));
+                                let td = move |testid: &'static str, s: Memo<Shown>| view! {
+                                    <td data-testid=testid data-value=move || s.get().value>{move || s.get().text}</td>
+                                };
+                                view! {
+                                    <tr data-team=move || name.get()>
+                                        <th scope="row">{move || name.get()}</th>
+                                        {td("team-gpu-hours", cell(i, |r| &r.gpu_hours))}
+                                        {td("team-share", cell(i, |r| &r.share))}
+                                        {td("team-levels", cell(i, |r| &r.levels))}
+                                        {td("team-trough-share", cell(i, |r| &r.trough_share))}
+                                        {td("team-peak-share", cell(i, |r| &r.peak_share))}
+                                        {td("team-baseline-hours", cell(i, |r| &r.baseline_hours))}
+                                        {td("team-committed-cost", cell(i, |r| &r.committed))}
+                                        {td("team-idle-cost", cell(i, |r| &r.idle))}
+                                        {td("team-elastic-cost", cell(i, |r| &r.elastic))}
+                                        {td("team-total", cell(i, |r| &r.total))}
+                                        {td("team-standalone", shapley_cell(i, |s| &s.standalone))}
+                                        {td("team-shapley", shapley_cell(i, |s| &s.shapley))}
+                                        {td("team-saving", shapley_cell(i, |s| &s.saving))}
+                                    </tr>
+                                }.into_any()
+                            }) />
+                            {move || idle_row.get().map(|s| view! {
+                                <tr data-team="idle">
+                                    <th scope="row">{bilingual(lang, "Idle committed GPUs", "闲置的包月卡")}</th>
+                                    <td></td><td></td><td></td><td></td><td></td><td></td><td></td>
+                                    <td data-testid="team-idle-cost" data-value=s.value.clone()>{s.text.clone()}</td>
+                                    <td></td>
+                                    <td data-testid="team-total" data-value=s.value>{s.text}</td>
+                                    <td></td><td></td><td></td>
+                                </tr>
+                            })}
+                        </tbody>
+                        <tfoot><tr>
+                            <th scope="row">{bilingual(lang, "All teams", "全部团队")}</th>
+                            <td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>
+                            <td data-testid="team-total-sum" data-value=move || total.get().value><strong>{move || total.get().text}</strong></td>
+                            <td colspan="3" data-testid="team-total-check">{text(|v| v.check.clone())}</td>
+                        </tr></tfoot>
+                    </table>
+                </div>
+                <p class="field-hint" data-testid="team-shapley-note">{shapley_note}</p>
+                {move || (merged.get() > 0).then(|| view! {
+                    <p class="field-hint" data-testid="teams-merged">{move || match lang.get() {
+                        crate::state::Lang::En => format!("{} smaller teams are summed as “(other teams)”.", merged.get()),
+                        crate::state::Lang::Zh => format!("较小的 {} 个团队合并为“（其他团队）”。", merged.get()),
+                    }}</p>
+                })}
+                <p class="field-hint">{bilingual(
+                    lang,
+                    "Each hour's committed GPUs go to the teams busy in that hour, in proportion to their use; what no team used is the idle committed cost; the rest of each team's use is bought elastic at the plan's mix of spot and on demand. The Shapley column charges each team what it adds to the pool's cost on average; standalone is what it would pay alone.",
+                    "每小时的包月卡按当时各团队的用量比例分给在用的团队；没有团队用到的是闲置包月成本；其余用量按方案的竞价与按量比例弹性购买。Shapley 列按每个团队平均给资源池带来的新增成本计费；单独购买是它自己买时的成本。",
+                )}</p>
+                <p class="formula" data-testid="teams-formula"><code>{text(|v| v.formula.clone())}</code>
+                    " " <a href="docs/formulas.html#teams">{bilingual(lang, "formulas", "公式")}</a></p>
+                <button type="button" data-testid="download-teams-csv" on:click=download>
+                    {bilingual(lang, "Download the team table (CSV)", "下载团队表（CSV）")}
+                </button>
+            </div>
+        </section>
+    }
+}
+
+fn bilingual_text(l: crate::state::Lang, en: &'static str, zh: &'static str) -> String {
+    crate::i18n::pick(l, en, zh).to_string()
+}

@@ -1,0 +1,262 @@
+//! § 19 the teams' memos in the page: the teams' usage for the type the cards show, the team
+//! table (on every change: O(teams × hours)), and the standalone and Shapley columns, which
+//! plan the history once per group of teams (2ⁿ − 1 plans) and so run apart, once the
+//! changes pause ([`SHAPLEY_DELAY_MS`]), never on a slider's path.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::context::Ctx;
+use crate::core::ingest::{Parsed, TeamSource};
+use crate::core::money::Money;
+use crate::core::plan::{PlanInputs, PlanOutputs};
+use crate::core::profile::lookback_start;
+use crate::core::series::UsageSeries;
+use crate::core::teams::{
+    parse_fixed, plan_cost, shapley, team_table, PlanPools, Shapley, TeamTable, TeamTableInputs,
+    TeamUsage,
+};
+use crate::state::{AppState, ParseStatus, UsageMode};
+
+/// How long after the last change the Shapley column is computed.
+pub const SHAPLEY_DELAY_MS: u32 = 250;
+
+/// The teams' hourly usage for the type the cards show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamsData {
+    pub names: Vec<String>,
+    /// On the hours of `series`, rounded to 0.001 GPU.
+    pub values: Vec<Vec<f64>>,
+    /// The history the plan reads (the selected type's in a fleet).
+    pub series: UsageSeries,
+    pub source: TeamSource,
+    /// Every column, label or tag that could name the teams.
+    pub choices: Vec<TeamSource>,
+    /// Teams summed into "other teams".
+    pub merged: usize,
+    /// A fleet: the type shown.
+    pub type_name: Option<String>,
+}
+
+/// The teams of a parsed history for the type the cards show: all of them for one type; in a
+/// typed fleet, each team's hours of the selected row's history types (`keys`).
+pub fn teams_data(s: &AppState, parsed: &Parsed) -> Option<TeamsData> {
+    if s.mode != UsageMode::Data {
+        return None;
+    }
+    let teams = parsed.teams.as_ref()?;
+    let fleet = crate::fleet::active(&s.fleet) && parsed.types.len() >= 2;
+    let (series, values, type_name) = if fleet {
+        let row = s.fleet.types.get(s.fleet.selected)?;
+        let series = crate::url::quantize(&crate::fleet::row_series(&row.keys, &parsed.types)?);
+        let idx: Vec<usize> = (0..parsed.types.len())
+            .filter(|&k| row.keys.contains(&parsed.types[k].key))
+            .collect();
+        let values = teams
+            .teams
+            .iter()
+            .map(|t| {
+                let mut v = vec![0.0; series.values.len()];
+                for &k in &idx {
+                    if let Some(part) = t.by_type.get(k) {
+                        for (a, b) in v.iter_mut().zip(part) {
+                            *a += b;
+                        }
+                    }
+                }
+                round_all(v)
+            })
+            .collect();
+        (series, values, Some(row.name.clone()))
+    } else {
+        let values = teams
+            .teams
+            .iter()
+            .map(|t| round_all(t.values.clone()))
+            .collect();
+        (parsed.series.clone(), values, None)
+    };
+    Some(TeamsData {
+        names: teams.teams.iter().map(|t| t.name.clone()).collect(),
+        values,
+        series,
+        source: teams.source.clone(),
+        choices: teams.choices.clone(),
+        merged: teams.merged,
+        type_name,
+    })
+}
+
+fn round_all(mut v: Vec<f64>) -> Vec<f64> {
+    for x in &mut v {
+        *x = (*x * 1000.0).round() / 1000.0;
+    }
+    v
+}
+
+/// The plan's pools as the teams share them (`None` when the plan has none).
+pub fn plan_pools(o: &PlanOutputs) -> Option<PlanPools> {
+    let pools = o.pools.as_ref().ok()?;
+    let b = o.baseline.as_ref().ok()?;
+    let monthly_price = if b.gpus > 0 {
+        pools.reserved.to_f64() / f64::from(b.gpus)
+    } else {
+        0.0
+    };
+    Some(PlanPools {
+        gpus: b.gpus,
+        monthly_price,
+        reserved: pools.reserved,
+        on_demand: pools.on_demand,
+        spot: pools.spot,
+    })
+}
+
+/// The team table for the teams' data, the plan and the inputs.
+pub fn table(
+    d: &TeamsData,
+    o: &PlanOutputs,
+    inputs: &PlanInputs,
+) -> Option<Result<TeamTable, crate::core::error::InputError>> {
+    let pools = plan_pools(o)?;
+    let fixed = match parse_fixed(&inputs.team_shares) {
+        Ok(f) => f,
+        Err(e) if inputs.idle_split == crate::core::teams::IdleSplit::Fixed => return Some(Err(e)),
+        Err(_) => Vec::new(),
+    };
+    let window_start = lookback_start(&d.series, inputs.lookback);
+    let usage: Vec<TeamUsage> = d
+        .names
+        .iter()
+        .zip(&d.values)
+        .map(|(name, values)| TeamUsage { name, values })
+        .collect();
+    Some(team_table(
+        &usage,
+        &pools,
+        &TeamTableInputs {
+            split: inputs.idle_split,
+            fixed,
+            window_start,
+        },
+    ))
+}
+
+/// Standalone and Shapley values for the teams under the plan's inputs.
+pub fn shapley_of(
+    d: &TeamsData,
+    inputs: &PlanInputs,
+) -> Result<Shapley, crate::core::error::InputError> {
+    let refs: Vec<&[f64]> = d.values.iter().map(|v| v.as_slice()).collect();
+    shapley(&refs, |v| plan_cost(inputs, &d.series, v))
+}
+
+/// The Shapley column's state in the page.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ShapleyState {
+    /// No teams.
+    #[default]
+    None,
+    /// Waiting for the changes to pause (the last values, if any, are stale).
+    Pending,
+    Done(Arc<Result<Shapley, crate::core::error::InputError>>),
+}
+
+/// The page's team memos.
+#[derive(Clone, Copy)]
+pub struct TeamMemos {
+    pub data: Memo<Option<Arc<TeamsData>>>,
+    pub table: Memo<Option<Result<TeamTable, crate::core::error::InputError>>>,
+    pub shapley: RwSignal<ShapleyState>,
+    pub plan_total: Memo<Money>,
+}
+
+pub fn team_memos(ctx: Ctx) -> TeamMemos {
+    let (state, parse_status, outputs) = (ctx.state, ctx.parse_status, ctx.outputs);
+    let data = Memo::new(move |_| {
+        parse_status.with(|p| match p {
+            ParseStatus::Done(Ok(parsed)) if parsed.teams.is_some() => {
+                state.with(|s| teams_data(s, parsed)).map(Arc::new)
+            }
+            _ => None,
+        })
+    });
+    let inputs = Memo::new(move |_| state.with(|s| s.inputs.clone()));
+    let table = Memo::new(move |_| {
+        let d = data.get()?;
+        outputs.with(|o| inputs.with(|i| table(&d, o, i)))
+    });
+    let plan_total =
+        Memo::new(move |_| outputs.with(|o| plan_pools(o).map_or(Money::ZERO, |p| p.total())));
+    let shapley_state = RwSignal::new(ShapleyState::None);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let d = data.get();
+        let i = inputs.get();
+        let Some(d) = d else {
+            shapley_state.set(ShapleyState::None);
+            return;
+        };
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        shapley_state.set(ShapleyState::Pending);
+        gloo_timers::callback::Timeout::new(SHAPLEY_DELAY_MS, move || {
+            if generation.try_get_value() != Some(mine) {
+                return;
+            }
+            let result = shapley_of(&d, &i);
+            if generation.try_get_value() == Some(mine) {
+                shapley_state.set(ShapleyState::Done(Arc::new(result)));
+            }
+        })
+        .forget();
+    });
+    TeamMemos {
+        data,
+        table,
+        shapley: shapley_state,
+        plan_total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::plan_with_history;
+    use crate::core::profile::{profile, Lookback};
+
+    /// The formulas doc's example through the page's functions: the teams add up to the plan.
+    #[test]
+    fn example_through_the_page_functions() {
+        let inputs = PlanInputs {
+            monthly_price: 12_000.0,
+            spot_price: 8.0,
+            interruption_rate: 0.0,
+            lookback: Lookback::All,
+            ..PlanInputs::default()
+        };
+        let series = UsageSeries::from_values(vec![1.0, 2.0, 4.0, 4.0]);
+        let d = TeamsData {
+            names: vec!["A".into(), "B".into(), "C".into()],
+            values: vec![
+                vec![1.0, 1.0, 2.0, 0.0],
+                vec![0.0, 1.0, 1.0, 1.0],
+                vec![0.0, 0.0, 1.0, 3.0],
+            ],
+            series: series.clone(),
+            source: TeamSource::Column("Account".into()),
+            choices: vec![],
+            merged: 0,
+            type_name: None,
+        };
+        let prof = profile(&series, &inputs.profile_settings()).unwrap();
+        let o = plan_with_history(&inputs, Some(&prof));
+        let t = table(&d, &o, &inputs).unwrap().unwrap();
+        assert_eq!(t.total.to_plain_string(), "36045.00");
+        assert_eq!(t.rows[0].total.to_plain_string(), "13296.97");
+        let s = shapley_of(&d, &inputs).unwrap();
+        assert_eq!(s.grand, t.total);
+        assert_eq!(s.values[2].to_plain_string(), "12531.87");
+    }
+}
