@@ -32,7 +32,7 @@
 //! varint  n, the number of hours        zigzag offset      zigzag first hour
 //! varint  k, the number of types (0 = untyped, else 2 ..= 8)
 //! k×      varint byte length (1 ..= 160), the type's label as written, UTF-8
-//! varint  m, the number of teams (1 ..= MAX_TEAMS + 2: named, unallocated, other teams)
+//! varint  m, the number of teams (1 ..= MAX_TEAMS, `UNALLOCATED` and `OTHER_TEAMS` among them)
 //! m×      varint byte length (1 ..= 160), the team's name, UTF-8;
 //!         [k > 0] byte: the types the team used, bit j = type j (not 0)
 //! per team, per type it used (k = 0: once): n×varint values in milli-GPU
@@ -61,8 +61,6 @@ const MAX_LABEL_CHARS: usize = 40;
 /// as the largest typed history (8 types, 10 years), e.g. 256 teams for 114 days, 30 for a
 /// year. A larger history travels without its teams ([`teams_left_out`]).
 pub const MAX_TEAM_CELLS: usize = MAX_TYPES * MAX_HOURS;
-/// Most teams a link carries: `MAX_TEAMS` by name, [`UNALLOCATED`] and `OTHER_TEAMS`.
-const MAX_LINK_TEAMS: usize = MAX_TEAMS + 2;
 const FLAG_TIMESTAMPS: u8 = 1;
 const FLAG_HISTOGRAM: u8 = 2;
 /// Longest `data` value read (characters of base64url).
@@ -71,7 +69,7 @@ pub const MAX_DATA_CHARS: usize = 4 * 1024 * 1024;
 /// at most `MAX_TYPES` values per hour (types, or teams × types: [`MAX_TEAM_CELLS`]) and n
 /// deltas, of at most 10 bytes each (about 7.9 MB).
 const MAX_INFLATED_BYTES: usize =
-    32 + MAX_TYPES * 162 + MAX_LINK_TEAMS * 163 + MAX_HOURS * (MAX_TYPES + 1) * 10;
+    32 + MAX_TYPES * 162 + MAX_TEAMS * 163 + MAX_HOURS * (MAX_TYPES + 1) * 10;
 /// Largest value read: 10⁹ GPUs (what the parser accepts), in milli-GPU.
 const MAX_MILLI: u64 = 1_000_000_000_000;
 /// Largest planning-time-zone offset read (±18 h).
@@ -202,9 +200,10 @@ pub fn quantize_parsed(parsed: &mut Parsed) {
 }
 
 /// Whether the parsed teams are on the history's hours and add up to its types: 1 ..=
-/// `MAX_TEAMS` + 2 teams (the named ones, [`UNALLOCATED`], `OTHER_TEAMS`), each with a value
-/// per hour; untyped (or one type), no `by_type` needed; typed, one `by_type` entry per type,
-/// each empty or a value per hour, every team using a type and every type used by a team.
+/// `MAX_TEAMS` teams (the reader's limit, [`UNALLOCATED`] and `OTHER_TEAMS` among them),
+/// each with a value per hour; untyped (or one type), no `by_type` needed; typed, one
+/// `by_type` entry per type, each empty or a value per hour, every team using a type and
+/// every type used by a team.
 fn teams_fit(parsed: &Parsed) -> bool {
     let Some(teams) = &parsed.teams else {
         return false;
@@ -212,7 +211,7 @@ fn teams_fit(parsed: &Parsed) -> bool {
     let n = parsed.series.values.len();
     let k = parsed.types.len();
     if teams.teams.is_empty()
-        || teams.teams.len() > MAX_LINK_TEAMS
+        || teams.teams.len() > MAX_TEAMS
         || parsed.types.iter().any(|t| t.series.values.len() != n)
     {
         return false;
@@ -318,13 +317,13 @@ pub fn link_history(parsed: &Parsed) -> LinkHistory {
 
 /// Whether a link leaves out the teams of a parsed history (the page says so): a history
 /// without timestamps, one whose teams do not add up to it, or more than series format 3
-/// carries (more than `MAX_TEAMS` + 2 teams or [`MAX_TEAM_CELLS`] values, two names that
+/// carries (more than `MAX_TEAMS` teams or [`MAX_TEAM_CELLS`] values, two names that
 /// clean to the same).
 pub fn teams_left_out(parsed: &Parsed) -> bool {
     parsed.teams.is_some() && link_history(parsed).teams.is_empty()
 }
 
-/// Whether series format 3 carries these teams: timestamps, 1 ..= `MAX_TEAMS` + 2 teams with
+/// Whether series format 3 carries these teams: timestamps, 1 ..= `MAX_TEAMS` teams with
 /// distinct clean names, each with a value per hour; untyped (no types, no `by_type`) or
 /// typed (2 ..= 8 types, each team's `by_type` one entry per type, empty or a value per
 /// hour, each team using a type, each type used); at most [`MAX_TEAM_CELLS`] values.
@@ -333,7 +332,7 @@ fn teams_carried(series: &UsageSeries, types: &[LinkType], teams: &[LinkTeam]) -
     let k = types.len();
     let has_times = series.timestamps.as_ref().is_some_and(|t| t.len() == n) && n > 0;
     if !has_times
-        || !(1..=MAX_LINK_TEAMS).contains(&teams.len())
+        || !(1..=MAX_TEAMS).contains(&teams.len())
         || !(k == 0 || (2..=MAX_TYPES).contains(&k))
         || types.iter().any(|t| t.values.len() != n)
     {
@@ -804,7 +803,7 @@ fn read_teams(
     let k = k as usize;
     let labels = read_labels(r, k)?;
     let m = r.varint()?;
-    if m == 0 || m > MAX_LINK_TEAMS as u64 {
+    if m == 0 || m > MAX_TEAMS as u64 {
         return Err(HistoryError::Malformed);
     }
     let mut names: Vec<(String, u8)> = Vec::with_capacity(m as usize);
@@ -2017,7 +2016,8 @@ mod tests {
         quantize_parsed(&mut parsed);
         let text = history_to_csv(&link_history(&parsed));
         assert!(text.starts_with(&format!(
-            "timestamp,team,gpus\n{t0},\"{ML}\",2\n{t0},\"search \"\"ranking\"\", ads\",0.333\n{t0},,0.5\n{t1},\"{ML}\",2.584\n"
+            "timestamp,team,gpus\n{t0},\"{ML}\",2\n\
+             {t0},\"search \"\"ranking\"\", ads\",0.333\n{t0},,0.5\n{t1},\"{ML}\",2.584\n"
         )));
         // An hour where every team is 0 keeps one row (not a gap).
         let mut h = link_history(&parsed);
@@ -2148,7 +2148,7 @@ mod tests {
         let nine: Vec<&[u8]> = vec![b"A", b"B", b"C", b"D", b"E", b"F", b"G", b"H", b"I"];
         let b = format3(1, &nine, &[(b"a", 1)], &[1]);
         assert_eq!(check(&b).err(), Some(HistoryError::Malformed));
-        for m in [MAX_LINK_TEAMS as u64 + 1, u64::MAX] {
+        for m in [MAX_TEAMS as u64 + 1, u64::MAX] {
             let mut b = vec![3, 1, 1, 0];
             put_varint(&mut b, zigzag(START / 3600));
             b.push(0);
@@ -2162,13 +2162,13 @@ mod tests {
         b[1] = 3;
         assert_eq!(check(&b).err(), Some(HistoryError::Malformed));
         // The most teams a link carries, each with a value: read; one more team: refused.
-        let names: Vec<Vec<u8>> = (0..MAX_LINK_TEAMS)
+        let names: Vec<Vec<u8>> = (0..MAX_TEAMS)
             .map(|i| format!("t{i}").into_bytes())
             .collect();
         let teams: Vec<(&[u8], u8)> = names.iter().map(|n| (n.as_slice(), 0)).collect();
-        let b = format3(1, &[], &teams, &vec![1; MAX_LINK_TEAMS]);
-        assert_eq!(check(&b).unwrap().teams.len(), MAX_LINK_TEAMS);
-        // More values than MAX_TEAM_CELLS (258 teams × 8 types × 10 years): refused before
+        let b = format3(1, &[], &teams, &vec![1; MAX_TEAMS]);
+        assert_eq!(check(&b).unwrap().teams.len(), MAX_TEAMS);
+        // More values than MAX_TEAM_CELLS (256 teams × 8 types × 10 years): refused before
         // any is read or allocated.
         let mut b = vec![3, 1];
         put_varint(&mut b, MAX_HOURS as u64);
@@ -2349,7 +2349,8 @@ mod tests {
                 ..state.clone()
             });
             println!(
-                "four teams, 30 days hourly, samples {samples} typed {typed}: query {} characters (without the teams {})",
+                "four teams, 30 days hourly, samples {samples} typed {typed}: query {} \
+                 characters (without the teams {})",
                 q.len(),
                 without.len()
             );
