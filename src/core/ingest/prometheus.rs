@@ -23,7 +23,11 @@ use std::hash::{BuildHasherDefault, DefaultHasher};
 
 use super::json::{self, JsonValue};
 use super::number::{parse_f64, parse_number, NumError, MAX_VALUE};
-use super::resample::{hourly, hourly_typed, sort_and_collapse, Sample};
+use super::resample::{hourly, hourly_typed, sort_and_collapse, Sample, Timeline};
+use super::teams::{
+    from_entries, pick, series_means, teams_of, Group, TeamChoice, TeamSeries, TeamSource,
+    TeamTable, Teams, MAX_TEAM_CHOICES,
+};
 use super::timestamp::{MAX_MS, MIN_MS};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TYPE_LABELS};
 use super::{
@@ -406,6 +410,119 @@ pub(crate) struct Collector {
     duplicates: usize,
     left_out: Vec<LeftOut>,
     left_out_count: usize,
+    /// The labels that can name the teams, and each series' values of them.
+    teams: Option<TeamLabels>,
+}
+
+/// The labels the Auto choice of a team label looks for, by preference.
+const TEAM_LABELS: [&str; 6] = [
+    "namespace",
+    "exported_namespace",
+    "team",
+    "project",
+    "tenant",
+    "account",
+];
+
+/// What the teams of a Prometheus answer need: the label names met (the choices), and per
+/// series the values of the labels that may name its team.
+struct TeamLabels {
+    /// The labels looked at: [`TEAM_LABELS`] (Auto), or the one name chosen.
+    wanted: Vec<String>,
+    /// Per wanted label: the name as first written on a series, if any series has it.
+    seen: Vec<Option<String>>,
+    /// Label names met, but `__name__` (the first [`MAX_TEAM_CHOICES`] in sorted order).
+    names: std::collections::BTreeSet<String>,
+    /// Per series: its value of each wanted label.
+    values: Vec<Vec<Option<String>>>,
+}
+
+impl TeamLabels {
+    fn new(choice: &TeamChoice) -> Option<Self> {
+        let wanted: Vec<String> = match choice {
+            TeamChoice::Off => return None,
+            TeamChoice::Auto => TEAM_LABELS.iter().map(|l| l.to_string()).collect(),
+            TeamChoice::Named(n) => vec![n.trim().to_string()],
+        };
+        Some(Self {
+            seen: vec![None; wanted.len()],
+            wanted,
+            names: Default::default(),
+            values: Vec::new(),
+        })
+    }
+
+    /// A series' labels: its values of the wanted labels, and the names met.
+    fn series(&mut self, labels: &[(String, Option<String>)]) {
+        let mut vals = vec![None; self.wanted.len()];
+        for (k, v) in labels {
+            if k == "__name__" {
+                continue;
+            }
+            if !self.names.contains(k.as_str()) {
+                self.names.insert(k.clone());
+                if self.names.len() > MAX_TEAM_CHOICES {
+                    self.names.pop_last();
+                }
+            }
+            for (w, (want, seen)) in self.wanted.iter().zip(&mut self.seen).enumerate() {
+                if vals[w].is_none() && k.eq_ignore_ascii_case(want) {
+                    seen.get_or_insert_with(|| k.clone());
+                    vals[w] = Some(v.clone().unwrap_or_default());
+                }
+            }
+        }
+        self.values.push(vals);
+    }
+
+    /// The label chosen (its index among the wanted ones), its source and the choices.
+    fn choose(&self, choice: &TeamChoice) -> Option<(usize, TeamSource, Vec<TeamSource>)> {
+        let w = self.seen.iter().position(Option::is_some)?;
+        let name = self.seen[w].clone()?;
+        let mut names: Vec<String> = self.names.iter().cloned().collect();
+        if !names.contains(&name) {
+            if names.len() >= MAX_TEAM_CHOICES {
+                names.pop();
+            }
+            names.push(name.clone());
+            names.sort_unstable();
+        }
+        let choices: Vec<TeamSource> = names.into_iter().map(TeamSource::Label).collect();
+        let i = choices.iter().position(|c| c.name() == name);
+        let i = pick(choice, &choices, i)?;
+        Some((w, choices[i].clone(), choices))
+    }
+
+    /// The team of each series: its value of the chosen label (none: [`super::UNALLOCATED`]).
+    fn table(&self, w: usize) -> (TeamTable, Vec<u32>) {
+        // Interned in series order: the teams' first appearance.
+        let mut table = TeamTable::default();
+        let of_series = self
+            .values
+            .iter()
+            .map(|v| match v.get(w).and_then(Option::as_deref) {
+                Some(name) => table.intern(name),
+                None => table.unallocated(),
+            })
+            .collect();
+        (table, of_series)
+    }
+}
+
+/// Groups of (team, type) pairs, numbered as met.
+#[derive(Default)]
+struct Groups {
+    list: Vec<Group>,
+    index: HashMap<Group, u32>,
+}
+
+impl Groups {
+    fn of(&mut self, g: Group) -> u32 {
+        *self.index.entry(g).or_insert_with(|| {
+            self.list.push(g);
+            (self.list.len() - 1) as u32
+        })
+    }
 }
 
 impl Collector {
@@ -436,6 +553,7 @@ impl Collector {
             duplicates: 0,
             left_out: Vec::new(),
             left_out_count: 0,
+            teams: TeamLabels::new(&opts.team),
         }
     }
 
@@ -530,6 +648,9 @@ impl Collector {
             .iter()
             .map(|l| first_label(labels, l).map(str::to_string))
             .collect();
+        if let Some(t) = &mut self.teams {
+            t.series(labels);
+        }
         let name = first_label(labels, "__name__").unwrap_or("");
         let k = kind(name, labels);
         let mode = *self.mode.get_or_insert_with(|| {
@@ -584,7 +705,12 @@ impl Collector {
                 } else {
                     self.report.rows_read += cur.samples.len();
                     if wanted && !cur.samples.is_empty() {
-                        self.push_steps(mode, cur.samples, &tv);
+                        // Series of one type (and one team) are summed per step together.
+                        let mut key = tv.clone();
+                        if let Some(t) = &self.teams {
+                            key.extend(t.values[i].iter().cloned());
+                        }
+                        self.push_steps(mode, cur.samples, &key);
                     }
                 }
             }
@@ -735,10 +861,16 @@ impl Collector {
                     let h =
                         hourly_typed(&samples[..], dups, &col_type, order.len(), off, opts.gaps)?;
                     h.total.fill_report(&mut report);
+                    let teams = self.values_teams(
+                        &samples,
+                        &h.total.timeline,
+                        Some(&col_type),
+                        order.len(),
+                    );
                     let zone = opts.zone();
                     let types = typed_series(&table, &order, h.types, Some(&h.total.starts), &zone);
                     return Ok(Parsed {
-                        teams: None,
+                        teams,
                         series: UsageSeries {
                             values: h.total.values,
                             timestamps: Some(h.total.starts),
@@ -760,12 +892,13 @@ impl Collector {
             opts.gaps,
         )?;
         h.fill_report(&mut report);
+        let teams = self.values_teams(&samples, &h.timeline, None, 0);
         Ok(Parsed {
-            teams: None,
+            teams,
             series: UsageSeries {
                 values: h.values,
                 timestamps: Some(h.starts),
-                utc_offset_minutes: opts.utc_offset_minutes,
+                utc_offset_minutes: self.opts.utc_offset_minutes,
                 offset_changes: opts.zone().changes,
             },
             report,
@@ -870,6 +1003,8 @@ impl Collector {
         )?;
         drop(samples);
         h.total.fill_report(&mut report);
+        let ntyped = typed.as_ref().map_or(0, |(_, o)| o.len());
+        let teams = self.steps_teams(&steps, &h.total.timeline, |g| type_of(g) as u8, ntyped);
         let zone = opts.zone();
         let types = match typed {
             Some((table, order)) => {
@@ -886,7 +1021,7 @@ impl Collector {
         };
         report.prometheus = Some(prom);
         Ok(Parsed {
-            teams: None,
+            teams,
             series: UsageSeries {
                 values: h.total.values,
                 timestamps: Some(h.total.starts),
@@ -896,6 +1031,92 @@ impl Collector {
             report,
             types,
         })
+    }
+}
+
+impl Collector {
+    /// Values reading: the teams of the series read (`samples` as resampled, in (time, series)
+    /// order; `col_type`: each series' type, typed).
+    fn values_teams(
+        &self,
+        samples: &[Sample],
+        tl: &Timeline,
+        col_type: Option<&[u8]>,
+        ntypes: usize,
+    ) -> Option<Teams> {
+        let t = self.teams.as_ref()?;
+        let (w, source, choices) = t.choose(&self.opts.team)?;
+        let (table, of_series) = t.table(w);
+        let mut groups = Groups::default();
+        let group_of: Vec<u32> = of_series
+            .iter()
+            .enumerate()
+            .map(|(i, &team)| match col_type {
+                Some(ct) => match ct.get(i) {
+                    Some(&ty) if usize::from(ty) < ntypes => groups.of(Group { team, ty }),
+                    _ => super::teams::NO_TEAM,
+                },
+                None => groups.of(Group { team, ty: 0 }),
+            })
+            .collect();
+        let mut entries = Vec::new();
+        series_means(samples, tl, &group_of, &mut entries);
+        let series = from_entries(&mut entries, tl, &groups.list, ntypes, &table);
+        Some(teams_of(source, choices, series))
+    }
+
+    /// Utilisation and requests: the teams from the per-step sums of each group of series
+    /// (a group: one type and one team); an hour holds the mean of its steps, as the series.
+    fn steps_teams(
+        &self,
+        steps: &Steps,
+        tl: &Timeline,
+        type_of: impl Fn(u16) -> u8,
+        ntypes: usize,
+    ) -> Option<Teams> {
+        let t = self.teams.as_ref()?;
+        let (w, source, choices) = t.choose(&self.opts.team)?;
+        let (mut table, _) = t.table(w);
+        let at = TYPE_LABELS.len() + w;
+        let mut groups = Groups::default();
+        let group_of: Vec<u32> = self
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, key)| {
+                let team = match key.get(at).and_then(Option::as_deref) {
+                    Some(name) => table.intern(name),
+                    None => table.unallocated(),
+                };
+                groups.of(Group {
+                    team,
+                    ty: if ntypes > 0 { type_of(g as u16) } else { 0 },
+                })
+            })
+            .collect();
+        // Each step's hour, and the steps per hour.
+        let src: Vec<Option<usize>> = steps.ms.iter().map(|&ms| tl.index_of(ms)).collect();
+        let mut per_hour = vec![0u32; tl.keys.len()];
+        for s in src.iter().flatten() {
+            per_hour[*s] += 1;
+        }
+        let mut entries: Vec<(u32, u32, f64)> = Vec::new();
+        let mut push = |i: usize, g: u16, v: f64| {
+            if let (Some(Some(s)), Some(&gr)) = (src.get(i), group_of.get(usize::from(g))) {
+                let n = f64::from(per_hour[*s].max(1));
+                entries.push((*s as u32, gr, v / n));
+            }
+        };
+        for (i, &(g, v)) in steps.first.iter().enumerate() {
+            if g != u16::MAX {
+                push(i, g, v);
+            }
+        }
+        for (&key, &v) in &steps.more {
+            push((key >> 16) as usize, (key & 0xFFFF) as u16, v);
+        }
+        let series = from_entries(&mut entries, tl, &groups.list, ntypes, &table);
+        Some(teams_of(source, choices, series))
     }
 }
 

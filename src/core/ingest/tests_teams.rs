@@ -232,3 +232,174 @@ fn sacct_named_columns_off_and_absent() {
     assert_eq!(ok(&text, &named("QOS")).teams, None);
     assert_eq!(ok(&text, &named("JobIDRaw")).teams, None);
 }
+
+// ---------------------------------------------------------------------------------------
+// Prometheus `query_range` answers.
+
+/// 2026-11-01 13:00 UTC.
+const T0: i64 = 1_793_538_000;
+
+fn prom(series: &[(&str, &[(i64, &str)])]) -> String {
+    let result: Vec<String> = series
+        .iter()
+        .map(|(metric, samples)| {
+            let values: Vec<String> = samples
+                .iter()
+                .map(|(t, v)| format!("[{t},\"{v}\"]"))
+                .collect();
+            format!(
+                "{{\"metric\":{{{metric}}},\"values\":[{}]}}",
+                values.join(",")
+            )
+        })
+        .collect();
+    format!(
+        "{{\"status\":\"success\",\"data\":{{\"resultType\":\"matrix\",\"result\":[{}]}}}}",
+        result.join(",")
+    )
+}
+
+fn prom_ok(text: &str, o: &ParseOptions) -> Parsed {
+    let p = ok(text, o);
+    assert_eq!(parse_prometheus_tree(text, o), Ok(p.clone()), "tree reader");
+    p
+}
+
+/// Values (GPUs per series): `ml` 2 then 4 in hour 13 (mean 3), 1 in hour 14; `web` 1 and 3;
+/// a series without `namespace` 0.5 and 0.5 (unallocated). Series: 4.5, 4.5.
+fn prom_namespaces() -> String {
+    prom(&[
+        (
+            "\"namespace\":\"ml\",\"pod\":\"a\"",
+            &[(T0, "2"), (T0 + 1800, "4"), (T0 + 3600, "1")],
+        ),
+        (
+            "\"namespace\":\"web\",\"pod\":\"b\"",
+            &[(T0, "1"), (T0 + 3600, "3")],
+        ),
+        ("\"pod\":\"c\"", &[(T0, "0.5"), (T0 + 3600, "0.5")]),
+    ])
+}
+
+#[test]
+fn prometheus_values_by_namespace_and_a_series_without_it() {
+    let p = prom_ok(&prom_namespaces(), &opts());
+    assert_eq!(p.series.values, vec![4.5, 4.5]);
+    let t = p.teams.as_ref().expect("teams");
+    assert_eq!(t.source, TeamSource::Label("namespace".into()));
+    assert_eq!(
+        t.choices,
+        vec![
+            TeamSource::Label("namespace".into()),
+            TeamSource::Label("pod".into())
+        ]
+    );
+    assert_eq!(team_names(&p), ["ml", "web", UNALLOCATED]);
+    assert_eq!(vals(&p, "ml"), [3.0, 1.0]);
+    assert_eq!(vals(&p, "web"), [1.0, 3.0]);
+    assert_eq!(vals(&p, UNALLOCATED), [0.5, 0.5]);
+    // Any label by name: `pod`; one the answer does not have: none; off: none.
+    let pods = prom_ok(&prom_namespaces(), &named("POD"));
+    assert_eq!(
+        pods.teams.as_ref().map(|t| &t.source),
+        Some(&TeamSource::Label("pod".into()))
+    );
+    assert_eq!(team_names(&pods), ["a", "b", "c"]);
+    assert_eq!(vals(&pods, "c"), [0.5, 0.5]);
+    assert_eq!(pods.series, p.series);
+    assert_eq!(prom_ok(&prom_namespaces(), &named("team")).teams, None);
+    assert_eq!(
+        prom_ok(&prom_namespaces(), &with_team(TeamChoice::Off)).teams,
+        None
+    );
+}
+
+#[test]
+fn prometheus_auto_takes_the_first_team_label_present_else_none() {
+    // No `namespace`: `team` (before `project`); neither: no teams (Auto), but by name.
+    let text = prom(&[
+        ("\"project\":\"p1\",\"team\":\"red\"", &[(T0, "1")]),
+        ("\"project\":\"p2\"", &[(T0, "2")]),
+    ]);
+    let p = prom_ok(&text, &opts());
+    assert_eq!(
+        p.teams.as_ref().map(|t| &t.source),
+        Some(&TeamSource::Label("team".into()))
+    );
+    assert_eq!(team_names(&p), ["red", UNALLOCATED]);
+    assert_eq!(vals(&p, UNALLOCATED), [2.0]);
+    let none = prom(&[
+        ("\"instance\":\"n1\"", &[(T0, "1")]),
+        ("\"instance\":\"n2\"", &[(T0, "2")]),
+    ]);
+    assert_eq!(prom_ok(&none, &opts()).teams, None);
+    let by_instance = prom_ok(&none, &named("instance"));
+    assert_eq!(team_names(&by_instance), ["n1", "n2"]);
+    assert_eq!(vals(&by_instance, "n2"), [2.0]);
+}
+
+/// DCGM utilisation (busy at or above 10 %), steps 13:00 and 13:30: GPU0 (`ml`) 50, 50 → busy
+/// twice; GPU1 (`ml`) 5, 90 → busy at 13:30; GPU2 (no namespace) 95, 0 → busy at 13:00.
+/// Per step: 2 busy, 2 busy → hour 13 = 2. `ml`: 1 then 2 → 1.5; unallocated: 1 then 0 → 0.5.
+#[test]
+fn prometheus_dcgm_busy_counts_by_namespace() {
+    let text = prom(&[
+        (
+            "\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"gpu\":\"0\",\"namespace\":\"ml\"",
+            &[(T0, "50"), (T0 + 1800, "50")],
+        ),
+        (
+            "\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"gpu\":\"1\",\"namespace\":\"ml\"",
+            &[(T0, "5"), (T0 + 1800, "90")],
+        ),
+        (
+            "\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"gpu\":\"2\"",
+            &[(T0, "95"), (T0 + 1800, "0")],
+        ),
+    ]);
+    let p = prom_ok(&text, &opts());
+    assert_eq!(p.series.values, vec![2.0]);
+    assert_eq!(team_names(&p), ["ml", UNALLOCATED]);
+    assert_eq!(vals(&p, "ml"), [1.5]);
+    assert_eq!(vals(&p, UNALLOCATED), [0.5]);
+    let t = p.teams.as_ref().unwrap();
+    assert_eq!(
+        t.choices,
+        vec![
+            TeamSource::Label("gpu".into()),
+            TeamSource::Label("namespace".into())
+        ]
+    );
+}
+
+/// Kubernetes requests, typed by `label_nvidia_com_gpu_product`, per namespace: by_type per
+/// team. Steps 13:00, 13:30: `a` (ml, A100) 4, 4; `b` (web, H100) 2 at 13:00 only; `c` (ml,
+/// H100) 1, 3. Hour 13: A100 = 4, H100 = (2 + 1 + 3) / 2 = 3. ml = 4 + 2 = 6 (A100 4, H100
+/// 2), web = 1 (H100).
+#[test]
+fn prometheus_requests_by_namespace_and_type() {
+    let req =
+        "\"__name__\":\"kube_pod_container_resource_requests\",\"resource\":\"nvidia_com_gpu\"";
+    let text = prom(&[
+        (
+            &format!("{req},\"namespace\":\"ml\",\"pod\":\"a\",\"label_nvidia_com_gpu_product\":\"NVIDIA-A100-SXM4-80GB\""),
+            &[(T0, "4"), (T0 + 1800, "4")],
+        ),
+        (
+            &format!("{req},\"namespace\":\"web\",\"pod\":\"b\",\"label_nvidia_com_gpu_product\":\"NVIDIA-H100-80GB-HBM3\""),
+            &[(T0, "2")],
+        ),
+        (
+            &format!("{req},\"namespace\":\"ml\",\"pod\":\"c\",\"label_nvidia_com_gpu_product\":\"NVIDIA-H100-80GB-HBM3\""),
+            &[(T0, "1"), (T0 + 1800, "3")],
+        ),
+    ]);
+    let p = prom_ok(&text, &opts());
+    let keys: Vec<&str> = p.types.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["a100", "h100"]);
+    assert_eq!(p.series.values, vec![7.0]);
+    assert_eq!(team_names(&p), ["ml", "web"]);
+    assert_eq!(vals(&p, "ml"), [6.0]);
+    assert_eq!(team(&p, "ml").by_type, vec![vec![4.0], vec![2.0]]);
+    assert_eq!(team(&p, "web").by_type, vec![vec![], vec![1.0]]);
+}
