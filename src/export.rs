@@ -356,7 +356,7 @@ fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map(|x| plain(x, decimals)).unwrap_or_default()
 }
 
-/// § 19 the team table as CSV: one row per team (and the idle row when it is one), usage over
+/// § 21 the team table as CSV: one row per team (and the idle row when it is one), usage over
 /// the hours read, money per month; the standalone and Shapley columns when computed.
 pub fn teams_csv(
     t: &crate::core::teams::TeamTable,
@@ -405,7 +405,7 @@ pub fn teams_csv(
     out
 }
 
-/// § 19 the team table in the Markdown export (a table per team, money per month).
+/// § 21 the team table in the Markdown export (a table per team, money per month).
 pub fn teams_markdown(
     l: Lang,
     cur: &str,

@@ -1,4 +1,4 @@
-//! § 19 the teams' memos in the page: the teams' usage for the type the cards show, the team
+//! § 21 the teams' memos in the page: the teams' usage for the type the cards show, the team
 //! table (on every change: O(teams × hours)), and the standalone and Shapley columns, which
 //! plan the history once per group of teams (2ⁿ − 1 plans) and so run apart, once the
 //! changes pause ([`SHAPLEY_DELAY_MS`]), never on a slider's path.
@@ -163,6 +163,51 @@ pub enum ShapleyState {
     Done(Arc<Result<Shapley, crate::core::error::InputError>>),
 }
 
+/// Bands of the teams' chart: at most this many (the largest teams, the rest as one band).
+pub const CHART_BANDS: usize = 8;
+
+/// The teams' usage chart (chart 1's stacked form, `charts::usage`): one band per team, the
+/// largest first, the teams past [`CHART_BANDS`] − 1 summed as `others`, and the plan's
+/// committed N as one line over the stack.
+pub fn chart_data(
+    d: &TeamsData,
+    names: &[String],
+    others: &str,
+    lookback: crate::core::profile::Lookback,
+    committed: Option<u32>,
+) -> Option<crate::charts::usage::UsageData> {
+    let mut order: Vec<usize> = (0..d.values.len()).collect();
+    let hours = |i: usize| d.values[i].iter().sum::<f64>();
+    order.sort_by(|&a, &b| hours(b).total_cmp(&hours(a)).then(a.cmp(&b)));
+    let keep = if order.len() > CHART_BANDS {
+        CHART_BANDS - 1
+    } else {
+        order.len()
+    };
+    let band = |values: Vec<f64>| UsageSeries {
+        values,
+        ..d.series.clone()
+    };
+    let mut series: Vec<(String, UsageSeries)> = order[..keep]
+        .iter()
+        .map(|&i| (names[i].clone(), band(d.values[i].clone())))
+        .collect();
+    if order.len() > keep {
+        let mut rest = vec![0.0; d.series.values.len()];
+        for &i in &order[keep..] {
+            for (a, b) in rest.iter_mut().zip(&d.values[i]) {
+                *a += b;
+            }
+        }
+        series.push((others.to_string(), band(rest)));
+    }
+    let bands: Vec<(&str, &UsageSeries)> = series.iter().map(|(n, s)| (n.as_str(), s)).collect();
+    let mut data = crate::charts::usage::UsageData::from_types(&bands, lookback);
+    // One team: the one-type chart of its usage (the total), with the committed line.
+    data.recommended = committed;
+    (!data.values.is_empty()).then_some(data)
+}
+
 /// The page's team memos.
 #[derive(Clone, Copy)]
 pub struct TeamMemos {
@@ -170,6 +215,8 @@ pub struct TeamMemos {
     pub table: Memo<Option<Result<TeamTable, crate::core::error::InputError>>>,
     pub shapley: RwSignal<ShapleyState>,
     pub plan_total: Memo<Money>,
+    /// The teams' usage chart.
+    pub chart: Memo<Option<crate::charts::usage::UsageData>>,
 }
 
 pub fn team_memos(ctx: Ctx) -> TeamMemos {
@@ -212,11 +259,25 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
         })
         .forget();
     });
+    let chart = Memo::new(move |_| {
+        let d = data.get()?;
+        let l = ctx.lang.get();
+        let names: Vec<String> = d
+            .names
+            .iter()
+            .map(|n| crate::present::teams::team_name(l, n))
+            .collect();
+        let others = crate::i18n::pick(l, "other teams", "其他团队");
+        let lookback = state.with(|s| s.inputs.lookback);
+        let n = outputs.with(|o| o.baseline.as_ref().ok().map(|b| b.gpus));
+        chart_data(&d, &names, others, lookback, n)
+    });
     TeamMemos {
         data,
         table,
         shapley: shapley_state,
         plan_total,
+        chart,
     }
 }
 

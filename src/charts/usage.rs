@@ -329,6 +329,13 @@ fn legend_entries<'a, DB: DrawingBackend + 'a>(
                 swatch(style, style.stroke(p.muted, 2.5), Some((6.0, 3.0))),
             );
         }
+        // The teams' chart (§ 21): one committed line for the whole stack.
+        if let Some(nr) = data.recommended {
+            legend.add(
+                format!("{} = {nr}", w.recommended),
+                swatch(style, style.stroke(p.recommended, 2.5), None),
+            );
+        }
         return;
     }
     legend.add(

@@ -1,4 +1,4 @@
-//! § 19 "Who uses the GPUs": the team table (usage, baseline, the month's cost shared out,
+//! § 21 "Who uses the GPUs": the team table (usage, baseline, the month's cost shared out,
 //! the standalone and Shapley columns), the choice of what names a team and how the idle
 //! committed cost is shared, and the teams' CSV. Shown when the history names teams.
 //! The texts: `present::teams`; the memos: `team_memos`.
@@ -8,7 +8,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::browser;
+use crate::charts::usage as chart;
 use crate::components::bilingual;
+use crate::components::chart_canvas::{ChartCanvas, ChartDraw, Layers};
 use crate::components::rows::Rows;
 use crate::components::text_field::TextField;
 use crate::context::use_ctx;
@@ -157,6 +159,14 @@ pub fn TeamsCard() -> impl IntoView {
             browser::download_text("gpu-plan-teams.csv", &csv);
         }
     };
+    let chart_summary = Signal::derive(move || {
+        let n = ctx.outputs.with(|o| o.baseline.as_ref().map_or(0, |b| b.gpus));
+        let teams = memos.data.with(|d| d.as_ref().map_or(0, |d| d.names.len()));
+        match lang.get() {
+            crate::state::Lang::En => format!("GPUs busy per hour over the plan's lookback, stacked by team ({teams} teams; the largest seven shown apart), with the {n} committed GPUs as a line."),
+            crate::state::Lang::Zh => format!("方案回看期内每小时在用的 GPU，按团队堆叠（{teams} 个团队，最大的七个单独显示），横线为 {n} 张包月卡。"),
+        }
+    });
     let shares_field = by_testid("team-shares").map(|spec| view! { <TextField spec /> });
 
     view! {
@@ -263,6 +273,8 @@ pub fn TeamsCard() -> impl IntoView {
                         </tr></tfoot>
                     </table>
                 </div>
+                <ChartCanvas testid="chart-teams" summary=chart_summary lang currency
+                    draw=ChartDraw::layered(memos.chart, Layers { frame: chart::frame, base: chart::draw_base, over: chart::draw_over, same_base: chart::same_base }) />
                 <p class="field-hint" data-testid="team-shapley-note">{shapley_note}</p>
                 {move || (merged.get() > 0).then(|| view! {
                     <p class="field-hint" data-testid="teams-merged">{move || match lang.get() {

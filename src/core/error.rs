@@ -44,7 +44,7 @@ pub enum Field {
     Region,
     /// The configuration snippets' free text (Prometheus address, metric, target).
     Autoscaler,
-    /// § 19 the fixed percentages of the idle committed cost per team.
+    /// § 21 the fixed percentages of the idle committed cost per team.
     TeamShares,
 }
 

@@ -158,9 +158,9 @@ pub struct PlanInputs {
     pub prometheus_address: String,
     pub queue_metric: String,
     pub target_name: String,
-    /// § 19 how the idle committed cost is shared among the teams. Default proportional.
+    /// § 21 how the idle committed cost is shared among the teams. Default proportional.
     pub idle_split: super::teams::IdleSplit,
-    /// § 19 the fixed percentages per team for [`super::teams::IdleSplit::Fixed`], as typed
+    /// § 21 the fixed percentages per team for [`super::teams::IdleSplit::Fixed`], as typed
     /// (`A=50, B=30, C=20`; [`super::teams::parse_fixed`]). Default empty.
     pub team_shares: String,
 }

@@ -1,4 +1,4 @@
-//! § 19 Cost by team (issue 37): who uses the committed baseline, who drives the peaks, and
+//! § 21 Cost by team (issue 37): who uses the committed baseline, who drives the peaks, and
 //! how the plan's monthly cost is shared: pro rata within each hour, the idle committed cost
 //! by a chosen method, the burst at the plan's elastic mix; beside it each team's standalone
 //! cost and its Shapley value in the cost game v(S) = the plan's monthly cost for the summed
@@ -242,7 +242,7 @@ pub fn share_out(total: Money, weights: &[f64]) -> Vec<Money> {
         .collect()
 }
 
-/// The team table (§ 19). Errors: `TeamShares` when the fixed percentages are negative, not
+/// The team table (§ 21). Errors: `TeamShares` when the fixed percentages are negative, not
 /// numbers, or do not add up to 100 (with [`IdleSplit::Fixed`]); `UsageHistory` when the
 /// teams' series are not all as long, or there is none.
 pub fn team_table(

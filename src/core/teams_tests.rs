@@ -1,4 +1,4 @@
-//! § 19 tests: the formulas doc's three-team example to the cent, and the Shapley
+//! § 21 tests: the formulas doc's three-team example to the cent, and the Shapley
 //! properties (efficiency, symmetry, null team, brute force over orders).
 
 use super::*;

@@ -1,4 +1,4 @@
-//! § 19 "Who uses the GPUs": the team table's texts (usage, baseline, cost per month), the
+//! § 21 "Who uses the GPUs": the team table's texts (usage, baseline, cost per month), the
 //! teams' sum against the plan's total, and the standalone and Shapley columns (computed apart,
 //! after the changes pause: [`present_shapley`]).
 

@@ -1,0 +1,148 @@
+// Cost by team (issue 37): a three-account `sacct -P` export whose jobs reproduce the formulas
+// doc's example (§ 19: teams A, B, C over four hours) gives, in the real page, the doc's
+// figures to the cent — each idle split, standalone and Shapley — and the teams add up to the
+// plan's monthly total; the team source can be switched (Account → User); the link carries the
+// teams and reopens to the same table; the CSV download; Chinese; 375 px without page scroll.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, serve, openPage, screenshot, settled } from '../lib.mjs';
+
+let browser, server;
+before(async () => {
+  browser = await launch();
+  server = await serve();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// P = 12 000, r = 25 (default), H = 730 (default), s = 8 (default) with no reclaims, f = 50 %
+// (default), the whole history.
+const LINK = '?v=3&lang=en&monthly=12000&lookback=all&lambda=0';
+const HEAD = 'JobIDRaw|Start|End|ElapsedRaw|AllocTRES|State|Account|User|Partition';
+// Hours 10:00–14:00 UTC. A: 1, 1, 2, 0; B: 0, 1, 1, 1; C: 0, 0, 1, 3 GPUs.
+const SACCT = [
+  HEAD,
+  '1|2026-11-02T10:00:00|2026-11-02T13:00:00|10800|cpu=8,gres/gpu=1|COMPLETED|A|ana|gpu',
+  '2|2026-11-02T12:00:00|2026-11-02T13:00:00|3600|cpu=8,gres/gpu=1|COMPLETED|A|ana|gpu',
+  '3|2026-11-02T11:00:00|2026-11-02T14:00:00|10800|cpu=8,gres/gpu=1|COMPLETED|B|bo|gpu',
+  '4|2026-11-02T12:00:00|2026-11-02T14:00:00|7200|cpu=8,gres/gpu=1|COMPLETED|C|chen|gpu',
+  '5|2026-11-02T13:00:00|2026-11-02T14:00:00|3600|cpu=16,gres/gpu=2|COMPLETED|C|ana|gpu',
+  '',
+].join('\n');
+
+async function paste(page, text) {
+  await page.click('[data-testid=mode-data]');
+  await page.fill('[data-testid=usage-data]', text);
+  await page.waitForSelector('[data-testid=team-table] tr[data-team]');
+}
+
+/** Every row's cells: { team: { testid: data-value } }, once the Shapley column is computed. */
+async function table(page) {
+  await settled(page);
+  await page.waitForSelector('[data-testid=team-table][data-pending=false]');
+  return page.evaluate(() => {
+    const out = {};
+    for (const tr of document.querySelectorAll('[data-testid=team-table] tbody tr[data-team]')) {
+      const row = {};
+      for (const td of tr.querySelectorAll('td[data-testid]')) row[td.dataset.testid] = td.dataset.value;
+      out[tr.dataset.team] = row;
+    }
+    out.sum = document.querySelector('[data-testid=team-total-sum]').dataset.value;
+    return out;
+  });
+}
+
+test('a three-account sacct export gives the formulas doc\'s figures to the cent', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + LINK);
+  await paste(page, SACCT);
+  let t = await table(page);
+  assert.deepEqual(Object.keys(t).filter((k) => k !== 'sum'), ['A', 'B', 'C']);
+  assert.deepEqual([t.A['team-gpu-hours'], t.B['team-gpu-hours'], t.C['team-gpu-hours']], ['4.000', '3.000', '4.000']);
+  assert.deepEqual([t.A['team-baseline-hours'], t.B['team-baseline-hours'], t.C['team-baseline-hours']], ['3.000', '2.000', '2.000']);
+  assert.equal(Number(t.A['team-trough-share']).toFixed(4), '0.6667');
+  assert.equal(Number(t.A['team-peak-share']), 0.5);
+  assert.deepEqual([t.A['team-committed-cost'], t.B['team-committed-cost'], t.C['team-committed-cost']], ['9000.00', '6000.00', '6000.00']);
+  assert.deepEqual([t.A['team-idle-cost'], t.B['team-idle-cost'], t.C['team-idle-cost']], ['1285.72', '857.14', '857.14']);
+  assert.deepEqual([t.A['team-elastic-cost'], t.B['team-elastic-cost'], t.C['team-elastic-cost']], ['3011.25', '3011.25', '6022.50']);
+  assert.deepEqual([t.A['team-total'], t.B['team-total'], t.C['team-total']], ['13296.97', '9868.39', '12879.64']);
+  assert.equal(t.sum, '36045.00');
+  assert.match(await page.textContent('[data-testid=team-total-check]'), /= the plan's monthly total, ¥36,045\.00/);
+  assert.deepEqual([t.A['team-standalone'], t.B['team-standalone'], t.C['team-standalone']], ['15011.25', '12000.00', '12045.00']);
+  assert.deepEqual([t.A['team-shapley'], t.B['team-shapley'], t.C['team-shapley']], ['12509.38', '11003.75', '12531.87']);
+
+  // The other idle splits.
+  await page.selectOption('[data-testid=idle-split]', 'even');
+  t = await table(page);
+  assert.deepEqual([t.A['team-total'], t.B['team-total'], t.C['team-total']], ['13011.25', '10011.25', '13022.50']);
+  await page.selectOption('[data-testid=idle-split]', 'row');
+  t = await table(page);
+  assert.deepEqual([t.A['team-total'], t.B['team-total'], t.C['team-total'], t.idle['team-total']], ['12011.25', '9011.25', '12022.50', '3000.00']);
+  assert.equal(t.sum, '36045.00');
+  await page.selectOption('[data-testid=idle-split]', 'fixed');
+  await page.fill('[data-testid=team-shares]', 'A=50, B=30');
+  await page.waitForFunction(() => /100/.test(document.querySelector('[data-testid=teams-error]')?.textContent || ''));
+  await page.fill('[data-testid=team-shares]', 'A=50, B=30, C=20');
+  t = await table(page);
+  assert.deepEqual([t.A['team-idle-cost'], t.B['team-idle-cost'], t.C['team-idle-cost']], ['1500.00', '900.00', '600.00']);
+  assert.deepEqual([t.A['team-total'], t.B['team-total'], t.C['team-total']], ['13511.25', '9911.25', '12622.50']);
+
+  // The CSV carries the same figures.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-testid=download-teams-csv]'),
+  ]);
+  const csv = await (await download.createReadStream()).toArray();
+  const text = Buffer.concat(csv).toString('utf8');
+  assert.match(text, /^team,gpu_hours,/);
+  assert.match(text, /\nA,4,.*,13511\.25,15011\.25,12509\.38,2501\.87\n/);
+  assert.match(text, /\(all teams\),.*36045\.00/);
+
+  // The link carries the teams and the split: a new tab opens the same table.
+  await settled(page);
+  const url = page.url();
+  assert.match(url, /[?&]idlesplit=fixed/);
+  const again = await openPage(browser, url);
+  await again.page.waitForSelector('[data-testid=team-table] tr[data-team]');
+  const t2 = await table(again.page);
+  assert.deepEqual(t2, t);
+  assert.deepEqual(again.problems, []);
+  await again.context.close();
+
+  // Team from User: ana has job 5 of C's.
+  await page.selectOption('[data-testid=team-source]', 'User');
+  await page.waitForSelector('[data-testid=team-table] tr[data-team=ana]');
+  await page.selectOption('[data-testid=idle-split]', 'proportional');
+  t = await table(page);
+  assert.deepEqual(Object.keys(t).filter((k) => k !== 'sum'), ['ana', 'bo', 'chen']);
+  assert.equal(t.sum, '36045.00');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('Chinese, 375 px: the card fits without page scroll', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + LINK.replace('lang=en', 'lang=zh'),
+    { viewport: { width: 375, height: 800 } });
+  await paste(page, SACCT);
+  const t = await table(page);
+  assert.equal(t.sum, '36045.00');
+  assert.match(await page.textContent('#teams-heading'), /谁在用这些 GPU/);
+  assert.match(await page.textContent('[data-testid=teams-summary]'), /共 3 个团队，来自列 Account/);
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(scroll <= 0, `page scrolls sideways by ${scroll}px`);
+  await page.locator('[data-testid=teams-card]').scrollIntoViewIfNeeded();
+  await screenshot(page, 'teams-zh-375');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('no teams: the card is hidden', async () => {
+  const { page, context } = await openPage(browser, server.url + LINK);
+  await page.click('[data-testid=mode-data]');
+  await page.fill('[data-testid=usage-data]', '1\n2\n4\n4\n');
+  await page.waitForSelector('[data-testid=hours-read]');
+  await settled(page);
+  assert.equal(await page.isVisible('[data-testid=teams-card]'), false);
+  await context.close();
+});
