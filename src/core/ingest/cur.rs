@@ -10,11 +10,14 @@
 //! to the cent.
 
 use super::resample::{jobs, jobs_typed};
+use super::teams::{
+    from_jobs, pick, teams_of, TeamChoice, TeamSource, TeamTable, MAX_TEAM_CHOICES,
+};
 use super::timestamp::{parse_datetime, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
     excerpt, ColumnUse, DateOrder, Delimiter, Format, IngestError, ParseOptions, ParseReport,
-    ParseResult, Parsed, RejectReason, TimestampStyle, ValueColumn, MAX_HOURS,
+    ParseResult, Parsed, RejectReason, Teams, TimestampStyle, ValueColumn, MAX_HOURS,
 };
 use crate::core::gpu_instances::{gpu_family, lookup};
 use crate::core::series::UsageSeries;
@@ -299,6 +302,10 @@ struct Cols {
     term: Option<usize>,
     ri_effective: Option<usize>,
     sp_effective: Option<usize>,
+    /// CUR 2.0: the `resource_tags` column (a map of tags, `{"user_team":"ml"}`).
+    resource_tags: Option<usize>,
+    /// The tag column read for the teams (one of `tags`, or `resource_tags`).
+    team: Option<usize>,
 }
 
 /// Column names: (CUR 1.0, CUR 2.0).
@@ -324,6 +331,8 @@ pub(crate) struct CurHeader {
     version: CurVersion,
     cols: Cols,
     names: Vec<String>,
+    /// CUR 1.0: the user tag columns (`resourceTags/user:team`), in header order.
+    tags: Vec<usize>,
 }
 
 /// The header cells of a comma-separated line (quotes removed, trimmed).
@@ -421,7 +430,19 @@ pub(crate) fn header(line: &str) -> Result<Option<CurHeader>, OtherBill> {
             term: find(TERM),
             ri_effective: find(RI_EFFECTIVE),
             sp_effective: find(SP_EFFECTIVE),
+            resource_tags: cells
+                .iter()
+                .position(|c| c.eq_ignore_ascii_case("resource_tags")),
+            team: None,
         },
+        tags: (0..cells.len())
+            .filter(|&i| {
+                cells[i]
+                    .get(..18)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("resourceTags/user:"))
+                    && cells[i].len() > 18
+            })
+            .collect(),
         names: cells,
     }))
 }
@@ -627,6 +648,23 @@ pub(crate) struct CurRows {
     left_out: [usize; LEFT_OUT_REASONS.len()],
     min_ms: i64,
     max_ms: i64,
+    /// The teams: what names them, the teams met, and GPU-hours per (usage window, type,
+    /// team) as `windows` has them per (window, type).
+    teams: Option<Box<CurTeams>>,
+}
+
+/// The teams of a CUR being read.
+struct CurTeams {
+    /// CUR 1.0: the tag column chosen and the choices; CUR 2.0: the choices are the `user_`
+    /// keys of `resource_tags` met, and `key` the one read (Auto: the first met).
+    choices: Vec<TeamSource>,
+    chosen: Option<usize>,
+    map: bool,
+    /// CUR 2.0: the key named (`TeamChoice::Named`), or the one Auto took.
+    key: Option<String>,
+    named: bool,
+    table: TeamTable,
+    windows: Vec<(i64, i64, u16, u32, i128)>,
 }
 
 struct TypeAcc {
@@ -651,6 +689,7 @@ enum Slot {
     Term,
     RiEffective,
     SpEffective,
+    Team,
 }
 
 impl CurRows {
@@ -658,6 +697,8 @@ impl CurRows {
         let mut report = ParseReport::new(Format::AwsCur, opts);
         report.delimiter = Delimiter::Comma;
         report.has_header = true;
+        let mut header = header;
+        let teams = cur_teams(&mut header, &opts.team);
         let c = &header.cols;
         let col = |i: usize| ValueColumn {
             field: i,
@@ -684,6 +725,7 @@ impl CurRows {
             c.term,
             c.ri_effective,
             c.sp_effective,
+            c.team,
         ]
         .into_iter()
         .flatten()
@@ -723,6 +765,7 @@ impl CurRows {
             left_out: [0; LEFT_OUT_REASONS.len()],
             min_ms: i64::MAX,
             max_ms: i64::MIN,
+            teams,
         }
     }
 
@@ -741,6 +784,7 @@ impl CurRows {
             Slot::Term => c.term,
             Slot::RiEffective => c.ri_effective,
             Slot::SpEffective => c.sp_effective,
+            Slot::Team => c.team,
         }
     }
 
@@ -967,6 +1011,10 @@ impl CurRows {
             Some(w) => w.3 = w.3.saturating_add(gh),
             None => self.windows.push((start, end, ty, gh)),
         }
+        let tag = self.text(t, Slot::Team);
+        if let Some(tm) = self.teams.as_deref_mut() {
+            tm.add(tag, start, end, ty, gh);
+        }
         match end - start {
             HOUR_MS => self.cur.hourly_rows += 1,
             d if d == 24 * HOUR_MS => self.cur.daily_rows += 1,
@@ -1054,9 +1102,12 @@ impl CurRows {
             list_types.push(t);
         }
         let mut types: Vec<TypedSeries> = Vec::new();
+        // Each table type's place in `types` (typed).
+        let mut job_pos: Option<(Vec<u8>, usize)> = None;
         let (values, starts) = match selected {
             Ok(order) => {
                 let pos = positions(&order, self.table.len());
+                job_pos = Some((pos.clone(), order.len()));
                 let jt: Vec<u8> = list_types.iter().map(|&t| pos[usize::from(t)]).collect();
                 let h = jobs_typed(&list, &jt, order.len(), off)?;
                 types = typed_series(&self.table, &order, h.types, Some(&h.total.starts), &zone);
@@ -1074,8 +1125,17 @@ impl CurRows {
         if values.is_empty() {
             return Err(IngestError::NoUsableRows(Box::new(self.report)));
         }
+        let teams = match (self.teams, starts.first()) {
+            (Some(tm), Some(&first)) => tm.finish(
+                job_pos.as_ref().map(|(p, n)| (p.as_slice(), *n)),
+                off,
+                super::hour_key(first * 1000, off),
+                values.len(),
+            ),
+            _ => None,
+        };
         Ok(Parsed {
-            teams: None,
+            teams,
             series: UsageSeries {
                 values,
                 timestamps: Some(starts),
@@ -1085,6 +1145,169 @@ impl CurRows {
             report: self.report,
             types,
         })
+    }
+}
+
+/// The teams' source of a CUR header: CUR 1.0's user tag columns (the one chosen is read);
+/// CUR 2.0's `resource_tags` (read when teams are wanted; the keys are met row by row).
+fn cur_teams(header: &mut CurHeader, choice: &TeamChoice) -> Option<Box<CurTeams>> {
+    if *choice == TeamChoice::Off {
+        return None;
+    }
+    let cols = &mut header.cols;
+    let (choices, chosen, map) = if !header.tags.is_empty() {
+        let choices: Vec<TeamSource> = header
+            .tags
+            .iter()
+            .map(|&c| TeamSource::Tag(header.names.get(c).cloned().unwrap_or_default()))
+            .collect();
+        let chosen = pick(choice, &choices, Some(0))?;
+        cols.team = Some(header.tags[chosen]);
+        (choices, Some(chosen), false)
+    } else {
+        cols.team = Some(cols.resource_tags?);
+        (Vec::new(), None, true)
+    };
+    let (key, named) = match choice {
+        TeamChoice::Named(n) if map => (Some(n.trim().to_string()), true),
+        _ => (None, false),
+    };
+    Some(Box::new(CurTeams {
+        choices,
+        chosen,
+        map,
+        key,
+        named,
+        table: TeamTable::default(),
+        windows: Vec::new(),
+    }))
+}
+
+/// The tags of a CUR 2.0 `resource_tags` cell (`""` unescaped): a JSON object
+/// `{"user_team":"ml"}`, or Athena's `{user_team=ml, user_env=prod}`.
+fn tag_map(cell: &str) -> Vec<(String, String)> {
+    let text = cell.trim().replace("\"\"", "\"");
+    let text = text.trim();
+    if text.is_empty() {
+        return Vec::new();
+    }
+    if let Ok(super::json::JsonValue::Obj(kv)) = super::json::parse(text) {
+        return kv
+            .into_iter()
+            .map(|(k, _, v)| {
+                let v = match v {
+                    super::json::JsonValue::Str(s) => s,
+                    super::json::JsonValue::Num(x) => x.to_string(),
+                    _ => String::new(),
+                };
+                (k, v)
+            })
+            .collect();
+    }
+    let inner = text.strip_prefix('{').and_then(|t| t.strip_suffix('}'));
+    inner
+        .map(|t| {
+            t.split(',')
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A user tag key of `resource_tags` (`user_team`; not AWS's own `aws_…` tags).
+fn user_key(k: &str) -> bool {
+    k.len() > 5 && k[..5].eq_ignore_ascii_case("user_")
+}
+
+impl CurTeams {
+    /// A GPU row counted: its tag cell, usage window, type and GPU-hours.
+    fn add(&mut self, tag: &str, start: i64, end: i64, ty: u16, gh: i128) {
+        let team = if self.map {
+            let tags = tag_map(tag);
+            for (k, _) in tags.iter().filter(|(k, _)| user_key(k)) {
+                if self.choices.len() < MAX_TEAM_CHOICES
+                    && !self.choices.iter().any(|c| c.name() == k)
+                {
+                    self.choices.push(TeamSource::Tag(k.clone()));
+                }
+            }
+            if self.key.is_none() {
+                // Auto: the first user tag met (earlier rows had none: unallocated whatever
+                // the key).
+                self.key = tags
+                    .iter()
+                    .find(|(k, _)| user_key(k))
+                    .map(|(k, _)| k.clone());
+            }
+            let value = self.key.as_deref().and_then(|key| {
+                tags.iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                    .map(|(_, v)| v.as_str())
+            });
+            match value {
+                Some(v) => self.table.intern(v),
+                None => self.table.unallocated(),
+            }
+        } else {
+            self.table.intern(tag)
+        };
+        let recent = self.windows.len().saturating_sub(MERGE_WINDOWS);
+        match self.windows[recent..]
+            .iter_mut()
+            .rev()
+            .find(|w| (w.0, w.1, w.2, w.3) == (start, end, ty, team))
+        {
+            Some(w) => w.4 = w.4.saturating_add(gh),
+            None => self.windows.push((start, end, ty, team, gh)),
+        }
+    }
+
+    /// The teams, on the `n` hours from hour key `k0` (`pos`: each table type's place in
+    /// `Parsed::types` and how many, typed).
+    fn finish(self, pos: Option<(&[u8], usize)>, off: i32, k0: i64, n: usize) -> Option<Teams> {
+        let (source, choices) = if self.map {
+            let key = self.key?;
+            let i = self
+                .choices
+                .iter()
+                .position(|c| c.name().eq_ignore_ascii_case(&key))
+                .or_else(|| (!self.named).then_some(usize::MAX))?;
+            let source = match self.choices.get(i) {
+                Some(c) => c.clone(),
+                None => TeamSource::Tag(key),
+            };
+            let mut choices = self.choices;
+            if !choices.contains(&source) {
+                choices.pop();
+                choices.push(source.clone());
+            }
+            (source, choices)
+        } else {
+            let i = self.chosen?;
+            (self.choices.get(i)?.clone(), self.choices)
+        };
+        let list: Vec<(i64, i64, f64)> = self
+            .windows
+            .iter()
+            .map(|&(s, e, _, _, gh)| {
+                let hours = (e - s) as f64 / HOUR_MS as f64;
+                (s, e, gh as f64 / SCALE as f64 / hours)
+            })
+            .collect();
+        let w = &self.windows;
+        let (pos, ntypes) = pos.unwrap_or((&[], 0));
+        let series = from_jobs(
+            &list,
+            |j| w[j].3,
+            |j| pos.get(usize::from(w[j].2)).copied().unwrap_or(u8::MAX),
+            ntypes,
+            &self.table,
+            off,
+            k0,
+            n,
+        );
+        Some(teams_of(source, choices, series))
     }
 }
 

@@ -25,8 +25,8 @@ use super::json::{self, JsonValue};
 use super::number::{parse_f64, parse_number, NumError, MAX_VALUE};
 use super::resample::{hourly, hourly_typed, sort_and_collapse, Sample, Timeline};
 use super::teams::{
-    from_entries, pick, series_means, teams_of, Group, TeamChoice, TeamSeries, TeamSource,
-    TeamTable, Teams, MAX_TEAM_CHOICES,
+    from_entries, pick, series_means, teams_of, Group, TeamChoice, TeamSource, TeamTable, Teams,
+    MAX_TEAM_CHOICES,
 };
 use super::timestamp::{MAX_MS, MIN_MS};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TYPE_LABELS};

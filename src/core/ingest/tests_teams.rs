@@ -403,3 +403,102 @@ fn prometheus_requests_by_namespace_and_type() {
     assert_eq!(team(&p, "ml").by_type, vec![vec![4.0], vec![2.0]]);
     assert_eq!(team(&p, "web").by_type, vec![vec![], vec![1.0]]);
 }
+
+// ---------------------------------------------------------------------------------------
+// AWS Cost and Usage Reports.
+
+const CUR1_HEAD: &str = "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/UsageEndDate,lineItem/UsageType,lineItem/UsageAmount,lineItem/CurrencyCode,lineItem/UnblendedCost,product/instanceType,pricing/term,resourceTags/aws:createdBy,resourceTags/user:team,resourceTags/user:project";
+
+/// Hour 0: p4d.24xlarge (8 × A100 40GB) 1 hour for `ml`/x, g5.xlarge (1 × A10G) 3 hours for
+/// `web`/y. Hour 1: g5.xlarge 2 hours untagged/x, p4d.24xlarge 0.5 hour `ml`/untagged. A tax
+/// line tagged `ml` does not count. Series 11, 6; A100 8, 4; A10G 3, 2.
+fn cur1_tagged() -> String {
+    [
+        CUR1_HEAD,
+        "Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,USE1-BoxUsage:p4d.24xlarge,1,USD,32.7726,p4d.24xlarge,OnDemand,alice,ml,x",
+        "Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,USE1-BoxUsage:g5.xlarge,3,USD,3.018,g5.xlarge,OnDemand,bob,web,y",
+        "Usage,2026-11-01T01:00:00Z,2026-11-01T02:00:00Z,USE1-BoxUsage:g5.xlarge,2,USD,2.012,g5.xlarge,OnDemand,bob,,x",
+        "Usage,2026-11-01T01:00:00Z,2026-11-01T02:00:00Z,USE1-BoxUsage:p4d.24xlarge,0.5,USD,16.3863,p4d.24xlarge,OnDemand,alice,ml,",
+        "Tax,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,,,USD,9.8,,,,ml,x",
+    ]
+    .join("\n")
+}
+
+#[test]
+fn cur1_user_tag_columns_name_the_teams() {
+    let p = ok(&cur1_tagged(), &opts());
+    assert_eq!(p.series.values, vec![11.0, 6.0]);
+    let keys: Vec<&str> = p.types.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["a100-40g", "a10g"]);
+    let t = p.teams.as_ref().expect("teams");
+    assert_eq!(t.source, TeamSource::Tag("resourceTags/user:team".into()));
+    assert_eq!(
+        t.choices,
+        vec![
+            TeamSource::Tag("resourceTags/user:team".into()),
+            TeamSource::Tag("resourceTags/user:project".into()),
+        ]
+    );
+    assert_eq!(team_names(&p), ["ml", "web", UNALLOCATED]);
+    assert_eq!(vals(&p, "ml"), [8.0, 4.0]);
+    assert_eq!(team(&p, "ml").by_type, vec![vec![8.0, 4.0], vec![]]);
+    assert_eq!(team(&p, "web").by_type, vec![vec![], vec![3.0, 0.0]]);
+    assert_eq!(team(&p, UNALLOCATED).by_type, vec![vec![], vec![0.0, 2.0]]);
+    let by_project = ok(&cur1_tagged(), &named("resourcetags/USER:project"));
+    assert_eq!(team_names(&by_project), ["x", "y", UNALLOCATED]);
+    assert_eq!(vals(&by_project, "x"), [8.0, 2.0]);
+    assert_eq!(vals(&by_project, UNALLOCATED), [0.0, 4.0]);
+    assert_eq!(by_project.series, p.series);
+    // AWS's own tags are not teams.
+    assert_eq!(
+        ok(&cur1_tagged(), &named("resourceTags/aws:createdBy")).teams,
+        None
+    );
+    assert_eq!(ok(&cur1_tagged(), &with_team(TeamChoice::Off)).teams, None);
+}
+
+const CUR2_HEAD: &str = "line_item_line_item_type,line_item_usage_start_date,line_item_usage_end_date,line_item_usage_type,line_item_usage_amount,line_item_unblended_cost,product_instance_type,resource_tags";
+
+/// CUR 2.0's `resource_tags` map: hour 0 p4d.24xlarge 1 hour with no tag (8), g5.xlarge 3
+/// hours `user_team` web (3); hour 1 g5.xlarge 2 hours `user_team` ml in Athena's form (2),
+/// p4d.24xlarge 0.5 hour without `user_team` (4). Auto takes the first user tag met:
+/// `user_team`.
+fn cur2_tagged() -> String {
+    [
+        CUR2_HEAD,
+        "Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,USE1-BoxUsage:p4d.24xlarge,1,32.7726,p4d.24xlarge,{}",
+        "Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,USE1-BoxUsage:g5.xlarge,3,3.018,g5.xlarge,\"{\"\"aws_createdBy\"\":\"\"x\"\",\"\"user_team\"\":\"\"web\"\",\"\"user_env\"\":\"\"prod\"\"}\"",
+        "Usage,2026-11-01T01:00:00Z,2026-11-01T02:00:00Z,USE1-BoxUsage:g5.xlarge,2,2.012,g5.xlarge,\"{user_env=dev, user_team=ml}\"",
+        "Usage,2026-11-01T01:00:00Z,2026-11-01T02:00:00Z,USE1-BoxUsage:p4d.24xlarge,0.5,16.3863,p4d.24xlarge,\"{\"\"user_env\"\":\"\"prod\"\"}\"",
+    ]
+    .join("\n")
+}
+
+#[test]
+fn cur2_resource_tags_keys_name_the_teams() {
+    let p = ok(&cur2_tagged(), &opts());
+    assert_eq!(p.series.values, vec![11.0, 6.0]);
+    let t = p.teams.as_ref().expect("teams");
+    assert_eq!(t.source, TeamSource::Tag("user_team".into()));
+    assert_eq!(
+        t.choices,
+        vec![
+            TeamSource::Tag("user_team".into()),
+            TeamSource::Tag("user_env".into())
+        ]
+    );
+    assert_eq!(team_names(&p), ["web", "ml", UNALLOCATED]);
+    assert_eq!(vals(&p, "web"), [3.0, 0.0]);
+    assert_eq!(vals(&p, "ml"), [0.0, 2.0]);
+    assert_eq!(vals(&p, UNALLOCATED), [8.0, 4.0]);
+    let env = ok(&cur2_tagged(), &named("USER_ENV"));
+    assert_eq!(
+        env.teams.as_ref().unwrap().source,
+        TeamSource::Tag("user_env".into())
+    );
+    assert_eq!(team_names(&env), ["prod", "dev", UNALLOCATED]);
+    assert_eq!(vals(&env, "prod"), [3.0, 4.0]);
+    assert_eq!(vals(&env, UNALLOCATED), [8.0, 0.0]);
+    assert_eq!(ok(&cur2_tagged(), &named("user_owner")).teams, None);
+    assert_eq!(ok(&cur2_tagged(), &named("aws_createdBy")).teams, None);
+}
