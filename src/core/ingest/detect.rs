@@ -76,6 +76,32 @@ pub(crate) struct Layout {
     /// A long table's value column: what its cells look like (the series' meaning is
     /// decided from their names once they are known).
     pub value_cells: Option<CellFacts>,
+    /// A long table's team columns ([`is_team_header`]), in header order: each is one more
+    /// series-name dimension (a series per team, name and type), and one of them names the
+    /// teams ([`super::Parsed::teams`]). Empty for every other layout.
+    pub teams: Vec<usize>,
+}
+
+/// Headers of a column that names teams (compared trimmed, without ASCII case).
+const TEAM_HEADERS: &[&str] = &[
+    "team",
+    "团队",
+    "部门",
+    "项目",
+    "account",
+    "namespace",
+    "project",
+    "tenant",
+    "department",
+    "cost_center",
+    "owner",
+];
+
+/// A header that names teams: `team`, `namespace`, `project`, `团队`, … (never a value, time
+/// or GPU type column).
+pub(crate) fn is_team_header(header: &str) -> bool {
+    let h = header.trim().trim_matches('"').trim();
+    TEAM_HEADERS.iter().any(|t| h.eq_ignore_ascii_case(t))
 }
 
 impl Layout {
@@ -385,6 +411,12 @@ pub(crate) fn detect(
     let names: Vec<String> = (0..ncols)
         .map(|j| lower(header.get(j).map_or("", |s| s)))
         .collect();
+    // Team columns (by their header): never time, values, types or a series-name column of
+    // their own; a long table reads them as series dimensions.
+    let team_cols: Vec<usize> = (0..ncols)
+        .filter(|&j| header.get(j).is_some_and(|h| is_team_header(h)))
+        .collect();
+    let is_team = |j: usize| team_cols.contains(&j);
 
     // Timestamp columns.
     let mut ts_cols: Vec<(TsCol, Option<TimestampStyle>)> = Vec::new();
@@ -399,7 +431,7 @@ pub(crate) fn detect(
         _ => None,
     };
     for j in 0..ncols {
-        if used[j] {
+        if used[j] || is_team(j) {
             continue;
         }
         let s = &stats[j];
@@ -492,7 +524,7 @@ pub(crate) fn detect(
         let Some(always) = header.get(j).and_then(|h| type_header(h)) else {
             return false;
         };
-        if used[j] || stats[j].nonempty == 0 {
+        if used[j] || stats[j].nonempty == 0 || is_team(j) {
             return false;
         }
         always || {
@@ -509,7 +541,13 @@ pub(crate) fn detect(
     // Free-text columns (notes) never give GPUs, nor does a time-named column that was not
     // read as time, unless it is the only number there is.
     let candidates: Vec<usize> = (0..ncols)
-        .filter(|&j| !used[j] && Some(j) != type_col && stats[j].numeric() && !is_note(&names[j]))
+        .filter(|&j| {
+            !used[j]
+                && Some(j) != type_col
+                && !is_team(j)
+                && stats[j].numeric()
+                && !is_note(&names[j])
+        })
         .collect();
     let numeric: Vec<usize> = {
         let untimed: Vec<usize> = candidates
@@ -531,6 +569,7 @@ pub(crate) fn detect(
         n.extend((0..ncols).filter(|&j| {
             !used[j]
                 && Some(j) != type_col
+                && !is_team(j)
                 && stats[j].nonempty == 0
                 && !names[j].trim().is_empty()
                 && !time_named(j)
@@ -543,14 +582,14 @@ pub(crate) fn detect(
     };
     // A column that looks like time but is not read as time: say so, never silently.
     let unread_time = (0..ncols)
-        .filter(|&j| !used[j] && !numeric.contains(&j) && Some(j) != type_col)
+        .filter(|&j| !used[j] && !numeric.contains(&j) && Some(j) != type_col && !is_team(j))
         .find(|&j| {
             let s = &stats[j];
             s.nonempty > 0 && (s.most(s.timeish) || time_named(j))
         })
         .or_else(|| {
             // A time-named numeric column read as a number.
-            (0..ncols).find(|&j| !used[j] && time_named(j) && stats[j].nonempty > 0)
+            (0..ncols).find(|&j| !used[j] && !is_team(j) && time_named(j) && stats[j].nonempty > 0)
         })
         .map(|j| (j, stats[j].example.clone().unwrap_or_default()));
     let find =
@@ -622,6 +661,7 @@ pub(crate) fn detect(
         meaning: None,
         models: None,
         value_cells: None,
+        teams: Vec::new(),
     };
     layout.unread_time = unread_time;
     layout.naive = !matches!(
@@ -654,6 +694,7 @@ pub(crate) fn detect(
             let key = (0..ncols).find(|&j| {
                 !used[j]
                     && Some(j) != type_col
+                    && !is_team(j)
                     && !is_note(&names[j])
                     && stats[j].text * 2 >= stats[j].nonempty
                     && stats[j].nonempty > 0
@@ -666,6 +707,13 @@ pub(crate) fn detect(
                     }
             });
             let typed_col = type_col.filter(|_| layout.ts.is_some());
+            // A team column is a series-name dimension of a long table (the first is the
+            // series-name column when there is no other).
+            let long_teams = numeric.len() == 1 && layout.ts.is_some() && !team_cols.is_empty();
+            let key = match key {
+                None if long_teams => team_cols.first().copied(),
+                k => k,
+            };
             match (key, typed_col) {
                 // Types in a column: one series per type (per series-name and type when the
                 // table also has a series-name column).
@@ -675,6 +723,9 @@ pub(crate) fn detect(
                         key: key.unwrap_or(tc),
                         value: numeric[0],
                     };
+                    if long_teams {
+                        layout.teams = team_cols.clone();
+                    }
                 }
                 (Some(key), None) if numeric.len() == 1 && layout.ts.is_some() => {
                     layout.mode = Mode::Pivot {
@@ -684,6 +735,7 @@ pub(crate) fn detect(
                     layout.value_cells = Some(CellFacts::of(
                         data_rows.iter().filter_map(|r| r.get(numeric[0]).copied()),
                     ));
+                    layout.teams = team_cols.clone();
                 }
                 _ => {
                     let used = match opts.column {

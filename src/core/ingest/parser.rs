@@ -15,6 +15,7 @@ use super::resample::{
     TypedHourly,
 };
 use super::split::{split_fields, split_fields_with};
+use super::teams::{from_entries, pick, series_means, teams_of, Group, TeamSource, TeamTable};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
@@ -213,6 +214,21 @@ struct Rows {
     /// One GPU's utilisation per value column: the busy threshold in the columns' unit
     /// (a cell at or above it is one GPU busy).
     util: Option<f64>,
+    /// A long table's team columns, when it has any.
+    teams: Option<Box<TeamCols>>,
+}
+
+/// A long table's team columns: each is a series-name dimension (a series per team, name
+/// and type), and each series' team in each (the one chosen names the teams).
+struct TeamCols {
+    cols: Vec<usize>,
+    /// Per team column: the teams met.
+    tables: Vec<TeamTable>,
+    /// Per series, per team column: its team.
+    of_series: Vec<u32>,
+    /// The series key being built (the series-name cell and the other team cells).
+    key: String,
+    display: String,
 }
 
 /// What typed rows need besides the untyped state.
@@ -900,7 +916,75 @@ impl Rows {
             twelve_hour: false,
             typed,
             util,
+            teams: None,
         }
+        .with_teams()
+    }
+
+    /// A long table's team columns, when the layout has them.
+    fn with_teams(mut self) -> Self {
+        if let (false, Mode::Pivot { .. }) = (self.layout.teams.is_empty(), &self.layout.mode) {
+            let n = self.layout.teams.len();
+            self.teams = Some(Box::new(TeamCols {
+                cols: self.layout.teams.clone(),
+                tables: (0..n).map(|_| TeamTable::default()).collect(),
+                of_series: Vec::new(),
+                key: String::new(),
+                display: String::new(),
+            }));
+        }
+        self
+    }
+
+    /// The series of a long table's row with team columns (`key` its series-name column, a
+    /// team column or another): one series per series-name, team and type cell; its teams
+    /// are noted when the series is met first.
+    fn team_series(&mut self, t: &str, key: usize, r: (usize, usize)) -> Result<u32, RowError> {
+        let Some(mut tc) = self.teams.take() else {
+            return Err((RejectReason::MissingValue, Some(r)));
+        };
+        let name = name_text(t, r);
+        tc.key.clear();
+        tc.key.push_str(&name);
+        tc.display.clear();
+        tc.display.push_str(&name);
+        for &c in &tc.cols {
+            if c == key {
+                continue;
+            }
+            // A row without the cell: no team written.
+            let cell = self
+                .fields
+                .get(c)
+                .map_or(Cow::Borrowed(""), |&rc| name_text(t, rc));
+            tc.key.push('\u{1f}');
+            tc.key.push_str(&cell);
+            tc.display.push_str(" · ");
+            tc.display.push_str(&cell);
+        }
+        let before = self.names.len();
+        let out = match self.type_col() {
+            Some(ty) => self.keyed_typed_series_named(t, &tc.key, &tc.display, ty, r),
+            None => self
+                .series_index_as(&tc.key, &tc.display)
+                .map_err(|e| (e, Some(r))),
+        };
+        if self.names.len() > before {
+            for (k, &c) in tc.cols.iter().enumerate() {
+                let cell = if c == key {
+                    Some(r)
+                } else {
+                    self.fields.get(c).copied()
+                };
+                let team = match cell {
+                    Some(rc) => tc.tables[k].intern(&name_text(t, rc)),
+                    None => tc.tables[k].unallocated(),
+                };
+                tc.of_series.push(team);
+            }
+        }
+        self.teams = Some(tc);
+        out
     }
 
     fn row(
@@ -1034,15 +1118,20 @@ impl Rows {
     }
 
     fn series_index(&mut self, name: &str) -> Result<u32, RejectReason> {
-        if let Some(&i) = self.keys.get(name) {
+        self.series_index_as(name, name)
+    }
+
+    /// The series of key `key`, shown as `display` (its column name).
+    fn series_index_as(&mut self, key: &str, display: &str) -> Result<u32, RejectReason> {
+        if let Some(&i) = self.keys.get(key) {
             return Ok(i);
         }
         if self.names.len() >= MAX_SERIES {
             return Err(RejectReason::TooManySeries);
         }
         let i = self.names.len() as u32;
-        self.keys.insert(name.to_string(), i);
-        self.names.push(name.to_string());
+        self.keys.insert(key.to_string(), i);
+        self.names.push(display.to_string());
         Ok(i)
     }
 
@@ -1088,8 +1177,20 @@ impl Rows {
         r: (usize, usize),
         tc: usize,
     ) -> Result<u32, RowError> {
-        let ty = self.row_type(t, tc)?;
         let name = name_text(t, r);
+        self.keyed_typed_series_named(t, &name, &name, tc, r)
+    }
+
+    /// [`Rows::keyed_typed_series`] of a series key `name`, shown as `display`.
+    fn keyed_typed_series_named(
+        &mut self,
+        t: &str,
+        name: &str,
+        display: &str,
+        tc: usize,
+        r: (usize, usize),
+    ) -> Result<u32, RowError> {
+        let ty = self.row_type(t, tc)?;
         let n = self.names.len();
         let Some(typed) = self.typed.as_mut() else {
             return Err((RejectReason::MissingValue, None));
@@ -1098,7 +1199,7 @@ impl Rows {
         if typed.sub_keys.len() <= slot {
             typed.sub_keys.resize_with(slot + 1, HashMap::new);
         }
-        if let Some(&i) = typed.sub_keys[slot].get(&*name) {
+        if let Some(&i) = typed.sub_keys[slot].get(name) {
             return Ok(i);
         }
         if n >= MAX_SERIES {
@@ -1108,7 +1209,7 @@ impl Rows {
         typed.sub_keys[slot].insert(name.to_string(), i);
         typed.sub_type.push(ty);
         let label = &typed.table.labels[slot];
-        self.names.push(format!("{name} · {label}"));
+        self.names.push(format!("{display} · {label}"));
         Ok(i)
     }
 
@@ -1237,6 +1338,7 @@ impl Rows {
                 let (_, rv) = self.cell(t, *vc)?;
                 let v = value_at(t, rv).map_err(|e| (e, Some(rv)))?;
                 let i = match self.type_col() {
+                    _ if self.teams.is_some() => self.team_series(t, *key, r)?,
                     Some(tc) if tc == *key => self.typed_series(t, &name_text(t, r), tc)?,
                     Some(tc) => self.keyed_typed_series(t, r, tc)?,
                     None => self
@@ -1442,6 +1544,8 @@ impl Rows {
         r.utc_offset_minutes = zone.base_minutes;
         let off = zone.base_minutes;
         let typed = self.typed.take();
+        let team_cols = self.teams.take();
+        let mut teams = None;
         if let Some(ty) = &typed {
             r.type_source = Some(match ty.col {
                 Some(c) => TypeSource::Column(ValueColumn {
@@ -1502,6 +1606,15 @@ impl Rows {
                             ty.sub_type.iter().map(|&t| pos[usize::from(t)]).collect();
                         let dups = sort_and_collapse(&mut s, self.sorted);
                         let h = hourly_typed(&s[..], dups, &col_type, order.len(), off, opts.gaps)?;
+                        if let Some(tc) = &team_cols {
+                            teams = tc.teams(
+                                lay,
+                                &s,
+                                &h.total.timeline,
+                                Some((&col_type, order.len())),
+                                &opts.team,
+                            );
+                        }
                         let total = emit(ty, &order, h, true);
                         total.fill_report(r);
                         (total.values, Some(total.starts))
@@ -1509,6 +1622,9 @@ impl Rows {
                     None => {
                         let ncols = self.names.len().max(1);
                         let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
+                        if let Some(tc) = &team_cols {
+                            teams = tc.teams(lay, &s, &h.timeline, None, &opts.team);
+                        }
                         h.fill_report(r);
                         (h.values, Some(h.starts))
                     }
@@ -1581,6 +1697,9 @@ impl Rows {
             (Acc::Samples(mut s), None) => {
                 let ncols = self.names.len().max(1);
                 let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
+                if let Some(tc) = &team_cols {
+                    teams = tc.teams(lay, &s, &h.timeline, None, &opts.team);
+                }
                 h.fill_report(r);
                 (h.values, Some(h.starts))
             }
@@ -1596,7 +1715,7 @@ impl Rows {
         }
         self.report.hours = values.len();
         Ok(Parsed {
-            teams: None,
+            teams,
             series: UsageSeries {
                 values,
                 timestamps,
@@ -1606,6 +1725,52 @@ impl Rows {
             report: self.report,
             types,
         })
+    }
+}
+
+impl TeamCols {
+    /// The teams of a long table's series (`samples` as resampled, `col_type`: each series'
+    /// place in `Parsed::types` and how many types, typed).
+    fn teams(
+        &self,
+        lay: &Layout,
+        samples: &[Sample],
+        tl: &super::resample::Timeline,
+        col_type: Option<(&[u8], usize)>,
+        choice: &super::TeamChoice,
+    ) -> Option<super::Teams> {
+        let choices: Vec<TeamSource> = self
+            .cols
+            .iter()
+            .map(|&c| TeamSource::Column(lay.name(c)))
+            .collect();
+        let k = pick(choice, &choices, Some(0))?;
+        let n = self.cols.len();
+        let mut groups: Vec<Group> = Vec::new();
+        let mut index: HashMap<Group, u32> = HashMap::new();
+        let nseries = self.of_series.len() / n.max(1);
+        let group_of: Vec<u32> = (0..nseries)
+            .map(|i| {
+                let team = self.of_series[i * n + k];
+                let ty = match col_type {
+                    Some((ct, nt)) => match ct.get(i) {
+                        Some(&t) if usize::from(t) < nt => t,
+                        _ => return super::teams::NO_TEAM,
+                    },
+                    None => 0,
+                };
+                let g = Group { team, ty };
+                *index.entry(g).or_insert_with(|| {
+                    groups.push(g);
+                    (groups.len() - 1) as u32
+                })
+            })
+            .collect();
+        let mut entries = Vec::new();
+        series_means(samples, tl, &group_of, &mut entries);
+        let ntypes = col_type.map_or(0, |c| c.1);
+        let series = from_entries(&mut entries, tl, &groups, ntypes, &self.tables[k]);
+        Some(teams_of(choices[k].clone(), choices, series))
     }
 }
 

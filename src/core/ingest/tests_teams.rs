@@ -502,3 +502,178 @@ fn cur2_resource_tags_keys_name_the_teams() {
     assert_eq!(ok(&cur2_tagged(), &named("user_owner")).teams, None);
     assert_eq!(ok(&cur2_tagged(), &named("aws_createdBy")).teams, None);
 }
+
+// ---------------------------------------------------------------------------------------
+// CSV long tables.
+
+/// `ml` 2 at 13:00 and 4 at 13:30 (hour 13: 3), 1 at 14:00; `web` 1 and 3 at 13:00 (the same
+/// time twice: their mean, 2), 2 at 14:00; an empty team 5 at 14:00 (unallocated). Series:
+/// 13:00 = 5, 14:00 = 8. The team cells repeat too little in the first lines to be taken for
+/// a series-name column by their cells: the header says they are teams.
+const LONG: &str = "timestamp,team,gpus
+2026-11-01 13:00,ml,2
+2026-11-01 13:30,ml,4
+2026-11-01 13:00,web,1
+2026-11-01 13:00,web,3
+2026-11-01 14:00,ml,1
+2026-11-01 14:00,,5
+2026-11-01 14:00,web,2
+";
+
+#[test]
+fn long_table_team_column_is_a_series_per_team() {
+    let p = ok(LONG, &opts());
+    assert_eq!(p.series.values, vec![5.0, 8.0]);
+    assert_eq!(p.report.duplicates, 1);
+    let t = p.teams.as_ref().expect("teams");
+    assert_eq!(t.source, TeamSource::Column("team".into()));
+    assert_eq!(t.choices, vec![TeamSource::Column("team".into())]);
+    assert_eq!(team_names(&p), ["ml", "web", UNALLOCATED]);
+    assert_eq!(vals(&p, "ml"), [3.0, 1.0]);
+    assert_eq!(vals(&p, "web"), [2.0, 2.0]);
+    assert_eq!(vals(&p, UNALLOCATED), [0.0, 5.0]);
+    assert!(p.types.is_empty());
+    let off = ok(LONG, &with_team(TeamChoice::Off));
+    assert_eq!(off.teams, None);
+    assert_eq!(off.series, p.series);
+    assert_eq!(ok(LONG, &named("project")).teams, None);
+    // Columns in another order, and a Chinese header.
+    let other = "团队;gpus;time\nml;2;2026-11-01 13:00\nml;4;2026-11-01 13:30\nweb;1;2026-11-01 13:00\nweb;3;2026-11-01 13:00\nml;1;2026-11-01 14:00\n;5;2026-11-01 14:00\nweb;2;2026-11-01 14:00\n";
+    let q = ok(other, &opts());
+    assert_eq!(q.series.values, p.series.values);
+    assert_eq!(
+        q.teams.as_ref().unwrap().source,
+        TeamSource::Column("团队".into())
+    );
+    assert_eq!(team_names(&q), team_names(&p));
+    assert_eq!(vals(&q, "web"), [2.0, 2.0]);
+}
+
+/// Types and teams: A100 = 4 (ml) + 1 (web) at 13:00, 3 (ml) at 14:00; H100 = 2 (ml) at 13:00,
+/// 2 (no team) at 14:00.
+#[test]
+fn long_table_with_types_and_teams() {
+    let text = "time,gpu_type,team,gpus
+2026-11-01 13:00,A100,ml,4
+2026-11-01 13:00,H100,ml,2
+2026-11-01 13:00,A100,web,1
+2026-11-01 14:00,A100,ml,3
+2026-11-01 14:00,H100,,2
+";
+    let p = ok(text, &opts());
+    let keys: Vec<&str> = p.types.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["a100", "h100"]);
+    assert_eq!(p.types[0].series.values, [5.0, 3.0]);
+    assert_eq!(p.types[1].series.values, [2.0, 2.0]);
+    assert_eq!(p.series.values, [7.0, 5.0]);
+    assert_eq!(team_names(&p), ["ml", "web", UNALLOCATED]);
+    assert_eq!(vals(&p, "ml"), [6.0, 3.0]);
+    assert_eq!(team(&p, "ml").by_type, vec![vec![4.0, 3.0], vec![2.0, 0.0]]);
+    assert_eq!(team(&p, "web").by_type, vec![vec![1.0, 0.0], vec![]]);
+    assert_eq!(team(&p, UNALLOCATED).by_type, vec![vec![], vec![0.0, 2.0]]);
+    // In another column order (team first, the type named `type`).
+    let moved = "team,gpus,type,time
+ml,4,A100,2026-11-01 13:00
+ml,2,H100,2026-11-01 13:00
+web,1,A100,2026-11-01 13:00
+ml,3,A100,2026-11-01 14:00
+,2,H100,2026-11-01 14:00
+";
+    let q = ok(moved, &opts());
+    assert_eq!(q.series.values, p.series.values);
+    assert_eq!(team(&q, "ml").by_type, team(&p, "ml").by_type);
+}
+
+/// A series-name column besides the team: each (node, team) is a series. 13:00: n1/ml 2,
+/// n2/ml 3, n1/web 1; 14:00: n1/ml 4 and 2 (the same time twice: 3).
+#[test]
+fn long_table_with_a_series_name_column_and_teams() {
+    let text = "time,node,team,gpus
+2026-11-01 13:00,n1,ml,2
+2026-11-01 13:00,n2,ml,3
+2026-11-01 13:00,n1,web,1
+2026-11-01 14:00,n1,ml,4
+2026-11-01 14:00,n1,ml,2
+";
+    let p = ok(text, &opts());
+    assert_eq!(p.series.values, [6.0, 3.0]);
+    assert_eq!(
+        p.report.series_column.as_ref().map(|c| c.name.as_str()),
+        Some("node")
+    );
+    let cols: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(cols, ["n1 · ml", "n2 · ml", "n1 · web"]);
+    assert_eq!(vals(&p, "ml"), [5.0, 3.0]);
+    assert_eq!(vals(&p, "web"), [1.0, 0.0]);
+    // The column picker's one series: its team only.
+    let one = ok(
+        text,
+        &ParseOptions {
+            column: ColumnChoice::One(1),
+            ..opts()
+        },
+    );
+    assert_eq!(one.series.values, [3.0]);
+    assert_eq!(team_names(&one), ["ml"]);
+    assert_eq!(vals(&one, "ml"), [3.0]);
+}
+
+/// Two team columns: Auto takes the first; either by name; the series is the same.
+#[test]
+fn long_table_two_team_columns_choose_by_name() {
+    let text = "time,Project,Owner,gpus
+2026-11-01 13:00,p1,ana,2
+2026-11-01 13:00,p1,bo,1
+2026-11-01 13:00,p2,ana,4
+2026-11-01 14:00,p2,bo,3
+";
+    let p = ok(text, &opts());
+    let t = p.teams.as_ref().unwrap();
+    assert_eq!(t.source, TeamSource::Column("Project".into()));
+    assert_eq!(
+        t.choices,
+        vec![
+            TeamSource::Column("Project".into()),
+            TeamSource::Column("Owner".into())
+        ]
+    );
+    assert_eq!(p.series.values, [7.0, 3.0]);
+    assert_eq!(vals(&p, "p1"), [3.0, 0.0]);
+    assert_eq!(vals(&p, "p2"), [4.0, 3.0]);
+    let owners = ok(text, &named("owner"));
+    assert_eq!(owners.series, p.series);
+    assert_eq!(team_names(&owners), ["ana", "bo"]);
+    assert_eq!(vals(&owners, "ana"), [6.0, 0.0]);
+    assert_eq!(vals(&owners, "bo"), [1.0, 3.0]);
+}
+
+/// A numeric team column (account numbers) is never a value column; a table without a time
+/// column or with several value columns has no teams.
+#[test]
+fn team_columns_are_never_values_and_wide_tables_have_no_teams() {
+    let text = "time,account,gpus
+2026-11-01 13:00,1001,2
+2026-11-01 13:00,1002,5
+2026-11-01 14:00,1001,1
+";
+    let p = ok(text, &opts());
+    assert_eq!(p.series.values, [7.0, 1.0]);
+    assert_eq!(p.report.columns.len(), 2, "series 1001 and 1002");
+    assert_eq!(team_names(&p), ["1001", "1002"]);
+    assert_eq!(vals(&p, "1002"), [5.0, 0.0]);
+    let wide = "time,team,a100,h100\n2026-11-01 13:00,ml,2,3\n2026-11-01 14:00,web,1,1\n";
+    let w = ok(wide, &opts());
+    assert_eq!(w.teams, None);
+    assert_eq!(w.series.values, [5.0, 2.0]);
+    let untimed = "team,gpus\nml,2\nweb,3\n";
+    assert_eq!(ok(untimed, &opts()).teams, None);
+    // Without a team column: no teams (a series-name column is not a team), and the reading
+    // as before: `node` repeats too little in so few lines to be a series-name column, so
+    // the rows of 13:00 are one series' duplicates (their mean).
+    let plain =
+        "time,node,gpus\n2026-11-01 13:00,n1,2\n2026-11-01 13:00,n2,3\n2026-11-01 14:00,n1,1\n";
+    let q = ok(plain, &opts());
+    assert_eq!(q.teams, None);
+    assert_eq!(q.series.values, [2.5, 1.0]);
+    assert_eq!(ok("3\n4\n5\n", &opts()).teams, None);
+}
