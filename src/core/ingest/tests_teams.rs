@@ -677,3 +677,228 @@ fn team_columns_are_never_values_and_wide_tables_have_no_teams() {
     assert_eq!(q.series.values, [2.5, 1.0]);
     assert_eq!(ok("3\n4\n5\n", &opts()).teams, None);
 }
+
+// ---------------------------------------------------------------------------------------
+// Every reader: hours, gaps, names, the merge past MAX_TEAMS.
+
+/// Gaps (hourly samples): 13:00 `ml` 1 and `web` 2, 14:00 `ml` 1, 17:00 `ml` 3. Excluded: the
+/// teams on the three hours read; zero-filled: 0 for every team in the hours between.
+#[test]
+fn teams_follow_the_gap_policy() {
+    let text = "time,team,gpus\n2026-11-01 13:00,ml,1\n2026-11-01 13:00,web,2\n2026-11-01 14:00,ml,1\n2026-11-01 17:00,ml,3\n";
+    let p = ok(text, &opts());
+    assert_eq!(p.series.values, [3.0, 1.0, 3.0]);
+    assert_eq!(vals(&p, "ml"), [1.0, 1.0, 3.0]);
+    assert_eq!(vals(&p, "web"), [2.0, 0.0, 0.0]);
+    let z = ok(
+        text,
+        &ParseOptions {
+            gaps: GapPolicy::Zero,
+            ..opts()
+        },
+    );
+    assert_eq!(z.series.values, [3.0, 1.0, 0.0, 0.0, 3.0]);
+    assert_eq!(vals(&z, "ml"), [1.0, 1.0, 0.0, 0.0, 3.0]);
+    assert_eq!(vals(&z, "web"), [2.0, 0.0, 0.0, 0.0, 0.0]);
+}
+
+/// Daily samples are held for their day, per team as for the series.
+#[test]
+fn coarser_samples_are_held_per_team() {
+    let text = "date,team,gpus\n2026-11-01,ml,2\n2026-11-01,web,1\n2026-11-02,ml,3\n";
+    let p = ok(text, &opts());
+    assert_eq!(p.series.values.len(), 48);
+    assert_eq!(vals(&p, "ml")[..24], [2.0; 24]);
+    assert_eq!(vals(&p, "ml")[24..], [3.0; 24]);
+    assert_eq!(vals(&p, "web")[..24], [1.0; 24]);
+    assert_eq!(vals(&p, "web")[24..], [0.0; 24]);
+}
+
+/// Names are trimmed, lose their control characters and are cut to 40 characters; names
+/// equal after that are one team; an empty (or blank) cell is unallocated.
+#[test]
+fn team_names_are_cleaned_and_merged() {
+    let long_a = "x".repeat(45);
+    let long_b = format!("{}y", "x".repeat(44));
+    let row = |id: usize, account: &str| {
+        format!("{id}|2026-11-01T10:00:00|2026-11-01T11:00:00|3600|gres/gpu=1|COMPLETED|{account}|u|gpu\n")
+    };
+    let mut text = format!("{SACCT_HEAD}\n");
+    for (i, a) in [" ml ", "ml\u{7}", &long_a, &long_b, " ", "web"]
+        .iter()
+        .enumerate()
+    {
+        text.push_str(&row(i + 1, a));
+    }
+    let p = ok(&text, &opts());
+    let cut = format!("{}…", "x".repeat(39));
+    assert_eq!(team_names(&p), ["ml", cut.as_str(), "web", UNALLOCATED]);
+    assert_eq!(vals(&p, "ml"), [2.0]);
+    assert_eq!(vals(&p, &cut), [2.0]);
+    assert_eq!(vals(&p, UNALLOCATED), [1.0]);
+}
+
+/// 300 accounts (account i runs i + 1 GPUs for the hour) and a job without an account: the
+/// 254 largest accounts kept in order of appearance, the unallocated team kept, the 46
+/// smallest (1 + … + 46 = 1 081 GPUs) summed into OTHER_TEAMS.
+#[test]
+fn more_than_max_teams_merge_the_smallest() {
+    let mut text = format!("{SACCT_HEAD}\n");
+    for i in 0..300 {
+        text.push_str(&format!(
+            "{}|2026-11-01T10:00:00|2026-11-01T11:00:00|3600|gres/gpu={}|COMPLETED|acc{i}|u|gpu\n",
+            i + 1,
+            i + 1
+        ));
+    }
+    text.push_str("301|2026-11-01T10:00:00|2026-11-01T11:00:00|3600|gres/gpu=7|COMPLETED||u|gpu\n");
+    let p = parse(&text, &opts()).unwrap();
+    check_sums(&p);
+    let t = p.teams.as_ref().unwrap();
+    assert_eq!(t.teams.len(), MAX_TEAMS);
+    assert_eq!(t.merged, 46);
+    let names = team_names(&p);
+    assert_eq!(names[0], "acc46");
+    assert_eq!(names[253], "acc299");
+    assert_eq!(names[254..], [UNALLOCATED, OTHER_TEAMS]);
+    assert_eq!(vals(&p, OTHER_TEAMS), [1081.0]);
+    assert_eq!(vals(&p, UNALLOCATED), [7.0]);
+    assert_eq!(vals(&p, "acc46"), [47.0]);
+    // The same through a long table (the series' path): 300 teams, 45 merged (1 + … + 45).
+    let mut long = String::from("time,team,gpus\n");
+    for i in 0..300 {
+        long.push_str(&format!("2026-11-01 10:00,t{i},{}\n", i + 1));
+    }
+    let q = parse(&long, &opts()).unwrap();
+    check_sums(&q);
+    let t = q.teams.as_ref().unwrap();
+    assert_eq!((t.teams.len(), t.merged), (MAX_TEAMS, 45));
+    assert_eq!(team_names(&q)[0], "t45");
+    assert_eq!(vals(&q, OTHER_TEAMS), [1035.0]);
+    let same = parse(&long, &opts()).unwrap();
+    assert_eq!(same, q);
+}
+
+/// Prometheus choices: every label but `__name__`, sorted, at most 32 (the chosen among them).
+#[test]
+fn prometheus_choices_are_sorted_and_at_most_32() {
+    let labels: Vec<String> = (0..40).map(|i| format!("\"l{i:02}\":\"v\"")).collect();
+    let metric = format!(
+        "\"zz_namespace\":\"x\",\"namespace\":\"ml\",{}",
+        labels.join(",")
+    );
+    let text = prom(&[(metric.as_str(), &[(T0, "1")])]);
+    let p = prom_ok(&text, &opts());
+    let t = p.teams.as_ref().unwrap();
+    assert_eq!(t.choices.len(), 32);
+    assert_eq!(t.source, TeamSource::Label("namespace".into()));
+    let names: Vec<&str> = t.choices.iter().map(TeamSource::name).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+    assert_eq!(names[0], "l00");
+}
+
+// ---------------------------------------------------------------------------------------
+// The corpus of real exports (tests/corpus): every reading keeps the sum rules, with every
+// choice offered, whole and in slices.
+
+/// Whole, and in a few slice sizes (the corpus files are larger than the hand-written ones).
+fn same_in_some_slices(text: &str, o: &ParseOptions) -> ParseResult {
+    let one = parse(text, o);
+    let mut p = Parser::new(o.clone());
+    let mut i = 0;
+    while i < text.len() {
+        let mut e = (i + 997).min(text.len());
+        while !text.is_char_boundary(e) {
+            e += 1;
+        }
+        p.feed(&text[i..e]);
+        i = e;
+    }
+    assert_eq!(p.finish(), one, "chunks");
+    for slice in [4096, 64 * 1024] {
+        let mut s = Stepper::new(text, o);
+        while !s.step(slice) {}
+        assert_eq!(s.finish(), one, "stepper {slice}");
+    }
+    let b = text.as_bytes();
+    for slice in [1000, 1 << 20] {
+        let mut s = ByteStepper::new(b.len() as u64, o);
+        while let Some(at) = s.wants() {
+            let at = at as usize;
+            s.feed(&b[at..(at + slice).min(b.len())]);
+        }
+        assert_eq!(s.finish(), one, "bytes {slice}");
+    }
+    one
+}
+
+#[test]
+fn corpus_teams_add_up_with_every_choice() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("the corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| ["csv", "txt", "json"].contains(&e.to_str().unwrap_or("")))
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 30, "{} corpus files", files.len());
+    let mut with_teams = Vec::new();
+    for path in &files {
+        let text = String::from_utf8_lossy(&std::fs::read(path).expect("readable")).into_owned();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let auto = same_in_some_slices(&text, &opts());
+        let off = parse(&text, &with_team(TeamChoice::Off));
+        let Ok(p) = auto else {
+            assert_eq!(
+                off.map(|_| ()),
+                Err(auto.unwrap_err()),
+                "{name}: Off refuses alike"
+            );
+            continue;
+        };
+        check_sums(&p);
+        let off = off.unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(off.teams, None, "{name}");
+        assert_eq!(
+            off.series, p.series,
+            "{name}: the series does not depend on teams"
+        );
+        assert_eq!(off.types, p.types, "{name}");
+        if let Some(t) = &p.teams {
+            with_teams.push(format!(
+                "{name}: {} ({} teams)",
+                t.source.name(),
+                t.teams.len()
+            ));
+            for c in &t.choices {
+                let q = same_in_some_slices(&text, &named(c.name()))
+                    .unwrap_or_else(|e| panic!("{name} by {}: {e}", c.name()));
+                check_sums(&q);
+                assert_eq!(q.teams.as_ref().map(|t| &t.source), Some(c), "{name}");
+                assert_eq!(q.series, p.series, "{name} by {}", c.name());
+            }
+            if name.ends_with(".json") {
+                assert_eq!(
+                    parse_prometheus_tree(&text, &opts()),
+                    Ok(p.clone()),
+                    "{name}"
+                );
+            }
+        }
+    }
+    // The corpus's Slurm exports and Kubernetes answers name teams.
+    let joined = with_teams.join("\n");
+    for f in [
+        "slurm-sacct-P-X-mixed-a100-h100-l40s.txt: Account",
+        "slurm-sacct-P-with-steps-no-X.txt: Account",
+        "slurm-sacct-p-parsable-trailing-pipe-v100.txt: User",
+        "prom-sum-gpu-requests-by-namespace.json: namespace",
+    ] {
+        assert!(joined.contains(f), "{f} not in\n{joined}");
+    }
+}
