@@ -143,6 +143,105 @@ pub fn table(
     ))
 }
 
+/// A fleet on a typed history: every team's month over all the GPU types, each type's cost
+/// shared out as [`table`] does at what the fleet's budget buys of it (the fleet table's
+/// rows: N_t, its price, its pools), then summed per team; the sum is the fleet's monthly
+/// total. The usage columns are GPU-hours and baseline GPU-hours summed; the shares are of
+/// the summed GPU-hours; levels and trough and peak shares are per type only (0 here).
+pub fn fleet_table(
+    s: &AppState,
+    parsed: &Parsed,
+    plan: &crate::core::fleet_plan::FleetPlan,
+) -> Option<Result<TeamTable, crate::core::error::InputError>> {
+    let teams = parsed.teams.as_ref()?;
+    if s.mode != UsageMode::Data || !crate::fleet::active(&s.fleet) || parsed.types.len() < 2 {
+        return None;
+    }
+    let fixed = match parse_fixed(&s.inputs.team_shares) {
+        Ok(f) => f,
+        Err(e) if s.inputs.idle_split == crate::core::teams::IdleSplit::Fixed => {
+            return Some(Err(e))
+        }
+        Err(_) => Vec::new(),
+    };
+    let mut sum: Option<TeamTable> = None;
+    for (row, t) in plan.rows.iter().zip(&s.fleet.types) {
+        let series = crate::fleet::row_series(&t.keys, &parsed.types)?;
+        let idx: Vec<usize> = (0..parsed.types.len())
+            .filter(|&k| t.keys.contains(&parsed.types[k].key))
+            .collect();
+        let values: Vec<Vec<f64>> = teams
+            .teams
+            .iter()
+            .map(|team| {
+                let mut v = vec![0.0; series.values.len()];
+                for &k in &idx {
+                    if let Some(part) = team.by_type.get(k) {
+                        for (a, b) in v.iter_mut().zip(part) {
+                            *a += b;
+                        }
+                    }
+                }
+                round_all(v)
+            })
+            .collect();
+        let usage: Vec<TeamUsage> = teams
+            .teams
+            .iter()
+            .zip(&values)
+            .map(|(team, values)| TeamUsage {
+                name: &team.name,
+                values,
+            })
+            .collect();
+        let pools = PlanPools {
+            gpus: row.committed,
+            monthly_price: row.price.to_f64(),
+            reserved: row.fixed,
+            on_demand: row.on_demand,
+            spot: row.spot,
+        };
+        let one = match team_table(
+            &usage,
+            &pools,
+            &TeamTableInputs {
+                split: s.inputs.idle_split,
+                fixed: fixed.clone(),
+                window_start: lookback_start(&series, s.inputs.lookback),
+            },
+        ) {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        sum = Some(match sum {
+            None => one,
+            Some(mut acc) => {
+                for (a, b) in acc.rows.iter_mut().zip(&one.rows) {
+                    a.gpu_hours += b.gpu_hours;
+                    a.baseline_hours += b.baseline_hours;
+                    a.committed += b.committed;
+                    a.idle += b.idle;
+                    a.spot += b.spot;
+                    a.on_demand += b.on_demand;
+                    a.total += b.total;
+                }
+                acc.idle_row += one.idle_row;
+                acc.total += one.total;
+                acc.committed_used += one.committed_used;
+                acc.committed_idle += one.committed_idle;
+                acc
+            }
+        });
+    }
+    let mut t = sum?;
+    let all: f64 = t.rows.iter().map(|r| r.gpu_hours).sum();
+    for r in &mut t.rows {
+        r.share = if all > 0.0 { r.gpu_hours / all } else { 0.0 };
+        (r.p50, r.p95, r.peak, r.trough_share, r.peak_share) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    }
+    Some(Ok(t))
+}
+
 /// Standalone and Shapley values for the teams under the plan's inputs.
 pub fn shapley_of(
     d: &TeamsData,
@@ -217,6 +316,8 @@ pub struct TeamMemos {
     pub plan_total: Memo<Money>,
     /// The teams' usage chart.
     pub chart: Memo<Option<crate::charts::usage::UsageData>>,
+    /// A fleet: every team's month over all the GPU types ([`fleet_table`]).
+    pub fleet: Memo<Option<Result<TeamTable, crate::core::error::InputError>>>,
 }
 
 pub fn team_memos(ctx: Ctx) -> TeamMemos {
@@ -272,12 +373,22 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
         let n = outputs.with(|o| o.baseline.as_ref().ok().map(|b| b.gpus));
         chart_data(&d, &names, others, lookback, n)
     });
+    let fleet = Memo::new(move |_| {
+        ctx.fleet.with(|f| match f {
+            Some(Ok(plan)) => parse_status.with(|p| match p {
+                ParseStatus::Done(Ok(parsed)) => state.with(|s| fleet_table(s, parsed, plan)),
+                _ => None,
+            }),
+            _ => None,
+        })
+    });
     TeamMemos {
         data,
         table,
         shapley: shapley_state,
         plan_total,
         chart,
+        fleet,
     }
 }
 

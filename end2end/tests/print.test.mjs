@@ -162,10 +162,11 @@ for (const lang of ['en', 'zh']) {
   });
 
   test(`${lang}: a two-type fleet with a history and terms fits A4 and Letter`, async () => {
-    const rows = ['timestamp,gpu_type,gpus'];
+    // With teams (issue 37): the team table and the all-types table print too.
+    const rows = ['timestamp,gpu_type,team,gpus'];
     for (let h = 0; h < 730; h++) {
       const t = new Date(Date.UTC(2026, 0, 1, h)).toISOString().slice(0, 16).replace('T', ' ');
-      rows.push(`${t},A100,${h < 200 ? 6 : 4}`, `${t},H100,${h < 300 ? 4 : 3}`);
+      rows.push(`${t},A100,vision,${h < 200 ? 4 : 3}`, `${t},A100,nlp,${h < 200 ? 2 : 1}`, `${t},H100,nlp,${h < 300 ? 4 : 3}`);
     }
     const { page, context, problems } = await openPage(browser, `${server.url}?v=2&lang=${lang}&hours=730&lookback=all`
       + `&budget=90000&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data&${TERMS}`,
@@ -177,6 +178,7 @@ for (const lang of ['en', 'zh']) {
     }, rows.join('\n'));
     await page.waitForSelector('[data-testid=fleet-table] tr[data-type="H100"]', { timeout: 20000 });
     await page.waitForSelector('[data-testid=term-table]');
+    await page.waitForSelector('[data-testid=team-fleet-table] tr[data-team=nlp]');
     const failures = await checkPrint(page, `fleet-${lang}`);
     assert.deepEqual(failures, []);
     assert.deepEqual(problems, []);

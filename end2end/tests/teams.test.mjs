@@ -146,3 +146,32 @@ test('no teams: the card is hidden', async () => {
   assert.equal(await page.isVisible('[data-testid=teams-card]'), false);
   await context.close();
 });
+
+test('a fleet: the selected type\'s teams, and every team over all types adds up to the fleet\'s total', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + '?v=3&lang=en');
+  const rows = ['timestamp,gpu_type,team,gpus'];
+  const start = Date.UTC(2026, 10, 2) / 1000;
+  for (let h = 0; h < 72; h++) {
+    const t = new Date((start + h * 3600) * 1000).toISOString().slice(0, 19) + 'Z';
+    rows.push(`${t},A100,vision,${2 + (h % 3)}`);
+    rows.push(`${t},A100,nlp,${h % 24 < 8 ? 3 : 0}`);
+    rows.push(`${t},H100,nlp,${1 + (h % 2)}`);
+  }
+  await paste(page, rows.join('\n') + '\n');
+  await page.waitForSelector('[data-testid=team-fleet-table] tr[data-team]');
+  const t = await table(page);
+  assert.deepEqual(Object.keys(t).filter((k) => k !== 'sum'), ['vision', 'nlp']);
+  assert.equal(t.sum, await page.getAttribute('[data-testid=pools-total]', 'data-value'));
+  const fleetTotal = await page.getAttribute('[data-testid=fleet-monthly-total]', 'data-value');
+  assert.equal(await page.getAttribute('[data-testid=team-fleet-total-sum]', 'data-value'), fleetTotal);
+  const parts = await page.$$eval('[data-testid=team-fleet-total]', (els) => els.map((e) => Math.round(Number(e.dataset.value) * 100)));
+  assert.equal(parts.reduce((a, b) => a + b, 0), Math.round(Number(fleetTotal) * 100));
+  // The H100 type: only nlp uses it.
+  await page.click('[data-testid=fleet-table] tr[data-type=H100] [data-testid=fleet-select]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=teams-type]')?.textContent.includes('H100'));
+  const h = await table(page);
+  assert.equal(h.vision['team-gpu-hours'], '0.000');
+  assert.equal(h.nlp['team-gpu-hours'], '108.000');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

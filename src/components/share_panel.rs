@@ -18,6 +18,8 @@ use crate::url::{self, LinkState, PRACTICAL_LINK_CHARS};
 #[derive(Clone, PartialEq)]
 struct Fallback {
     histogram: bool,
+    /// The hourly history without its teams (issue 37).
+    no_teams: bool,
     link: String,
 }
 
@@ -84,12 +86,12 @@ pub fn SharePanel() -> impl IntoView {
     let lookback = Memo::new(move |_| ctx.state.with(|s| s.inputs.lookback));
     let fallback_data = Memo::new(move |_| {
         if !too_long.get() {
-            return (None, None);
+            return (None, None, None);
         }
         let lookback = lookback.get();
         ctx.parse_status.with(|p| {
             let ParseStatus::Done(Ok(parsed)) = p else {
-                return (None, None);
+                return (None, None, None);
             };
             let window = url::trim_history(&url::link_history(parsed), lookback);
             let shorter =
@@ -99,12 +101,18 @@ pub fn SharePanel() -> impl IntoView {
                 .types
                 .is_empty()
                 .then(|| url::encode_series(&window.series, true));
-            (shorter, histogram)
+            // The teams take most of a long link: the window's hours without them.
+            let no_teams = (!window.teams.is_empty()).then(|| {
+                let mut plain = window.clone();
+                plain.teams.clear();
+                url::encode_history(&plain)
+            });
+            (shorter, histogram, no_teams)
         })
     });
     let fallbacks = Memo::new(move |_| {
-        fallback_data.with(|(shorter, histogram)| {
-            if shorter.is_none() && histogram.is_none() {
+        fallback_data.with(|(shorter, histogram, no_teams)| {
+            if shorter.is_none() && histogram.is_none() && no_teams.is_none() {
                 return Vec::new();
             }
             let base = browser::page_base();
@@ -113,6 +121,14 @@ pub fn SharePanel() -> impl IntoView {
             if let Some(data) = shorter {
                 out.push(Fallback {
                     histogram: false,
+                    no_teams: false,
+                    link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(data))),
+                });
+            }
+            if let Some(data) = no_teams {
+                out.push(Fallback {
+                    histogram: false,
+                    no_teams: true,
                     link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(data))),
                 });
             }
@@ -121,6 +137,7 @@ pub fn SharePanel() -> impl IntoView {
                 hist.inputs.lookback = Lookback::All;
                 out.push(Fallback {
                     histogram: true,
+                    no_teams: false,
                     link: format!("{base}{}", url::encode(&hist, Some(data))),
                 });
             }
@@ -303,13 +320,16 @@ pub fn SharePanel() -> impl IntoView {
                         <ul>
                             {fallbacks.get().into_iter().map(|f| {
                                 let n = f.link.chars().count();
-                                let what = if f.histogram {
+                                let what = if f.no_teams {
+                                    pick(l, "The hourly history of the lookback window without its teams: the same plan, no team table.",
+                                        "只带回看窗口内的小时数据，不含团队：方案相同，没有团队表。")
+                                } else if f.histogram {
                                     pick(l, "Only the load-duration histogram (hours sorted by GPUs busy): same N*, waterline and costs; no time bands, recent-drop guard or monthly review.",
                                         "只带负载持续分布（按用量排序的小时）：N*、水位与成本相同；没有时段分析、近期下降保护和月度复盘。")
                                 } else {
                                     pick(l, "The hourly history of the lookback window only.", "只带回看窗口内的小时数据。")
                                 };
-                                let testid = if f.histogram { "fallback-histogram" } else { "fallback-window" };
+                                let testid = if f.no_teams { "fallback-no-teams" } else if f.histogram { "fallback-histogram" } else { "fallback-window" };
                                 let fits = n <= PRACTICAL_LINK_CHARS;
                                 let status = RwSignal::new(None::<&'static str>);
                                 let text = f.link.clone();

@@ -167,6 +167,22 @@ pub fn TeamsCard() -> impl IntoView {
             crate::state::Lang::Zh => format!("方案回看期内每小时在用的 GPU，按团队堆叠（{teams} 个团队，最大的七个单独显示），横线为 {n} 张包月卡。"),
         }
     });
+    // A fleet: every team over all the types (plain rows: it changes with the fleet's plan).
+    let fleet_rows = Memo::new(move |_| {
+        let total = ctx.fleet.with(|f| match f {
+            Some(Ok(p)) => Some(p.total),
+            _ => None,
+        })?;
+        let n = ctx.fleet.with(|f| match f {
+            Some(Ok(p)) => p.rows.iter().map(|r| r.committed).sum(),
+            _ => 0,
+        });
+        let source = memos.data.with(|d| d.as_ref().map(|d| d.source.clone()))?;
+        memos.fleet.with(|t| {
+            t.as_ref()
+                .and_then(|t| present(lang.get(), currency.get(), t, total, n, &source).ok())
+        })
+    });
     let shares_field = by_testid("team-shares").map(|spec| view! { <TextField spec /> });
 
     view! {
@@ -232,25 +248,25 @@ pub fn TeamsCard() -> impl IntoView {
                         <tbody>
                             <Rows count=rows row=Arc::new(move |i| {
                                 let name = Memo::new(move |_| view.with(|v| v.as_ref().and_then(|v| v.as_ref().ok()).and_then(|v| v.rows.get(i)).map(|r| r.name.clone()).unwrap_or_default()));
-                                let td = move |testid: &'static str, s: Memo<Shown>| view! {
-                                    <td data-testid=testid data-value=move || s.get().value>{move || s.get().text}</td>
+                                let td = move |testid: &'static str, label: (&'static str, &'static str), s: Memo<Shown>| view! {
+                                    <td data-testid=testid data-label=move || crate::i18n::pick(lang.get(), label.0, label.1) data-value=move || s.get().value>{move || s.get().text}</td>
                                 };
                                 view! {
                                     <tr data-team=move || name.get()>
                                         <th scope="row">{move || name.get()}</th>
-                                        {td("team-gpu-hours", cell(i, |r| &r.gpu_hours))}
-                                        {td("team-share", cell(i, |r| &r.share))}
-                                        {td("team-levels", cell(i, |r| &r.levels))}
-                                        {td("team-trough-share", cell(i, |r| &r.trough_share))}
-                                        {td("team-peak-share", cell(i, |r| &r.peak_share))}
-                                        {td("team-baseline-hours", cell(i, |r| &r.baseline_hours))}
-                                        {td("team-committed-cost", cell(i, |r| &r.committed))}
-                                        {td("team-idle-cost", cell(i, |r| &r.idle))}
-                                        {td("team-elastic-cost", cell(i, |r| &r.elastic))}
-                                        {td("team-total", cell(i, |r| &r.total))}
-                                        {td("team-standalone", shapley_cell(i, |s| &s.standalone))}
-                                        {td("team-shapley", shapley_cell(i, |s| &s.shapley))}
-                                        {td("team-saving", shapley_cell(i, |s| &s.saving))}
+                                        {td("team-gpu-hours", ("GPU-hours", "卡时"), cell(i, |r| &r.gpu_hours))}
+                                        {td("team-share", ("Share", "占比"), cell(i, |r| &r.share))}
+                                        {td("team-levels", ("p50 / p95 / peak GPUs", "p50 / p95 / 峰值卡数"), cell(i, |r| &r.levels))}
+                                        {td("team-trough-share", ("Share in troughs", "低谷占比"), cell(i, |r| &r.trough_share))}
+                                        {td("team-peak-share", ("Share in peaks", "高峰占比"), cell(i, |r| &r.peak_share))}
+                                        {td("team-baseline-hours", ("Baseline GPU-hours", "基线卡时"), cell(i, |r| &r.baseline_hours))}
+                                        {td("team-committed-cost", ("Committed used", "已用包月"), cell(i, |r| &r.committed))}
+                                        {td("team-idle-cost", ("Idle share", "闲置分摊"), cell(i, |r| &r.idle))}
+                                        {td("team-elastic-cost", ("Elastic", "弹性"), cell(i, |r| &r.elastic))}
+                                        {td("team-total", ("Monthly total", "每月合计"), cell(i, |r| &r.total))}
+                                        {td("team-standalone", ("Standalone", "单独购买"), shapley_cell(i, |s| &s.standalone))}
+                                        {td("team-shapley", ("Shapley", "Shapley 分摊"), shapley_cell(i, |s| &s.shapley))}
+                                        {td("team-saving", ("Pooling saves", "合池节省"), shapley_cell(i, |s| &s.saving))}
                                     </tr>
                                 }.into_any()
                             }) />
@@ -268,14 +284,51 @@ pub fn TeamsCard() -> impl IntoView {
                         <tfoot><tr>
                             <th scope="row">{bilingual(lang, "All teams", "全部团队")}</th>
                             <td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>
-                            <td data-testid="team-total-sum" data-value=move || total.get().value><strong>{move || total.get().text}</strong></td>
-                            <td colspan="3" data-testid="team-total-check">{text(|v| v.check.clone())}</td>
+                            <td data-testid="team-total-sum" data-label=move || crate::i18n::pick(lang.get(), "Monthly total", "每月合计") data-value=move || total.get().value><strong>{move || total.get().text}</strong></td>
+                            <td colspan="3" class="team-check" data-testid="team-total-check">{text(|v| v.check.clone())}</td>
                         </tr></tfoot>
                     </table>
                 </div>
                 <ChartCanvas testid="chart-teams" summary=chart_summary lang currency
                     draw=ChartDraw::layered(memos.chart, Layers { frame: chart::frame, base: chart::draw_base, over: chart::draw_over, same_base: chart::same_base }) />
                 <p class="field-hint" data-testid="team-shapley-note">{shapley_note}</p>
+                {move || fleet_rows.get().map(|rows| view! {
+                    <h3>{bilingual(lang, "All GPU types", "全部 GPU 型号")}</h3>
+                    <div class="table-wrap" tabindex="0">
+                        <table class="teams-fleet-table" data-testid="team-fleet-table">
+                            <caption>{bilingual(lang, "Per team over every type, per month, at what the fleet's budget buys of each type (the fleet table).", "各团队在所有型号上的每月合计，按机群预算为每个型号实际购买的数量（见机群表）。")}</caption>
+                            <thead><tr>
+                                <th scope="col">{bilingual(lang, "Team", "团队")}</th>
+                                <th scope="col">{bilingual(lang, "GPU-hours", "卡时")}</th>
+                                <th scope="col">{bilingual(lang, "Share", "占比")}</th>
+                                <th scope="col">{bilingual(lang, "Committed used", "已用包月")}</th>
+                                <th scope="col">{bilingual(lang, "Idle share", "闲置分摊")}</th>
+                                <th scope="col">{bilingual(lang, "Elastic", "弹性")}</th>
+                                <th scope="col">{bilingual(lang, "Monthly total", "每月合计")}</th>
+                            </tr></thead>
+                            <tbody>
+                                {rows.rows.into_iter().map(|r| view! {
+                                    <tr data-team=r.name.clone()>
+                                        <th scope="row">{r.name.clone()}</th>
+                                        <td data-testid="team-fleet-gpu-hours" data-value=r.gpu_hours.value>{r.gpu_hours.text}</td>
+                                        <td data-testid="team-fleet-share" data-value=r.share.value>{r.share.text}</td>
+                                        <td data-testid="team-fleet-committed-cost" data-value=r.committed.value>{r.committed.text}</td>
+                                        <td data-testid="team-fleet-idle-cost" data-value=r.idle.value>{r.idle.text}</td>
+                                        <td data-testid="team-fleet-elastic-cost" data-value=r.elastic.value>{r.elastic.text}</td>
+                                        <td data-testid="team-fleet-total" data-value=r.total.value>{r.total.text}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                            <tfoot><tr>
+                                <th scope="row">{bilingual(lang, "All teams", "全部团队")}</th>
+                                <td></td><td></td><td></td>
+                                <td data-testid="team-fleet-idle-row" data-value=rows.idle_row.as_ref().map(|s| s.value.clone()).unwrap_or_default()>{rows.idle_row.as_ref().map(|s| s.text.clone()).unwrap_or_default()}</td>
+                                <td></td>
+                                <td data-testid="team-fleet-total-sum" data-value=rows.total_sum.value.clone()><strong>{rows.total_sum.text.clone()}</strong></td>
+                            </tr></tfoot>
+                        </table>
+                    </div>
+                })}
                 {move || (merged.get() > 0).then(|| view! {
                     <p class="field-hint" data-testid="teams-merged">{move || match lang.get() {
                         crate::state::Lang::En => format!("{} smaller teams are summed as “(other teams)”.", merged.get()),
