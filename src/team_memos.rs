@@ -259,7 +259,8 @@ pub enum ShapleyState {
     None,
     /// Waiting for the changes to pause (the last values, if any, are stale).
     Pending,
-    Done(Arc<Result<Shapley, crate::core::error::InputError>>),
+    /// The values, and how long they took to compute (ms; the table's `data-shapley-ms`).
+    Done(Arc<Result<Shapley, crate::core::error::InputError>>, f64),
 }
 
 /// Bands of the teams' chart: at most this many (the largest teams, the rest as one band).
@@ -353,9 +354,11 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
             if generation.try_get_value() != Some(mine) {
                 return;
             }
+            let t0 = crate::browser::now_ms();
             let result = shapley_of(&d, &i);
+            let ms = crate::browser::now_ms() - t0;
             if generation.try_get_value() == Some(mine) {
-                shapley_state.set(ShapleyState::Done(Arc::new(result)));
+                shapley_state.set(ShapleyState::Done(Arc::new(result), ms));
             }
         })
         .forget();

@@ -188,7 +188,7 @@ pub fn SharePanel() -> impl IntoView {
                                 if let Some(Ok(t)) = t {
                                     teams.shapley.with_untracked(|sh| {
                                         let sh = match sh {
-                                            crate::team_memos::ShapleyState::Done(r) => {
+                                            crate::team_memos::ShapleyState::Done(r, _) => {
                                                 r.as_ref().as_ref().ok()
                                             }
                                             _ => None,

@@ -48,13 +48,17 @@ pub fn TeamsCard() -> impl IntoView {
         })
     });
     let shapley = Memo::new(move |_| match memos.shapley.get() {
-        ShapleyState::Done(r) => Some(match r.as_ref() {
+        ShapleyState::Done(r, _) => Some(match r.as_ref() {
             Ok(s) => Ok(present_shapley(lang.get(), currency.get(), s)),
             Err(e) => Err(crate::i18n::error_message(lang.get(), e)),
         }),
         _ => None,
     });
     let pending = Memo::new(move |_| matches!(memos.shapley.get(), ShapleyState::Pending));
+    let shapley_ms = Memo::new(move |_| match memos.shapley.get() {
+        ShapleyState::Done(_, ms) => format!("{ms:.0}"),
+        _ => String::new(),
+    });
     let ok = move || matches!(view.get(), Some(Ok(_)));
     let error = move || match view.get() {
         Some(Err(e)) => e,
@@ -148,7 +152,7 @@ pub fn TeamsCard() -> impl IntoView {
         let csv = memos.table.with_untracked(|t| match t {
             Some(Ok(t)) => {
                 let s = memos.shapley.with_untracked(|s| match s {
-                    ShapleyState::Done(r) => r.as_ref().as_ref().ok().cloned(),
+                    ShapleyState::Done(r, _) => r.as_ref().as_ref().ok().cloned(),
                     _ => None,
                 });
                 Some(crate::export::teams_csv(t, s.as_ref()))
@@ -226,9 +230,10 @@ pub fn TeamsCard() -> impl IntoView {
             <p class="error" role="alert" data-testid="teams-error" class:hidden=ok>{error}</p>
             <div class:hidden=move || !ok()>
                 <p data-testid="teams-summary">{text(|v| v.summary.clone())}</p>
+                <p class="field-hint" data-testid="teams-basis">{text(|v| v.basis.clone())}</p>
                 <div class="table-wrap" tabindex="0">
-                    <table class="teams-table" data-testid="team-table" data-pending=move || pending.get().to_string()>
-                        <caption>{text(|v| v.basis.clone())}</caption>
+                    <table class="teams-table" data-testid="team-table" data-pending=move || pending.get().to_string() data-shapley-ms=move || shapley_ms.get()>
+                        <caption>{bilingual(lang, "Per team: usage over the history read, costs per month", "按团队：用量按所读历史计，成本按月")}</caption>
                         <thead><tr>
                             <th scope="col">{bilingual(lang, "Team", "团队")}</th>
                             <th scope="col">{bilingual(lang, "GPU-hours", "卡时")}</th>
@@ -274,9 +279,9 @@ pub fn TeamsCard() -> impl IntoView {
                                 <tr data-team="idle">
                                     <th scope="row">{bilingual(lang, "Idle committed GPUs", "闲置的包月卡")}</th>
                                     <td></td><td></td><td></td><td></td><td></td><td></td><td></td>
-                                    <td data-testid="team-idle-cost" data-value=s.value.clone()>{s.text.clone()}</td>
+                                    <td data-testid="team-idle-cost" data-label=move || crate::i18n::pick(lang.get(), "Idle share", "闲置分摊") data-value=s.value.clone()>{s.text.clone()}</td>
                                     <td></td>
-                                    <td data-testid="team-total" data-value=s.value>{s.text}</td>
+                                    <td data-testid="team-total" data-label=move || crate::i18n::pick(lang.get(), "Monthly total", "每月合计") data-value=s.value>{s.text}</td>
                                     <td></td><td></td><td></td>
                                 </tr>
                             })}
