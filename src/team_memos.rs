@@ -251,17 +251,9 @@ pub fn shapley_of(
     shapley(&refs, |v| plan_cost(inputs, &d.series, v))
 }
 
-/// The Shapley column's state in the page.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum ShapleyState {
-    /// No teams.
-    #[default]
-    None,
-    /// Waiting for the changes to pause (the last values, if any, are stale).
-    Pending,
-    /// The values, and how long they took to compute (ms; the table's `data-shapley-ms`).
-    Done(Arc<Result<Shapley, crate::core::error::InputError>>, f64),
-}
+/// The standalone and Shapley columns as last computed, and how long that took (ms; the
+/// table's `data-shapley-ms`).
+pub type ShapleyDone = (Arc<Result<Shapley, crate::core::error::InputError>>, f64);
 
 /// Bands of the teams' chart: at most this many (the largest teams, the rest as one band).
 pub const CHART_BANDS: usize = 8;
@@ -313,7 +305,10 @@ pub fn chart_data(
 pub struct TeamMemos {
     pub data: Memo<Option<Arc<TeamsData>>>,
     pub table: Memo<Option<Result<TeamTable, crate::core::error::InputError>>>,
-    pub shapley: RwSignal<ShapleyState>,
+    /// The last computed values (kept while new ones wait: a change never blanks them).
+    pub shapley: RwSignal<Option<ShapleyDone>>,
+    /// New values are waiting for the changes to pause.
+    pub shapley_pending: RwSignal<bool>,
     pub plan_total: Memo<Money>,
     /// The teams' usage chart.
     pub chart: Memo<Option<crate::charts::usage::UsageData>>,
@@ -338,18 +333,23 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
     });
     let plan_total =
         Memo::new(move |_| outputs.with(|o| plan_pools(o).map_or(Money::ZERO, |p| p.total())));
-    let shapley_state = RwSignal::new(ShapleyState::None);
+    let shapley_state = RwSignal::new(None::<ShapleyDone>);
+    let pending = RwSignal::new(false);
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         let d = data.get();
         let i = inputs.get();
+        generation.update_value(|g| *g += 1);
         let Some(d) = d else {
-            shapley_state.set(ShapleyState::None);
+            shapley_state.set(None);
+            pending.set(false);
             return;
         };
-        generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
-        shapley_state.set(ShapleyState::Pending);
+        // Notifies only when it was not already waiting: a burst of changes touches no cell.
+        if !pending.get_untracked() {
+            pending.set(true);
+        }
         gloo_timers::callback::Timeout::new(SHAPLEY_DELAY_MS, move || {
             if generation.try_get_value() != Some(mine) {
                 return;
@@ -358,7 +358,8 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
             let result = shapley_of(&d, &i);
             let ms = crate::browser::now_ms() - t0;
             if generation.try_get_value() == Some(mine) {
-                shapley_state.set(ShapleyState::Done(Arc::new(result), ms));
+                shapley_state.set(Some((Arc::new(result), ms)));
+                pending.set(false);
             }
         })
         .forget();
@@ -389,6 +390,7 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
         data,
         table,
         shapley: shapley_state,
+        shapley_pending: pending,
         plan_total,
         chart,
         fleet,

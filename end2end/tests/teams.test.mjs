@@ -5,6 +5,7 @@
 // teams and reopens to the same table; the CSV download; Chinese; 375 px without page scroll.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import AxeBuilder from '@axe-core/playwright';
 import { launch, serve, openPage, screenshot, settled } from '../lib.mjs';
 
 let browser, server;
@@ -175,3 +176,16 @@ test('a fleet: the selected type\'s teams, and every team over all types adds up
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+for (const [lang, colorScheme] of [['en', 'light'], ['zh', 'dark']]) {
+  test(`axe-core: the team card has no violations (${lang}, ${colorScheme})`, async () => {
+    const { page, context, problems } = await openPage(browser, server.url + LINK.replace('lang=en', `lang=${lang}`), { colorScheme });
+    await paste(page, SACCT);
+    await table(page);
+    await page.locator('[data-testid=teams-card]').scrollIntoViewIfNeeded();
+    const results = await new AxeBuilder({ page }).include('section[aria-labelledby=teams-heading]').analyze();
+    assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.help}`), []);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

@@ -187,12 +187,10 @@ pub fn SharePanel() -> impl IntoView {
                             teams.table.with_untracked(|t| {
                                 if let Some(Ok(t)) = t {
                                     teams.shapley.with_untracked(|sh| {
-                                        let sh = match sh {
-                                            crate::team_memos::ShapleyState::Done(r, _) => {
-                                                r.as_ref().as_ref().ok()
-                                            }
-                                            _ => None,
-                                        };
+                                        let sh = sh
+                                            .as_ref()
+                                            .filter(|_| !teams.shapley_pending.get_untracked())
+                                            .and_then(|(r, _)| r.as_ref().as_ref().ok());
                                         md.push_str(&export::teams_markdown(
                                             l,
                                             ctx.currency.get_untracked(),

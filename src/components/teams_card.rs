@@ -21,7 +21,7 @@ use crate::present::teams::{
     present, present_shapley, source_text, split_name, ShapleyView, TeamsView,
 };
 use crate::present::Shown;
-use crate::team_memos::{ShapleyState, TeamMemos};
+use crate::team_memos::TeamMemos;
 
 #[component]
 pub fn TeamsCard() -> impl IntoView {
@@ -47,17 +47,19 @@ pub fn TeamsCard() -> impl IntoView {
             })
         })
     });
-    let shapley = Memo::new(move |_| match memos.shapley.get() {
-        ShapleyState::Done(r, _) => Some(match r.as_ref() {
-            Ok(s) => Ok(present_shapley(lang.get(), currency.get(), s)),
-            Err(e) => Err(crate::i18n::error_message(lang.get(), e)),
-        }),
-        _ => None,
+    let shapley = Memo::new(move |_| {
+        memos.shapley.with(|s| {
+            s.as_ref().map(|(r, _)| match r.as_ref() {
+                Ok(s) => Ok(present_shapley(lang.get(), currency.get(), s)),
+                Err(e) => Err(crate::i18n::error_message(lang.get(), e)),
+            })
+        })
     });
-    let pending = Memo::new(move |_| matches!(memos.shapley.get(), ShapleyState::Pending));
-    let shapley_ms = Memo::new(move |_| match memos.shapley.get() {
-        ShapleyState::Done(_, ms) => format!("{ms:.0}"),
-        _ => String::new(),
+    let pending = memos.shapley_pending;
+    let shapley_ms = Memo::new(move |_| {
+        memos
+            .shapley
+            .with(|s| s.as_ref().map(|(_, ms)| format!("{ms:.0}")).unwrap_or_default())
     });
     let ok = move || matches!(view.get(), Some(Ok(_)));
     let error = move || match view.get() {
@@ -151,10 +153,14 @@ pub fn TeamsCard() -> impl IntoView {
     let download = move |_| {
         let csv = memos.table.with_untracked(|t| match t {
             Some(Ok(t)) => {
-                let s = memos.shapley.with_untracked(|s| match s {
-                    ShapleyState::Done(r, _) => r.as_ref().as_ref().ok().cloned(),
-                    _ => None,
-                });
+                // Only values computed for what is shown now.
+                let s = (!memos.shapley_pending.get_untracked())
+                    .then(|| {
+                        memos
+                            .shapley
+                            .with_untracked(|s| s.as_ref().and_then(|(r, _)| r.as_ref().as_ref().ok().cloned()))
+                    })
+                    .flatten();
                 Some(crate::export::teams_csv(t, s.as_ref()))
             }
             _ => None,
