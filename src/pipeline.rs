@@ -184,7 +184,7 @@ pub fn read_link_series(link: &LinkState, options: &ParseOptions) -> Option<Opti
     let Some(h) = &link.history else {
         return Some(None);
     };
-    if !h.types.is_empty() || options.zone_from_data {
+    if !h.types.is_empty() || !h.teams.is_empty() || options.zone_from_data {
         return None;
     }
     let s = &h.series;

@@ -248,12 +248,12 @@ fn shapley_equals_brute_force_over_orders() {
             let v = game(n, seed * 7919 + n as u64);
             let s = shapley_of_table(&v, n);
             let b = brute_force(&v, n);
-            for i in 0..n {
+            for (i, bi) in b.iter().enumerate() {
                 assert!(
-                    (s.raw_cents[i] - b[i]).abs() < 1e-6,
+                    (s.raw_cents[i] - bi).abs() < 1e-6,
                     "n {n} seed {seed} team {i}"
                 );
-                assert!((s.values[i].cents() as f64 - b[i]).abs() <= 1.0);
+                assert!((s.values[i].cents() as f64 - bi).abs() <= 1.0);
             }
         }
     }
