@@ -249,3 +249,32 @@ fn version_2_term_links_open_identically() {
     assert_eq!(ok(&o.terms).rows.len(), 2);
     assert_eq!(ok(&o.pools).reserved.to_plain_string(), "9000.00");
 }
+
+/// Version 3 (issue 37): a link carrying teams (series format 3) — the formulas doc's § 21
+/// example, teams A, B and C over four hours — opens to the team table of the doc, to the
+/// cent. Never edit this case; add new ones.
+#[test]
+fn version_3_team_link_opens_identically() {
+    use gpu_rent_planner::team_memos::{shapley_of, table, teams_data};
+    const LINK: &str = "?v=3&monthly=12000&lookback=all&lambda=0&tz=0&data=Y2ZkYXjywoaBmdGR0YnR-QX7C_YL_AwMIPoFO4jeIc7IyAgA";
+    let (link, problems) = url::decode(LINK.trim_start_matches('?'));
+    assert_eq!(problems, vec![]);
+    let h = link.history.as_ref().expect("a history");
+    assert_eq!(h.teams.len(), 3);
+    // Opened as the page opens it: the history's text read back, teams included.
+    let text = url::history_to_csv(h);
+    let mut parsed = ingest::parse(&text, &ParseOptions::default()).expect("reads back");
+    url::quantize_parsed(&mut parsed);
+    let state = link.app_state(gpu_rent_planner::state::Lang::En);
+    let d = teams_data(&state, &parsed).expect("teams");
+    assert_eq!(d.names, ["A", "B", "C"]);
+    let prof = profile(&parsed.series, &state.inputs.profile_settings()).unwrap();
+    let o = plan_with_history(&state.inputs, Some(&prof));
+    let t = table(&d, &o, &state.inputs).unwrap().unwrap();
+    let totals: Vec<String> = t.rows.iter().map(|r| r.total.to_plain_string()).collect();
+    assert_eq!(totals, ["13296.97", "9868.39", "12879.64"]);
+    assert_eq!(t.total.to_plain_string(), "36045.00");
+    let s = shapley_of(&d, &state.inputs).unwrap();
+    let phi: Vec<String> = s.values.iter().map(|m| m.to_plain_string()).collect();
+    assert_eq!(phi, ["12509.38", "11003.75", "12531.87"]);
+}
