@@ -14,8 +14,8 @@ use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::profile::lookback_start;
 use crate::core::series::UsageSeries;
 use crate::core::teams::{
-    parse_fixed, plan_cost, shapley, team_table, PlanPools, Shapley, TeamTable, TeamTableInputs,
-    TeamUsage,
+    parse_fixed, plan_cost, shapley, team_table, PlanPools, Shapley, ShapleyRun, TeamTable,
+    TeamTableInputs, TeamUsage,
 };
 use crate::state::{AppState, ParseStatus, UsageMode};
 
@@ -255,6 +255,50 @@ pub fn shapley_of(
 /// table's `data-shapley-ms`).
 pub type ShapleyDone = (Arc<Result<Shapley, crate::core::error::InputError>>, f64);
 
+/// How long one task of the Shapley run may take (ms) before it yields to the page.
+pub const SHAPLEY_CHUNK_MS: f64 = 30.0;
+
+/// One task of a Shapley run: plans until [`SHAPLEY_CHUNK_MS`] have passed, then the next
+/// task (a new timer), so the 2ⁿ − 1 (or the sampled) plans never block the page for long.
+/// `report(None, _)` asks whether to go on (false: a newer change made the run stale);
+/// `report(Some(values), compute_ms)` hands over the result.
+fn shapley_chunk(
+    mut run: ShapleyRun,
+    d: Arc<TeamsData>,
+    inputs: PlanInputs,
+    spent_ms: f64,
+    report: impl Fn(Option<Result<Shapley, crate::core::error::InputError>>, f64) -> bool + 'static,
+) {
+    if !report(None, spent_ms) {
+        return;
+    }
+    let t0 = crate::browser::now_ms();
+    let refs: Vec<&[f64]> = d.values.iter().map(|v| v.as_slice()).collect();
+    let mut cost = |v: &[f64]| plan_cost(&inputs, &d.series, v);
+    loop {
+        match run.step(&refs, &mut cost, 1) {
+            Ok(Some(done)) => {
+                report(Some(Ok(done)), spent_ms + crate::browser::now_ms() - t0);
+                return;
+            }
+            Err(e) => {
+                report(Some(Err(e)), spent_ms + crate::browser::now_ms() - t0);
+                return;
+            }
+            Ok(None) => {}
+        }
+        if crate::browser::now_ms() - t0 >= SHAPLEY_CHUNK_MS {
+            break;
+        }
+    }
+    let spent = spent_ms + crate::browser::now_ms() - t0;
+    drop(refs);
+    gloo_timers::callback::Timeout::new(0, move || {
+        shapley_chunk(run, d, inputs, spent, report);
+    })
+    .forget();
+}
+
 /// Bands of the teams' chart: at most this many (the largest teams, the rest as one band).
 pub const CHART_BANDS: usize = 8;
 
@@ -354,13 +398,17 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
             if generation.try_get_value() != Some(mine) {
                 return;
             }
-            let t0 = crate::browser::now_ms();
-            let result = shapley_of(&d, &i);
-            let ms = crate::browser::now_ms() - t0;
-            if generation.try_get_value() == Some(mine) {
-                shapley_state.set(Some((Arc::new(result), ms)));
-                pending.set(false);
-            }
+            let run = ShapleyRun::new(d.values.len());
+            shapley_chunk(run, d, i, 0.0, move |result, ms| {
+                if generation.try_get_value() != Some(mine) {
+                    return false;
+                }
+                if let Some(result) = result {
+                    shapley_state.set(Some((Arc::new(result), ms)));
+                    pending.set(false);
+                }
+                true
+            });
         })
         .forget();
     });

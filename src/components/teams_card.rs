@@ -57,9 +57,11 @@ pub fn TeamsCard() -> impl IntoView {
     });
     let pending = memos.shapley_pending;
     let shapley_ms = Memo::new(move |_| {
-        memos
-            .shapley
-            .with(|s| s.as_ref().map(|(_, ms)| format!("{ms:.0}")).unwrap_or_default())
+        memos.shapley.with(|s| {
+            s.as_ref()
+                .map(|(_, ms)| format!("{ms:.0}"))
+                .unwrap_or_default()
+        })
     });
     let ok = move || matches!(view.get(), Some(Ok(_)));
     let error = move || match view.get() {
@@ -156,9 +158,10 @@ pub fn TeamsCard() -> impl IntoView {
                 // Only values computed for what is shown now.
                 let s = (!memos.shapley_pending.get_untracked())
                     .then(|| {
-                        memos
-                            .shapley
-                            .with_untracked(|s| s.as_ref().and_then(|(r, _)| r.as_ref().as_ref().ok().cloned()))
+                        memos.shapley.with_untracked(|s| {
+                            s.as_ref()
+                                .and_then(|(r, _)| r.as_ref().as_ref().ok().cloned())
+                        })
                     })
                     .flatten();
                 Some(crate::export::teams_csv(t, s.as_ref()))
@@ -170,7 +173,9 @@ pub fn TeamsCard() -> impl IntoView {
         }
     };
     let chart_summary = Signal::derive(move || {
-        let n = ctx.outputs.with(|o| o.baseline.as_ref().map_or(0, |b| b.gpus));
+        let n = ctx
+            .outputs
+            .with(|o| o.baseline.as_ref().map_or(0, |b| b.gpus));
         let teams = memos.data.with(|d| d.as_ref().map_or(0, |d| d.names.len()));
         match lang.get() {
             crate::state::Lang::En => format!("GPUs busy per hour over the plan's lookback, stacked by team ({teams} teams; the largest seven shown apart), with the {n} committed GPUs as a line."),

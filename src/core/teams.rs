@@ -484,37 +484,206 @@ pub fn shapley<E>(
     teams: &[&[f64]],
     mut cost: impl FnMut(&[f64]) -> Result<Money, E>,
 ) -> Result<Shapley, E> {
-    let n = teams.len();
-    if n == 0 {
-        return Ok(Shapley {
-            raw_cents: Vec::new(),
-            values: Vec::new(),
-            standalone: Vec::new(),
-            grand: Money::ZERO,
-            exact: true,
-            orders: 0,
-            std_error: Vec::new(),
-            plans: 0,
-        });
+    let mut run = ShapleyRun::new(teams.len());
+    loop {
+        if let Some(done) = run.step(teams, &mut cost, usize::MAX)? {
+            return Ok(done);
+        }
     }
-    if n <= MAX_EXACT_SHAPLEY_TEAMS {
-        return exact_shapley(teams, &mut cost);
-    }
-    sampled_shapley(teams, &mut cost, SAMPLED_SHAPLEY_PLANS)
 }
 
-fn exact_shapley<E>(
-    teams: &[&[f64]],
-    cost: &mut impl FnMut(&[f64]) -> Result<Money, E>,
-) -> Result<Shapley, E> {
-    let n = teams.len();
-    let full = (1usize << n) - 1;
-    let mut v = vec![0i64; full + 1];
-    for (mask, slot) in v.iter_mut().enumerate().skip(1) {
-        let members = (0..n).filter(|i| mask & (1 << i) != 0);
-        *slot = cost(&coalition_values(teams, members))?.cents();
+/// [`shapley`] in steps of at most a given number of plans, so a page can spread the work
+/// over several tasks (each plan is a whole plan of the summed history): the same figures
+/// however the steps are cut.
+pub struct ShapleyRun {
+    n: usize,
+    plans: usize,
+    kind: RunKind,
+}
+
+enum RunKind {
+    /// v(mask) for every coalition, the next one to plan.
+    Exact {
+        v: Vec<i64>,
+        next: usize,
+    },
+    Sampled(Box<Sampled>),
+}
+
+/// The sampled run's state (see [`shapley`]): the singletons, the grand coalition, then
+/// `pairs` orders each followed by its reverse, one plan per prefix.
+struct Sampled {
+    standalone: Vec<i64>,
+    grand: Option<i64>,
+    pairs: usize,
+    pair_no: usize,
+    rng: Rng,
+    order: Vec<usize>,
+    reversed: bool,
+    k: usize,
+    acc: Vec<f64>,
+    prev: i64,
+    marginal: Vec<f64>,
+    pair: Vec<f64>,
+    sum: Vec<f64>,
+    sum_sq: Vec<f64>,
+}
+
+impl ShapleyRun {
+    /// A run for `n` teams.
+    pub fn new(n: usize) -> Self {
+        let kind = if n <= MAX_EXACT_SHAPLEY_TEAMS {
+            RunKind::Exact {
+                v: vec![0; 1 << n],
+                next: 1,
+            }
+        } else {
+            RunKind::Sampled(Box::new(Sampled {
+                standalone: Vec::with_capacity(n),
+                grand: None,
+                pairs: 0,
+                pair_no: 0,
+                rng: Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64).wrapping_mul(0x1000_0000_01B3)),
+                order: (0..n).collect(),
+                reversed: false,
+                k: 0,
+                acc: Vec::new(),
+                prev: 0,
+                marginal: vec![0.0; n],
+                pair: vec![0.0; n],
+                sum: vec![0.0; n],
+                sum_sq: vec![0.0; n],
+            }))
+        };
+        Self { n, plans: 0, kind }
     }
-    // φᵢ = Σ_{S ∌ i} s!(n−s−1)!/n! · (v(S ∪ i) − v(S)), in exact integers over n!.
+
+    /// Plans evaluated so far.
+    pub fn plans(&self) -> usize {
+        self.plans
+    }
+
+    /// Evaluate at most `budget` more plans (at least one when any is left); the values once
+    /// every plan is done.
+    pub fn step<E>(
+        &mut self,
+        teams: &[&[f64]],
+        cost: &mut impl FnMut(&[f64]) -> Result<Money, E>,
+        budget: usize,
+    ) -> Result<Option<Shapley>, E> {
+        let n = self.n;
+        if n == 0 {
+            return Ok(Some(Shapley {
+                raw_cents: Vec::new(),
+                values: Vec::new(),
+                standalone: Vec::new(),
+                grand: Money::ZERO,
+                exact: true,
+                orders: 0,
+                std_error: Vec::new(),
+                plans: 0,
+            }));
+        }
+        let mut left = budget.max(1);
+        match &mut self.kind {
+            RunKind::Exact { v, next } => {
+                let full = (1usize << n) - 1;
+                while *next <= full && left > 0 {
+                    let mask = *next;
+                    let members = (0..n).filter(|i| mask & (1 << i) != 0);
+                    v[mask] = cost(&coalition_values(teams, members))?.cents();
+                    *next += 1;
+                    left -= 1;
+                    self.plans += 1;
+                }
+                if *next <= full {
+                    return Ok(None);
+                }
+                Ok(Some(exact_values(n, v, self.plans)))
+            }
+            RunKind::Sampled(st) => {
+                let hours = teams[0].len();
+                while left > 0 {
+                    if st.standalone.len() < n {
+                        let i = st.standalone.len();
+                        st.standalone
+                            .push(cost(&coalition_values(teams, std::iter::once(i)))?.cents());
+                        self.plans += 1;
+                        left -= 1;
+                        continue;
+                    }
+                    let Some(grand) = st.grand else {
+                        st.grand = Some(cost(&coalition_values(teams, 0..n))?.cents());
+                        self.plans += 1;
+                        left -= 1;
+                        // Each order costs n − 1 plans (the empty and the full coalition are
+                        // known), and its reverse as many: pairs until the budget, at least 2.
+                        st.pairs = (SAMPLED_SHAPLEY_PLANS.saturating_sub(self.plans)
+                            / (2 * (n - 1).max(1)))
+                        .max(2);
+                        continue;
+                    };
+                    if st.pair_no == st.pairs {
+                        return Ok(Some(sampled_values(st, self.plans)));
+                    }
+                    if st.k == 0 {
+                        if !st.reversed {
+                            // Fisher–Yates
+                            for i in (1..n).rev() {
+                                st.order.swap(i, st.rng.below(i + 1));
+                            }
+                            st.pair.iter_mut().for_each(|p| *p = 0.0);
+                        }
+                        st.acc = vec![0.0; hours];
+                        st.prev = 0;
+                    }
+                    let k = st.k;
+                    let i = if st.reversed {
+                        st.order[n - 1 - k]
+                    } else {
+                        st.order[k]
+                    };
+                    for (a, v) in st.acc.iter_mut().zip(teams[i]) {
+                        *a += v;
+                    }
+                    let now = if k + 1 == n {
+                        grand
+                    } else {
+                        self.plans += 1;
+                        left -= 1;
+                        let rounded: Vec<f64> = st.acc.iter().map(|&x| round_milli(x)).collect();
+                        cost(&rounded)?.cents()
+                    };
+                    st.marginal[i] = (now - st.prev) as f64;
+                    st.prev = now;
+                    st.k += 1;
+                    if st.k == n {
+                        st.k = 0;
+                        for j in 0..n {
+                            st.pair[j] += st.marginal[j] / 2.0;
+                        }
+                        if st.reversed {
+                            for j in 0..n {
+                                st.sum[j] += st.pair[j];
+                                st.sum_sq[j] += st.pair[j] * st.pair[j];
+                            }
+                            st.pair_no += 1;
+                        }
+                        st.reversed = !st.reversed;
+                    }
+                }
+                if st.pair_no == st.pairs && st.grand.is_some() {
+                    return Ok(Some(sampled_values(st, self.plans)));
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// φᵢ = Σ_{S ∌ i} s!(n−s−1)!/n! · (v(S ∪ i) − v(S)), in exact integers over n!.
+fn exact_values(n: usize, v: &[i64], plans: usize) -> Shapley {
+    let full = (1usize << n) - 1;
     let fact = |k: usize| (1..=k as i128).product::<i128>();
     let w: Vec<i128> = (0..n).map(|s| fact(s) * fact(n - s - 1)).collect();
     let denominator = fact(n);
@@ -542,7 +711,7 @@ fn exact_shapley<E>(
     for k in 0..left.max(0) as usize {
         parts[order[k % n]] += 1;
     }
-    Ok(Shapley {
+    Shapley {
         values: parts.into_iter().map(Money::from_cents).collect(),
         raw_cents: numerators
             .iter()
@@ -553,8 +722,8 @@ fn exact_shapley<E>(
         exact: true,
         orders: 0,
         std_error: vec![0.0; n],
-        plans: full,
-    })
+        plans,
+    }
 }
 
 /// A small deterministic generator (xorshift64*), so the sampled values are reproducible.
@@ -573,82 +742,31 @@ impl Rng {
     }
 }
 
-fn sampled_shapley<E>(
-    teams: &[&[f64]],
-    cost: &mut impl FnMut(&[f64]) -> Result<Money, E>,
-    max_plans: usize,
-) -> Result<Shapley, E> {
-    let n = teams.len();
-    let hours = teams[0].len();
-    let mut plans = 0;
-    let standalone: Vec<Money> = (0..n)
-        .map(|i| {
-            plans += 1;
-            cost(&coalition_values(teams, std::iter::once(i)))
-        })
-        .collect::<Result<_, E>>()?;
-    let grand = cost(&coalition_values(teams, 0..n))?;
-    plans += 1;
-    // Each order costs n − 1 plans (the empty and the full coalition are known), and its
-    // reverse as many: pairs until the budget, at least 2.
-    let pairs = (max_plans.saturating_sub(plans) / (2 * (n - 1).max(1))).max(2);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64).wrapping_mul(0x1000_0000_01B3));
-    let mut sum = vec![0.0; n];
-    let mut sum_sq = vec![0.0; n];
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut marginal = vec![0.0; n];
-    let mut pair = vec![0.0; n];
-    for _ in 0..pairs {
-        // Fisher–Yates
-        for i in (1..n).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
-        pair.iter_mut().for_each(|p| *p = 0.0);
-        for reversed in [false, true] {
-            let mut acc = vec![0.0; hours];
-            let mut prev = 0i64;
-            for k in 0..n {
-                let i = if reversed { order[n - 1 - k] } else { order[k] };
-                for (a, v) in acc.iter_mut().zip(teams[i]) {
-                    *a += v;
-                }
-                let now = if k + 1 == n {
-                    grand.cents()
-                } else {
-                    plans += 1;
-                    let rounded: Vec<f64> = acc.iter().map(|&x| round_milli(x)).collect();
-                    cost(&rounded)?.cents()
-                };
-                marginal[i] = (now - prev) as f64;
-                prev = now;
-            }
-            for i in 0..n {
-                pair[i] += marginal[i] / 2.0;
-            }
-        }
-        for i in 0..n {
-            sum[i] += pair[i];
-            sum_sq[i] += pair[i] * pair[i];
-        }
-    }
-    let m = pairs as f64;
-    let raw: Vec<f64> = sum.iter().map(|s| s / m).collect();
+fn sampled_values(st: &Sampled, plans: usize) -> Shapley {
+    let n = st.sum.len();
+    let m = st.pairs as f64;
+    let raw: Vec<f64> = st.sum.iter().map(|s| s / m).collect();
     let std_error = (0..n)
         .map(|i| {
-            let var = (sum_sq[i] - sum[i] * sum[i] / m).max(0.0) / (m - 1.0);
+            let var = (st.sum_sq[i] - st.sum[i] * st.sum[i] / m).max(0.0) / (m - 1.0);
             (var / m).sqrt() / 100.0
         })
         .collect();
-    Ok(Shapley {
+    let grand = Money::from_cents(st.grand.unwrap_or(0));
+    Shapley {
         values: round_to_total(&raw, grand),
         raw_cents: raw,
-        standalone,
+        standalone: st
+            .standalone
+            .iter()
+            .map(|&c| Money::from_cents(c))
+            .collect(),
         grand,
         exact: false,
-        orders: 2 * pairs,
+        orders: 2 * st.pairs,
         std_error,
         plans,
-    })
+    }
 }
 
 /// Values in cents rounded to whole cents adding up to `total` (largest remainder).

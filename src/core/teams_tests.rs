@@ -339,10 +339,21 @@ fn sampled_is_close_and_sums_exactly() {
                 .fold(0usize, |m, (i, _)| m | (1 << i));
             Ok::<_, ()>(Money::from_cents(v[mask]))
         };
-        (
-            exact_shapley(&refs, &mut cost).unwrap(),
-            sampled_shapley(&refs, &mut cost, SAMPLED_SHAPLEY_PLANS).unwrap(),
-        )
+        // The exact method on 12 teams (a run forced exact), and the sampled one.
+        let mut exact_run = ShapleyRun {
+            n,
+            plans: 0,
+            kind: RunKind::Exact {
+                v: vec![0; 1 << n],
+                next: 1,
+            },
+        };
+        let exact = loop {
+            if let Some(s) = exact_run.step(&refs, &mut cost, usize::MAX).unwrap() {
+                break s;
+            }
+        };
+        (exact, shapley(&refs, &mut cost).unwrap())
     };
     let (e, s) = exact;
     assert_eq!(s.values.iter().copied().sum::<Money>(), e.grand);
@@ -466,6 +477,37 @@ fn shapley_timing() {
             t0.elapsed() / s.plans as u32,
             s.exact,
             s.max_std_error()
+        );
+    }
+}
+
+#[test]
+fn a_run_in_steps_gives_the_same_figures() {
+    // Exact (3 teams) and sampled (14 teams), one plan per step and all at once.
+    for n in [3usize, 14] {
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|i| (0..6).map(|t| ((i * 7 + t * 3) % 5) as f64).collect())
+            .collect();
+        let refs: Vec<&[f64]> = rows.iter().map(|r| r.as_slice()).collect();
+        let mut cost = |v: &[f64]| {
+            // A non-additive cost: the peak squared plus the sum.
+            let peak = v.iter().copied().fold(0.0, f64::max);
+            Ok::<_, ()>(Money::from_f64(peak * peak * 10.0 + v.iter().sum::<f64>()))
+        };
+        let whole = shapley(&refs, &mut cost).unwrap();
+        let mut run = ShapleyRun::new(n);
+        let mut steps = 0;
+        let stepped = loop {
+            steps += 1;
+            if let Some(s) = run.step(&refs, &mut cost, 1).unwrap() {
+                break s;
+            }
+        };
+        assert_eq!(stepped, whole, "{n} teams");
+        assert!(
+            steps >= whole.plans,
+            "{steps} steps for {} plans",
+            whole.plans
         );
     }
 }
