@@ -189,3 +189,35 @@ for (const [lang, colorScheme] of [['en', 'light'], ['zh', 'dark']]) {
     await context.close();
   });
 }
+
+test('a 4-team 30-day history whose link is over 8 000 characters: the page offers the link without the teams and says so', async () => {
+  const { page, context, problems } = await openPage(browser, server.url + '?v=3&lang=en');
+  let seed = 7;
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const start = Date.UTC(2026, 9, 1) / 1000;
+  const iso = (t) => new Date(t * 1000).toISOString().slice(0, 19);
+  const rows = [HEAD];
+  for (let j = 1; j <= 20000; j++) {
+    const s = start + Math.floor(rand() * (30 * 86400 - 3600));
+    const len = 60 + Math.floor(rand() * rand() * 12 * 3600);
+    const gpus = 1 + Math.floor(rand() * 4);
+    rows.push(`${j}|${iso(s)}|${iso(s + len)}|${len}|cpu=8,gres/gpu=${gpus}|COMPLETED|team-${j % 4}|u|gpu`);
+  }
+  await page.click('[data-testid=mode-data]');
+  await page.evaluate((text) => {
+    const ta = document.querySelector('[data-testid=usage-data]');
+    ta.value = text;
+    ta.dispatchEvent(new Event('input', { bubbles: true }));
+  }, rows.join('\n') + '\n');
+  await page.waitForSelector('[data-testid=team-table] tr[data-team=team-3]', { timeout: 30000 });
+  await page.waitForSelector('[data-testid=fallback-no-teams]', { timeout: 20000 });
+  await page.waitForFunction(() => location.search.includes('data='), null, { timeout: 20000 });
+  const full = await page.evaluate(() => location.href.length);
+  const shorter = Number(await page.getAttribute('[data-testid=fallback-no-teams]', 'data-value'));
+  console.log(`4 teams, 30 days: the link ${full} characters; without the teams ${shorter}`);
+  assert.ok(full > 8000, `${full}`);
+  assert.ok(shorter <= 8000, `${shorter}`);
+  assert.match(await page.textContent('[data-testid=fallback-no-teams]'), /without its teams/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
