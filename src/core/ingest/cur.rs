@@ -1295,17 +1295,21 @@ impl CurTeams {
                 (s, e, gh as f64 / SCALE as f64 / hours)
             })
             .collect();
-        let w = &self.windows;
-        let (pos, ntypes) = pos.unwrap_or((&[], 0));
+        let teams: Vec<u32> = self.windows.iter().map(|w| w.3).collect();
+        let types: Option<(Vec<u8>, usize)> = pos.map(|(pos, n)| {
+            let t = self
+                .windows
+                .iter()
+                .map(|w| pos.get(usize::from(w.2)).copied().unwrap_or(u8::MAX));
+            (t.collect(), n)
+        });
         let series = from_jobs(
             &list,
-            |j| w[j].3,
-            |j| pos.get(usize::from(w[j].2)).copied().unwrap_or(u8::MAX),
-            ntypes,
+            &teams,
+            types.as_ref().map(|(t, n)| (t.as_slice(), *n)),
             &self.table,
             off,
-            k0,
-            n,
+            (k0, n),
         );
         Some(teams_of(source, choices, series))
     }

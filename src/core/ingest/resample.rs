@@ -323,16 +323,16 @@ fn split_jobs(
         span: (min_s.div_euclid(1000), max_e.div_euclid(1000)),
         k0,
         n,
-        hours: jobs_grouped(jobs, type_of, ntypes, off, k0, n),
+        hours: jobs_grouped(jobs, (0..jobs.len()).map(type_of), ntypes, off, k0, n),
     }))
 }
 
-/// The GPU-hours of `jobs` in each of the `n` hours from hour key `k0`, per group: job `j`
-/// counts for group `group_of(j)` (one `>= ngroups` is left out, as is a job outside those
+/// The GPU-hours of `jobs` in each of the `n` hours from hour key `k0`, per group: each job
+/// counts for its group in `groups` (one `>= ngroups` is left out, as is a job outside those
 /// hours); the value of group `g` in hour `i` is `[i * ngroups + g]`. The rule of [`jobs`].
 pub(crate) fn jobs_grouped(
     jobs: &[(i64, i64, f64)],
-    group_of: impl Fn(usize) -> usize,
+    groups: impl Iterator<Item = usize>,
     ngroups: usize,
     off: i32,
     k0: i64,
@@ -344,8 +344,7 @@ pub(crate) fn jobs_grouped(
     let mut part = vec![0.0f64; n * ngroups];
     let mut diff = vec![0.0f64; (n + 1) * ngroups];
     let k_end = k0 + n as i64;
-    for (j, &(s, e, g)) in jobs.iter().enumerate() {
-        let t = group_of(j);
+    for (&(s, e, g), t) in jobs.iter().zip(groups) {
         if e <= s || t >= ngroups {
             continue;
         }

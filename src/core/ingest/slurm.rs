@@ -527,7 +527,7 @@ impl SacctRows {
         let team = match self.team_col {
             // A row too short for the column: no team written.
             Some(c) => match self.fields.get(c) {
-                Some(&(a, b)) => self.team_table.intern(t.get(a..b).unwrap_or("")),
+                Some(&r) => self.team_table.intern_in(t, r),
                 None => self.team_table.unallocated(),
             },
             None => NO_TEAM,
@@ -752,20 +752,13 @@ impl SacctRows {
             (Some(i), Some(&first)) if self.job_teams.len() == self.jobs.len() => {
                 let choices = team_choices(&self.layout);
                 let k0 = super::hour_key(first * 1000, off);
-                let job_teams = &self.job_teams;
-                let (pos, ntypes) = match &job_pos {
-                    Some((jt, n)) => (Some(jt.as_slice()), *n),
-                    None => (None, 0),
-                };
                 let series = from_jobs(
                     &self.jobs,
-                    |j| job_teams[j],
-                    |j| pos.map_or(0, |p| p[j]),
-                    ntypes,
+                    &self.job_teams,
+                    job_pos.as_ref().map(|(jt, n)| (jt.as_slice(), *n)),
                     &self.team_table,
                     off,
-                    k0,
-                    h.values.len(),
+                    (k0, h.values.len()),
                 );
                 Some(teams_of(choices[i].clone(), choices, series))
             }

@@ -85,15 +85,11 @@ pub struct Teams {
 // ---------------------------------------------------------------------------------------
 // What the readers share: team names, the choice of source, and the teams' hours.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::excerpt;
 use super::resample::{jobs_grouped, Ordered, Timeline, NO_SOURCE};
-
-/// A map without a random seed (the same input gives the same work on every run).
-type Map<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
 
 /// Distinct team names kept by name; the names past it go to [`OTHER_TEAMS`] unranked (a
 /// file with a million users keeps a million names otherwise).
@@ -117,45 +113,88 @@ pub(crate) fn team_name(raw: &str) -> String {
     }
 }
 
+/// FNV-1a, for the maps of cell forms and names (short keys; no seed needed: the same input
+/// gives the same work).
+#[derive(Default)]
+pub(crate) struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// Two short byte strings are equal (compared in place: most cells are a few bytes).
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// The teams met in one input, in order of first appearance: each raw cell text is named
 /// once ([`team_name`]); names equal after that are one team; an empty cell is
-/// [`UNALLOCATED`].
+/// [`UNALLOCATED`]. Later cells are compared byte by byte with the forms already met.
 #[derive(Debug, Default)]
 pub(crate) struct TeamTable {
-    forms: Vec<(Box<str>, u32)>,
-    more_forms: Map<Box<str>, u32>,
-    by_name: Map<String, u32>,
+    forms: Vec<(Box<[u8]>, u32)>,
+    more_forms: HashMap<Box<[u8]>, u32, BuildHasherDefault<Fnv>>,
+    by_name: HashMap<String, u32, BuildHasherDefault<Fnv>>,
     /// Per team id: its name ([`UNALLOCATED`] for the team of empty cells).
     pub names: Vec<String>,
     unallocated: Option<u32>,
     /// The one id of every name past [`MAX_TEAM_NAMES`], and how many such names.
     overflow: Option<u32>,
-    overflow_names: HashSet<u64, BuildHasherDefault<DefaultHasher>>,
+    overflow_names: HashSet<u64, BuildHasherDefault<Fnv>>,
 }
 
 impl TeamTable {
     /// The team of a cell.
     pub fn intern(&mut self, raw: &str) -> u32 {
-        let raw = raw.trim();
-        if raw.is_empty() {
-            return self.unallocated();
-        }
+        self.intern_in(raw, (0, raw.len()))
+    }
+
+    /// The team of the cell `line[a..b]`.
+    pub fn intern_in(&mut self, line: &str, (a, b): (usize, usize)) -> u32 {
+        let bytes = line.as_bytes().get(a..b).unwrap_or(&[]);
         for (f, t) in &self.forms {
-            if f.as_bytes() == raw.as_bytes() {
+            if same(f, bytes) {
                 return *t;
             }
         }
-        if let Some(&t) = self.more_forms.get(raw) {
+        if let Some(&t) = self.more_forms.get(bytes) {
             return t;
         }
+        let raw = line.get(a..b).unwrap_or("");
+        let t = self.named(raw);
+        if self.forms.len() < LINEAR_FORMS {
+            self.forms.push((bytes.into(), t));
+        } else if self.more_forms.len() < 2 * MAX_TEAM_NAMES {
+            self.more_forms.insert(bytes.into(), t);
+        }
+        t
+    }
+
+    /// The team of a cell not met before.
+    fn named(&mut self, raw: &str) -> u32 {
         let name = team_name(raw);
-        let t = if name.is_empty() || name == UNALLOCATED {
+        if name.is_empty() || name == UNALLOCATED {
             self.unallocated()
         } else if let Some(&t) = self.by_name.get(&name) {
             t
         } else if self.by_name.len() >= MAX_TEAM_NAMES {
-            let mut h = DefaultHasher::new();
-            name.hash(&mut h);
+            let mut h = Fnv::default();
+            h.write(name.as_bytes());
             self.overflow_names.insert(h.finish());
             match self.overflow {
                 Some(t) => t,
@@ -169,13 +208,7 @@ impl TeamTable {
             let t = self.push(name.clone());
             self.by_name.insert(name, t);
             t
-        };
-        if self.forms.len() < LINEAR_FORMS {
-            self.forms.push((raw.into(), t));
-        } else if self.more_forms.len() < 2 * MAX_TEAM_NAMES {
-            self.more_forms.insert(raw.into(), t);
         }
-        t
     }
 
     /// The team of usage without a team.
@@ -239,8 +272,11 @@ fn slots(table: &TeamTable, hours: &[f64], used: &[bool]) -> Slots {
         .filter(|&t| is_used(t));
     let overflow = table.overflow.map(|t| t as usize).filter(|&t| is_used(t));
     let named: Vec<usize> = (0..n)
-        .filter(|&t| is_used(t) && Some(t) != unalloc && Some(t) != overflow)
-        .filter(|&t| Some(t) != table.unallocated.map(|u| u as usize))
+        .filter(|&t| {
+            is_used(t)
+                && Some(t as u32) != table.unallocated
+                && Some(t as u32) != table.overflow
+        })
         .collect();
     let overflow_count = overflow.map_or(0, |_| table.overflow_names.len().max(1));
     let distinct = named.len() + usize::from(unalloc.is_some()) + overflow_count;
@@ -278,9 +314,9 @@ fn slots(table: &TeamTable, hours: &[f64], used: &[bool]) -> Slots {
     if merged > 0 || overflow.is_some() {
         let other = names.len() as u32;
         names.push(OTHER_TEAMS.to_string());
-        for t in 0..n {
-            if is_used(t) && slot_of[t] == u32::MAX {
-                slot_of[t] = other;
+        for (t, s) in slot_of.iter_mut().enumerate() {
+            if is_used(t) && *s == u32::MAX {
+                *s = other;
             }
         }
     }
@@ -488,65 +524,128 @@ pub(crate) fn series_means<O: Ordered + ?Sized>(
     }
 }
 
+/// At most this many (team, type) pairs are split without ranking the teams first.
+const DIRECT_PAIRS: usize = 256;
+
 /// The teams of jobs (`(start ms, end ms, GPUs)`, split across hours as [`super::resample::jobs`]
-/// does): job `j` is of team `team_of(j)` ([`NO_TEAM`]: counted for none) and, typed (`ntypes`
-/// > 0), of type `type_of(j)`; on the `n` hours from hour key `k0`.
-#[allow(clippy::too_many_arguments)]
+/// does): job `j` is of team `teams[j]` ([`NO_TEAM`]: counted for none) and, typed, of type
+/// `types.0[j]` among `types.1` (one beyond is not counted); on the `n` hours from hour key
+/// `k0`. With few teams (no merge possible) one pass splits every (team, type) pair;
+/// otherwise a first pass ranks the teams by GPU-hours and the split is per (team kept,
+/// type).
 pub(crate) fn from_jobs(
     jobs: &[(i64, i64, f64)],
-    team_of: impl Fn(usize) -> u32,
-    type_of: impl Fn(usize) -> u8,
-    ntypes: usize,
+    teams: &[u32],
+    types: Option<(&[u8], usize)>,
     table: &TeamTable,
     off: i32,
-    k0: i64,
-    n: usize,
+    (k0, n): (i64, usize),
 ) -> (Vec<TeamSeries>, usize) {
-    let mut hours = vec![0.0f64; table.len()];
-    let mut used = vec![false; table.len()];
-    for (j, &(s, e, g)) in jobs.iter().enumerate() {
-        let t = team_of(j) as usize;
-        if t >= hours.len()
-            || e <= s
-            || g <= 0.0
-            || (ntypes > 0 && usize::from(type_of(j)) >= ntypes)
-        {
-            continue;
-        }
-        hours[t] += g * (e - s) as f64 / 3_600_000.0;
-        used[t] = true;
-    }
-    let sl = slots(table, &hours, &used);
+    let ntypes = types.map_or(0, |t| t.1);
     let nt = ntypes.max(1);
-    // Groups: (slot, type) pairs met, in order.
-    let mut group_at = vec![u32::MAX; sl.names.len() * nt];
-    let mut groups: Vec<(usize, usize)> = Vec::new();
-    let mut group_of_job = vec![u32::MAX; jobs.len()];
-    for (j, &(s, e, g)) in jobs.iter().enumerate() {
-        let t = team_of(j) as usize;
-        let Some(&slot) = sl.slot_of.get(t) else {
-            continue;
-        };
-        let ty = if ntypes > 0 {
-            usize::from(type_of(j))
+    let nteams = table.len();
+    // (team × nt + type) of a job, `usize::MAX` when not counted.
+    let pair = |t: u32, y: u8| {
+        let (t, y) = (t as usize, usize::from(y));
+        if t < nteams && y < nt {
+            t * nt + y
         } else {
-            0
+            usize::MAX
+        }
+    };
+    let (sl, dense, groups) = if nteams <= MAX_TEAMS && nteams * nt <= DIRECT_PAIRS {
+        let np = nteams * nt;
+        let dense = match types {
+            Some((ty, _)) => jobs_grouped(
+                jobs,
+                teams.iter().zip(ty).map(|(&t, &y)| pair(t, y)),
+                np,
+                off,
+                k0,
+                n,
+            ),
+            None => jobs_grouped(jobs, teams.iter().map(|&t| pair(t, 0)), np, off, k0, n),
         };
-        if slot == u32::MAX || ty >= nt || e <= s || g <= 0.0 {
-            continue;
+        // A pair with usage has a GPU-hour somewhere (a counted job adds to its hours).
+        let mut pair_used = vec![false; np];
+        for row in dense.chunks(np.max(1)) {
+            for (u, &v) in pair_used.iter_mut().zip(row) {
+                *u |= v != 0.0;
+            }
         }
-        let k = slot as usize * nt + ty;
-        if group_at[k] == u32::MAX {
-            group_at[k] = groups.len() as u32;
-            groups.push((slot as usize, ty));
+        let used: Vec<bool> = pair_used.chunks(nt).map(|c| c.iter().any(|&u| u)).collect();
+        let sl = slots(table, &vec![0.0; nteams], &used);
+        let groups: Vec<Option<(usize, usize)>> = (0..np)
+            .map(|p| {
+                let slot = sl.slot_of[p / nt] as usize;
+                (pair_used[p] && slot < sl.names.len()).then_some((slot, p % nt))
+            })
+            .collect();
+        (sl, dense, groups)
+    } else {
+        let mut hours = vec![0.0f64; nteams];
+        let mut raw_used = vec![false; nteams * nt];
+        let mut visit = |&(s, e, g): &(i64, i64, f64), t: u32, y: u8| {
+            let p = pair(t, y);
+            if p == usize::MAX || e <= s || g <= 0.0 {
+                return u32::MAX;
+            }
+            hours[p / nt] += g * (e - s) as f64 / 3_600_000.0;
+            raw_used[p] = true;
+            p as u32
+        };
+        let mut group_of_job: Vec<u32> = match types {
+            Some((ty, _)) => jobs
+                .iter()
+                .zip(teams)
+                .zip(ty)
+                .map(|((j, &t), &y)| visit(j, t, y))
+                .collect(),
+            None => jobs
+                .iter()
+                .zip(teams)
+                .map(|(j, &t)| visit(j, t, 0))
+                .collect(),
+        };
+        let used: Vec<bool> = raw_used.chunks(nt).map(|c| c.iter().any(|&u| u)).collect();
+        let sl = slots(table, &hours, &used);
+        // Groups: the (slot, type) pairs of the pairs met.
+        let mut group_at = vec![u32::MAX; sl.names.len() * nt];
+        let mut groups: Vec<Option<(usize, usize)>> = Vec::new();
+        let mut remap = vec![u32::MAX; nteams * nt];
+        for t in 0..nteams {
+            let slot = sl.slot_of[t] as usize;
+            if slot >= sl.names.len() {
+                continue;
+            }
+            for ty in (0..nt).filter(|&ty| raw_used[t * nt + ty]) {
+                let k = slot * nt + ty;
+                if group_at[k] == u32::MAX {
+                    group_at[k] = groups.len() as u32;
+                    groups.push(Some((slot, ty)));
+                }
+                remap[t * nt + ty] = group_at[k];
+            }
         }
-        group_of_job[j] = group_at[k];
-    }
+        for g in &mut group_of_job {
+            *g = remap.get(*g as usize).copied().unwrap_or(u32::MAX);
+        }
+        let dense = jobs_grouped(
+            jobs,
+            group_of_job.iter().map(|&g| g as usize),
+            groups.len(),
+            off,
+            k0,
+            n,
+        );
+        (sl, dense, groups)
+    };
     let ng = groups.len();
-    let dense = jobs_grouped(jobs, |j| group_of_job[j] as usize, ng, off, k0, n);
-    drop(group_of_job);
     let mut fill = Fill::new(sl.names.len(), n, ntypes);
-    for (gi, &(slot, ty)) in groups.iter().enumerate() {
+    for (gi, g) in groups.iter().enumerate() {
+        let Some((slot, ty)) = *g else {
+            continue;
+        };
         let ty = (ntypes > 0).then_some(ty);
         for i in 0..n {
             fill.add(slot, ty, i, dense[i * ng + gi]);

@@ -902,3 +902,36 @@ fn corpus_teams_add_up_with_every_choice() {
         assert!(joined.contains(f), "{f} not in\n{joined}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Timing (not run by default): `cargo test --release --lib time_sacct_1m_parse -- --ignored
+// --nocapture` (RUNS=n parses, default 3).
+
+/// The 1 000 000-job `sacct` export of the benchmarks (`slurm_sample::generate_sacct`: three
+/// accounts, so Auto reads its teams) through `parse`.
+#[test]
+#[ignore]
+fn time_sacct_1m_parse() {
+    let text = crate::core::slurm_sample::generate_sacct(1_000_000);
+    let o = ParseOptions {
+        max_input_bytes: MAX_FILE_BYTES,
+        ..ParseOptions::default()
+    };
+    let runs: usize = std::env::var("RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let t0 = std::time::Instant::now();
+        let p = parse(std::hint::black_box(&text), &o).expect("parses");
+        times.push(t0.elapsed().as_secs_f64());
+        std::hint::black_box(&p);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "SACCT1M times {times:?} min {:.3} median {:.3}",
+        times[0],
+        times[times.len() / 2]
+    );
+}
