@@ -273,9 +273,7 @@ fn slots(table: &TeamTable, hours: &[f64], used: &[bool]) -> Slots {
     let overflow = table.overflow.map(|t| t as usize).filter(|&t| is_used(t));
     let named: Vec<usize> = (0..n)
         .filter(|&t| {
-            is_used(t)
-                && Some(t as u32) != table.unallocated
-                && Some(t as u32) != table.overflow
+            is_used(t) && Some(t as u32) != table.unallocated && Some(t as u32) != table.overflow
         })
         .collect();
     let overflow_count = overflow.map_or(0, |_| table.overflow_names.len().max(1));
