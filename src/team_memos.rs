@@ -14,8 +14,8 @@ use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::profile::lookback_start;
 use crate::core::series::UsageSeries;
 use crate::core::teams::{
-    parse_fixed, plan_cost, shapley, team_table, PlanPools, Shapley, ShapleyRun, TeamTable,
-    TeamTableInputs, TeamUsage,
+    parse_fixed, plan_cost, shapley, team_table_with, PlanPools, Shapley, ShapleyRun, TeamTable,
+    TeamTableInputs, TeamUsage, TeamsPrep,
 };
 use crate::state::{AppState, ParseStatus, UsageMode};
 
@@ -37,18 +37,40 @@ pub struct TeamsData {
     pub merged: usize,
     /// A fleet: the type shown.
     pub type_name: Option<String>,
+    /// What the team table needs that no input changes (its sorts), made once.
+    pub prep: TeamsPrep,
 }
 
 /// The teams of a parsed history for the type the cards show: all of them for one type; in a
 /// typed fleet, each team's hours of the selected row's history types (`keys`).
 pub fn teams_data(s: &AppState, parsed: &Parsed) -> Option<TeamsData> {
-    if s.mode != UsageMode::Data {
-        return None;
-    }
+    teams_data_for(&shown_of(s), parsed)
+}
+
+/// What [`teams_data`] reads of the state: a history is the usage, and in a fleet the row
+/// shown (its name and history keys). A memo of it changes only when they do.
+pub fn shown_of(s: &AppState) -> Option<Option<crate::state::TypeRow>> {
+    (s.mode == UsageMode::Data).then(|| {
+        crate::fleet::active(&s.fleet)
+            .then(|| s.fleet.types.get(s.fleet.selected).cloned())
+            .flatten()
+            .map(|mut r| {
+                r.inputs = PlanInputs::default();
+                r
+            })
+    })
+}
+
+/// [`teams_data`] from [`shown_of`].
+pub fn teams_data_for(
+    shown: &Option<Option<crate::state::TypeRow>>,
+    parsed: &Parsed,
+) -> Option<TeamsData> {
+    let row = shown.as_ref()?;
     let teams = parsed.teams.as_ref()?;
-    let fleet = crate::fleet::active(&s.fleet) && parsed.types.len() >= 2;
-    let (series, values, type_name) = if fleet {
-        let row = s.fleet.types.get(s.fleet.selected)?;
+    let fleet = row.is_some() && parsed.types.len() >= 2;
+    let (series, values, type_name): (UsageSeries, Vec<Vec<f64>>, Option<String>) = if fleet {
+        let row = row.as_ref()?;
         let series = crate::url::quantize(&crate::fleet::row_series(&row.keys, &parsed.types)?);
         let idx: Vec<usize> = (0..parsed.types.len())
             .filter(|&k| row.keys.contains(&parsed.types[k].key))
@@ -77,8 +99,20 @@ pub fn teams_data(s: &AppState, parsed: &Parsed) -> Option<TeamsData> {
             .collect();
         (parsed.series.clone(), values, None)
     };
+    let names: Vec<String> = teams.teams.iter().map(|t| t.name.clone()).collect();
+    let prep = TeamsPrep::new(
+        &names
+            .iter()
+            .zip(&values)
+            .map(|(name, values): (&String, &Vec<f64>)| TeamUsage {
+                name,
+                values: values.as_slice(),
+            })
+            .collect::<Vec<_>>(),
+    );
     Some(TeamsData {
-        names: teams.teams.iter().map(|t| t.name.clone()).collect(),
+        prep,
+        names,
         values,
         series,
         source: teams.source.clone(),
@@ -132,7 +166,8 @@ pub fn table(
         .zip(&d.values)
         .map(|(name, values)| TeamUsage { name, values })
         .collect();
-    Some(team_table(
+    Some(team_table_with(
+        &d.prep,
         &usage,
         &pools,
         &TeamTableInputs {
@@ -201,7 +236,8 @@ pub fn fleet_table(
             on_demand: row.on_demand,
             spot: row.spot,
         };
-        let one = match team_table(
+        let one = match team_table_with(
+            &TeamsPrep::without_levels(&usage),
             &usage,
             &pools,
             &TeamTableInputs {
@@ -362,10 +398,13 @@ pub struct TeamMemos {
 
 pub fn team_memos(ctx: Ctx) -> TeamMemos {
     let (state, parse_status, outputs) = (ctx.state, ctx.parse_status, ctx.outputs);
+    // Only the mode and the row shown: a price change does not copy the teams again.
+    let shown = Memo::new(move |_| state.with(shown_of));
     let data = Memo::new(move |_| {
+        let shown = shown.get();
         parse_status.with(|p| match p {
             ParseStatus::Done(Ok(parsed)) if parsed.teams.is_some() => {
-                state.with(|s| teams_data(s, parsed)).map(Arc::new)
+                teams_data_for(&shown, parsed).map(Arc::new)
             }
             _ => None,
         })
@@ -412,6 +451,8 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
         })
         .forget();
     });
+    let lookback = Memo::new(move |_| state.with(|s| s.inputs.lookback));
+    let committed = Memo::new(move |_| outputs.with(|o| o.baseline.as_ref().ok().map(|b| b.gpus)));
     let chart = Memo::new(move |_| {
         let d = data.get()?;
         let l = ctx.lang.get();
@@ -421,9 +462,7 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
             .map(|n| crate::present::teams::team_name(l, n))
             .collect();
         let others = crate::i18n::pick(l, "other teams", "其他团队");
-        let lookback = state.with(|s| s.inputs.lookback);
-        let n = outputs.with(|o| o.baseline.as_ref().ok().map(|b| b.gpus));
-        chart_data(&d, &names, others, lookback, n)
+        chart_data(&d, &names, others, lookback.get(), committed.get())
     });
     let fleet = Memo::new(move |_| {
         ctx.fleet.with(|f| match f {
@@ -450,6 +489,7 @@ mod tests {
     use super::*;
     use crate::core::plan::plan_with_history;
     use crate::core::profile::{profile, Lookback};
+    use crate::core::teams::TeamUsage;
 
     /// The formulas doc's example through the page's functions: the teams add up to the plan.
     #[test]
@@ -474,6 +514,20 @@ mod tests {
             choices: vec![],
             merged: 0,
             type_name: None,
+            prep: TeamsPrep::new(&[
+                TeamUsage {
+                    name: "A",
+                    values: &[1.0, 1.0, 2.0, 0.0],
+                },
+                TeamUsage {
+                    name: "B",
+                    values: &[0.0, 1.0, 1.0, 1.0],
+                },
+                TeamUsage {
+                    name: "C",
+                    values: &[0.0, 0.0, 1.0, 3.0],
+                },
+            ]),
         };
         let prof = profile(&series, &inputs.profile_settings()).unwrap();
         let o = plan_with_history(&inputs, Some(&prof));

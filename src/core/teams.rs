@@ -242,6 +242,67 @@ pub fn share_out(total: Money, weights: &[f64]) -> Vec<Money> {
         .collect()
 }
 
+/// What the team table needs that no input changes: U(t), the peak hours, and each team's
+/// GPU-hours, p50, p95 and peak (the sorts), computed once per history ([`TeamsPrep::new`]),
+/// so the table on each change is O(teams × hours) without a sort.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamsPrep {
+    /// U(t).
+    pub u_total: Vec<f64>,
+    /// The peak hours (the top 5 % by U(t), ties to the earlier hour).
+    pub is_peak: Vec<bool>,
+    pub peak_count: usize,
+    /// Per team: (GPU-hours, p50, p95, peak).
+    pub levels: Vec<(f64, f64, f64, f64)>,
+}
+
+impl TeamsPrep {
+    /// Everything, the teams' levels included.
+    pub fn new(teams: &[TeamUsage]) -> Self {
+        let mut prep = Self::without_levels(teams);
+        prep.levels = teams
+            .iter()
+            .map(|team| {
+                let dist = Distribution::from_values(team.values);
+                (
+                    team.values.iter().sum(),
+                    dist.quantile(0.5).unwrap_or(0.0),
+                    dist.quantile(0.95).unwrap_or(0.0),
+                    team.values.iter().copied().fold(0.0, f64::max),
+                )
+            })
+            .collect();
+        prep
+    }
+
+    /// U(t) and the peak hours; each team's levels left at 0 (a table whose p50, p95 and peak
+    /// are not shown: a fleet's sum over its types).
+    pub fn without_levels(teams: &[TeamUsage]) -> Self {
+        let hours = teams.first().map_or(0, |t| t.values.len());
+        let total_at = |t: usize| {
+            teams
+                .iter()
+                .map(|x| x.values.get(t).copied().unwrap_or(0.0))
+                .sum::<f64>()
+        };
+        let u_total: Vec<f64> = (0..hours).map(total_at).collect();
+        let peak_count =
+            ((hours as f64 * PEAK_HOURS_FRACTION).ceil() as usize).clamp(1, hours.max(1));
+        let mut by_u: Vec<usize> = (0..hours).collect();
+        by_u.sort_by(|&a, &b| u_total[b].total_cmp(&u_total[a]).then(a.cmp(&b)));
+        let mut is_peak = vec![false; hours];
+        for &t in by_u.iter().take(peak_count) {
+            is_peak[t] = true;
+        }
+        Self {
+            u_total,
+            is_peak,
+            peak_count: peak_count.min(hours),
+            levels: vec![(0.0, 0.0, 0.0, 0.0); teams.len()],
+        }
+    }
+}
+
 /// The team table (§ 21). Errors: `TeamShares` when the fixed percentages are negative, not
 /// numbers, or do not add up to 100 (with [`IdleSplit::Fixed`]); `UsageHistory` when the
 /// teams' series are not all as long, or there is none.
@@ -250,25 +311,31 @@ pub fn team_table(
     pools: &PlanPools,
     inputs: &TeamTableInputs,
 ) -> Result<TeamTable, InputError> {
+    team_table_with(&TeamsPrep::new(teams), teams, pools, inputs)
+}
+
+/// [`team_table`] with the history's [`TeamsPrep`] (made from the same `teams`).
+pub fn team_table_with(
+    prep: &TeamsPrep,
+    teams: &[TeamUsage],
+    pools: &PlanPools,
+    inputs: &TeamTableInputs,
+) -> Result<TeamTable, InputError> {
     let hours = teams.first().map_or(0, |t| t.values.len());
-    if hours == 0 || teams.iter().any(|t| t.values.len() != hours) {
+    if hours == 0
+        || teams.iter().any(|t| t.values.len() != hours)
+        || prep.u_total.len() != hours
+        || prep.levels.len() != teams.len()
+    {
         return Err(InputError::new(Field::UsageHistory, Problem::Empty));
     }
     let n_teams = teams.len();
     let nf = f64::from(pools.gpus);
     let start = inputs.window_start.min(hours - 1);
     let window_hours = hours - start;
-
-    let total_at = |t: usize| teams.iter().map(|x| x.values[t]).sum::<f64>();
-    let u_total: Vec<f64> = (0..hours).map(total_at).collect();
-    // The peak hours: the top 5 % by U(t), ties to the earlier hour.
-    let peak_count = ((hours as f64 * PEAK_HOURS_FRACTION).ceil() as usize).clamp(1, hours);
-    let mut by_u: Vec<usize> = (0..hours).collect();
-    by_u.sort_by(|&a, &b| u_total[b].total_cmp(&u_total[a]).then(a.cmp(&b)));
-    let mut is_peak = vec![false; hours];
-    for &t in &by_u[..peak_count] {
-        is_peak[t] = true;
-    }
+    let u_total = &prep.u_total;
+    let is_peak = &prep.is_peak;
+    let peak_count = prep.peak_count;
     let is_trough = |t: usize| u_total[t] <= nf;
     let trough_hours = (0..hours).filter(|&t| is_trough(t)).count();
     let base_factor = |t: usize| {
@@ -355,14 +422,14 @@ pub fn team_table(
         .zip(&sums)
         .enumerate()
         .map(|(i, (team, s))| {
-            let dist = Distribution::from_values(team.values);
+            let (_, p50, p95, peak) = prep.levels[i];
             TeamRow {
                 name: team.name.to_string(),
                 gpu_hours: s.gpu_hours,
                 share: ratio(s.gpu_hours, all_sum),
-                p50: dist.quantile(0.5).unwrap_or(0.0),
-                p95: dist.quantile(0.95).unwrap_or(0.0),
-                peak: team.values.iter().copied().fold(0.0, f64::max),
+                p50,
+                p95,
+                peak,
                 trough_share: ratio(s.trough, trough_sum),
                 peak_share: ratio(s.peak, peak_sum),
                 baseline_hours: s.baseline,
