@@ -72,24 +72,7 @@ pub fn teams_data_for(
     let (series, values, type_name): (UsageSeries, Vec<Vec<f64>>, Option<String>) = if fleet {
         let row = row.as_ref()?;
         let series = crate::url::quantize(&crate::fleet::row_series(&row.keys, &parsed.types)?);
-        let idx: Vec<usize> = (0..parsed.types.len())
-            .filter(|&k| row.keys.contains(&parsed.types[k].key))
-            .collect();
-        let values = teams
-            .teams
-            .iter()
-            .map(|t| {
-                let mut v = vec![0.0; series.values.len()];
-                for &k in &idx {
-                    if let Some(part) = t.by_type.get(k) {
-                        for (a, b) in v.iter_mut().zip(part) {
-                            *a += b;
-                        }
-                    }
-                }
-                round_all(v)
-            })
-            .collect();
+        let values = row_team_values(teams, parsed, &row.keys, series.values.len());
         (series, values, Some(row.name.clone()))
     } else {
         let values = teams
@@ -120,6 +103,34 @@ pub fn teams_data_for(
         merged: teams.merged,
         type_name,
     })
+}
+
+/// Each team's GPUs busy per hour of the history types `keys` (a fleet row's; several after a
+/// merge), summed and rounded to 0.001 GPU as a link carries them.
+fn row_team_values(
+    teams: &crate::core::ingest::Teams,
+    parsed: &Parsed,
+    keys: &[String],
+    hours: usize,
+) -> Vec<Vec<f64>> {
+    let idx: Vec<usize> = (0..parsed.types.len())
+        .filter(|&k| keys.contains(&parsed.types[k].key))
+        .collect();
+    teams
+        .teams
+        .iter()
+        .map(|team| {
+            let mut v = vec![0.0; hours];
+            for &k in &idx {
+                if let Some(part) = team.by_type.get(k) {
+                    for (a, b) in v.iter_mut().zip(part) {
+                        *a += b;
+                    }
+                }
+            }
+            round_all(v)
+        })
+        .collect()
 }
 
 fn round_all(mut v: Vec<f64>) -> Vec<f64> {
@@ -202,24 +213,7 @@ pub fn fleet_table(
     let mut sum: Option<TeamTable> = None;
     for (row, t) in plan.rows.iter().zip(&s.fleet.types) {
         let series = crate::fleet::row_series(&t.keys, &parsed.types)?;
-        let idx: Vec<usize> = (0..parsed.types.len())
-            .filter(|&k| t.keys.contains(&parsed.types[k].key))
-            .collect();
-        let values: Vec<Vec<f64>> = teams
-            .teams
-            .iter()
-            .map(|team| {
-                let mut v = vec![0.0; series.values.len()];
-                for &k in &idx {
-                    if let Some(part) = team.by_type.get(k) {
-                        for (a, b) in v.iter_mut().zip(part) {
-                            *a += b;
-                        }
-                    }
-                }
-                round_all(v)
-            })
-            .collect();
+        let values = row_team_values(teams, parsed, &t.keys, series.values.len());
         let usage: Vec<TeamUsage> = teams
             .teams
             .iter()
