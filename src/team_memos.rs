@@ -39,6 +39,8 @@ pub struct TeamsData {
     pub type_name: Option<String>,
     /// What the team table needs that no input changes (its sorts), made once.
     pub prep: TeamsPrep,
+    /// The teams by GPU-hours, largest first (ties: the earlier), the order of the rows shown.
+    pub order: Vec<usize>,
 }
 
 /// The teams of a parsed history for the type the cards show: all of them for one type; in a
@@ -93,7 +95,15 @@ pub fn teams_data_for(
             })
             .collect::<Vec<_>>(),
     );
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| {
+        prep.levels[b]
+            .0
+            .total_cmp(&prep.levels[a].0)
+            .then(a.cmp(&b))
+    });
     Some(TeamsData {
+        order,
         prep,
         names,
         values,
@@ -508,6 +518,7 @@ mod tests {
             choices: vec![],
             merged: 0,
             type_name: None,
+            order: vec![0, 1, 2],
             prep: TeamsPrep::new(&[
                 TeamUsage {
                     name: "A",

@@ -18,7 +18,7 @@ use crate::core::ingest::TeamChoice;
 use crate::core::teams::IdleSplit;
 use crate::inputs::by_testid;
 use crate::present::teams::{
-    present, present_shapley, source_text, split_name, ShapleyView, TeamsView,
+    present, present_shapley, source_text, split_name, ShapleyView, TeamsView, SHOWN_TEAMS,
 };
 use crate::present::Shown;
 use crate::team_memos::TeamMemos;
@@ -29,11 +29,18 @@ pub fn TeamsCard() -> impl IntoView {
     let (state, lang, currency) = (ctx.state, ctx.lang, ctx.currency);
     let memos = expect_context::<TeamMemos>();
     let shown = Memo::new(move |_| memos.data.with(|d| d.is_some()));
+    // The largest teams one per row, the rest summed, until "show all" (`SHOWN_TEAMS`).
+    let show_all = RwSignal::new(false);
     let view = Memo::new(move |_| {
         let d = memos.data.get()?;
         let n = ctx
             .outputs
             .with(|o| o.baseline.as_ref().map_or(0, |b| b.gpus));
+        let shown = if show_all.get() {
+            usize::MAX
+        } else {
+            SHOWN_TEAMS
+        };
         memos.table.with(|t| {
             t.as_ref().map(|t| {
                 present(
@@ -43,6 +50,8 @@ pub fn TeamsCard() -> impl IntoView {
                     memos.plan_total.get(),
                     n,
                     &d.source,
+                    &d.order,
+                    shown,
                 )
             })
         })
@@ -96,14 +105,28 @@ pub fn TeamsCard() -> impl IntoView {
             })
         })
     };
+    // Row i shows team `rows[i].index`: its Shapley values are at that index.
     let shapley_cell = move |i: usize, f: fn(&ShapleyView) -> &Vec<Shown>| {
         Memo::new(move |_| {
-            shapley.with(|s| match s {
-                Some(Ok(s)) => f(s).get(i).cloned().unwrap_or_default(),
+            let index = view.with(|v| {
+                v.as_ref()
+                    .and_then(|v| v.as_ref().ok())
+                    .and_then(|v| v.rows.get(i))
+                    .map(|r| r.index)
+            });
+            shapley.with(|s| match (s, index) {
+                (Some(Ok(s)), Some(index)) => f(s).get(index).cloned().unwrap_or_default(),
                 _ => Shown::new("…", ""),
             })
         })
     };
+    let rest = Memo::new(move |_| {
+        view.with(|v| {
+            v.as_ref()
+                .and_then(|v| v.as_ref().ok())
+                .and_then(|v| v.rest.clone())
+        })
+    });
     let shapley_note = move || match shapley.get() {
         Some(Ok(s)) => s.note,
         Some(Err(e)) => e,
@@ -194,8 +217,20 @@ pub fn TeamsCard() -> impl IntoView {
         });
         let source = memos.data.with(|d| d.as_ref().map(|d| d.source.clone()))?;
         memos.fleet.with(|t| {
-            t.as_ref()
-                .and_then(|t| present(lang.get(), currency.get(), t, total, n, &source).ok())
+            t.as_ref().and_then(|t| {
+                let all: Vec<usize> = (0..t.as_ref().map_or(0, |t| t.rows.len())).collect();
+                present(
+                    lang.get(),
+                    currency.get(),
+                    t,
+                    total,
+                    n,
+                    &source,
+                    &all,
+                    usize::MAX,
+                )
+                .ok()
+            })
         })
     });
     let shares_field = by_testid("team-shares").map(|spec| view! { <TextField spec /> });
@@ -286,6 +321,27 @@ pub fn TeamsCard() -> impl IntoView {
                                     </tr>
                                 }.into_any()
                             }) />
+                            {move || rest.get().map(|(k, r)| view! {
+                                <tr class="teams-rest" data-more=k.to_string()>
+                                    <th scope="row">
+                                        {r.name.clone()} " "
+                                        <button type="button" data-testid="teams-show-all" on:click=move |_| show_all.set(true)>
+                                            {bilingual(lang, "Show every team", "显示全部团队")}
+                                        </button>
+                                    </th>
+                                    <td data-testid="team-rest-gpu-hours" data-label=move || crate::i18n::pick(lang.get(), "GPU-hours", "卡时") data-value=r.gpu_hours.value.clone()>{r.gpu_hours.text.clone()}</td>
+                                    <td data-label=move || crate::i18n::pick(lang.get(), "Share", "占比")>{r.share.text.clone()}</td>
+                                    <td></td>
+                                    <td data-label=move || crate::i18n::pick(lang.get(), "Share in troughs", "低谷占比")>{r.trough_share.text.clone()}</td>
+                                    <td data-label=move || crate::i18n::pick(lang.get(), "Share in peaks", "高峰占比")>{r.peak_share.text.clone()}</td>
+                                    <td data-label=move || crate::i18n::pick(lang.get(), "Baseline GPU-hours", "基线卡时")>{r.baseline_hours.text.clone()}</td>
+                                    <td data-label=move || crate::i18n::pick(lang.get(), "Committed used", "已用包月")>{r.committed.text.clone()}</td>
+                                    <td data-label=move || crate::i18n::pick(lang.get(), "Idle share", "闲置分摊")>{r.idle.text.clone()}</td>
+                                    <td data-label=move || crate::i18n::pick(lang.get(), "Elastic", "弹性")>{r.elastic.text.clone()}</td>
+                                    <td data-testid="team-rest-total" data-label=move || crate::i18n::pick(lang.get(), "Monthly total", "每月合计") data-value=r.total.value.clone()>{r.total.text.clone()}</td>
+                                    <td></td><td></td><td></td>
+                                </tr>
+                            })}
                             {move || idle_row.get().map(|s| view! {
                                 <tr data-team="idle">
                                     <th scope="row">{bilingual(lang, "Idle committed GPUs", "闲置的包月卡")}</th>

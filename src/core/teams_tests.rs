@@ -511,3 +511,52 @@ fn a_run_in_steps_gives_the_same_figures() {
         );
     }
 }
+
+/// Timing (run with `--ignored --nocapture` in release): the team table and its texts for 200
+/// teams over 30 days, as on every change.
+#[test]
+#[ignore]
+fn table_timing() {
+    let hours = 720;
+    let mut rng = Rng(99);
+    let teams: Vec<Vec<f64>> = (0..200)
+        .map(|i| {
+            (0..hours)
+                .map(|_| round_milli(((rng.next() % 1000) as f64 / 1000.0) * (1 + i % 5) as f64))
+                .collect()
+        })
+        .collect();
+    let names: Vec<String> = (0..200).map(|i| format!("acct-{i}")).collect();
+    let usage: Vec<TeamUsage> = names
+        .iter()
+        .zip(&teams)
+        .map(|(n, v)| TeamUsage { name: n, values: v })
+        .collect();
+    let prep = TeamsPrep::new(&usage);
+    let pools = example_pools();
+    let t0 = std::time::Instant::now();
+    let mut total = Money::ZERO;
+    for _ in 0..20 {
+        let t = team_table_with(&prep, &usage, &pools, &TeamTableInputs::default()).unwrap();
+        let v = crate::present::teams::present(
+            crate::state::Lang::En,
+            "¥",
+            &Ok(t.clone()),
+            t.total,
+            2,
+            &crate::core::ingest::TeamSource::Column("Account".into()),
+            &(0..200).collect::<Vec<_>>(),
+            crate::present::teams::SHOWN_TEAMS,
+        )
+        .unwrap();
+        total += t.total;
+        assert_eq!(v.rows.len(), crate::present::teams::SHOWN_TEAMS);
+    }
+    println!("table + texts: {:?} per change", t0.elapsed() / 20);
+    let t0 = std::time::Instant::now();
+    for _ in 0..20 {
+        let t = team_table_with(&prep, &usage, &pools, &TeamTableInputs::default()).unwrap();
+        total += t.total;
+    }
+    println!("table alone: {:?} per change ({total})", t0.elapsed() / 20);
+}

@@ -10,8 +10,15 @@ use crate::format::{money, number_trim, percent};
 use crate::i18n::{error_message, pick};
 use crate::state::Lang;
 
+/// Teams listed one per row before "show all": the largest by GPU-hours; the others are summed
+/// in one row (a price change rewrites the rows shown, and 200 teams' 2 800 cells cost
+/// ~100 ms a change).
+pub const SHOWN_TEAMS: usize = 20;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct TeamRowView {
+    /// Index of the team in the table (its Shapley values' index).
+    pub index: usize,
     /// The team's name as shown (the `data-team` of its row).
     pub name: String,
     pub gpu_hours: Shown,
@@ -29,7 +36,10 @@ pub struct TeamRowView {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TeamsView {
+    /// The rows shown, in the order given (largest GPU-hours first).
     pub rows: Vec<TeamRowView>,
+    /// The teams not shown, summed: how many, and their row (`None` when all are shown).
+    pub rest: Option<(usize, TeamRowView)>,
     /// [`IdleSplit::Row`]: the idle committed cost as a row of its own.
     pub idle_row: Option<Shown>,
     /// Σ of the teams' totals (and the idle row): the plan's monthly total.
@@ -86,7 +96,9 @@ pub fn split_name(l: Lang, s: IdleSplit) -> &'static str {
     }
 }
 
-/// The team table's texts. `plan_total`: the plan's monthly total (its pools).
+/// The team table's texts. `plan_total`: the plan's monthly total (its pools); `order`: the
+/// teams by GPU-hours, largest first; `shown`: how many of them get a row (the rest one row).
+#[allow(clippy::too_many_arguments)]
 pub fn present(
     l: Lang,
     cur: &str,
@@ -94,12 +106,16 @@ pub fn present(
     plan_total: Money,
     n: u32,
     source: &TeamSource,
+    order: &[usize],
+    shown: usize,
 ) -> Presented<TeamsView> {
     let t = table.as_ref().map_err(|e| error_message(l, e))?;
-    let rows: Vec<TeamRowView> = t
-        .rows
+    let shown = shown.min(order.len());
+    let rows: Vec<TeamRowView> = order[..shown]
         .iter()
-        .map(|r| TeamRowView {
+        .filter_map(|&i| t.rows.get(i).map(|r| (i, r)))
+        .map(|(index, r)| TeamRowView {
+            index,
             name: team_name(l, &r.name),
             gpu_hours: hours(r.gpu_hours, l),
             share: share(r.share, l),
@@ -121,6 +137,38 @@ pub fn present(
             total: cash(r.total, cur, l),
         })
         .collect();
+    let rest = (shown < order.len()).then(|| {
+        let others: Vec<&crate::core::teams::TeamRow> = order[shown..]
+            .iter()
+            .filter_map(|&i| t.rows.get(i))
+            .collect();
+        let sum_f =
+            |f: fn(&crate::core::teams::TeamRow) -> f64| others.iter().map(|r| f(r)).sum::<f64>();
+        let sum_m = |f: fn(&crate::core::teams::TeamRow) -> Money| {
+            others.iter().map(|r| f(r)).sum::<Money>()
+        };
+        let k = others.len();
+        (
+            k,
+            TeamRowView {
+                index: usize::MAX,
+                name: match l {
+                    Lang::En => format!("{k} more teams"),
+                    Lang::Zh => format!("其余 {k} 个团队"),
+                },
+                gpu_hours: hours(sum_f(|r| r.gpu_hours), l),
+                share: share(sum_f(|r| r.share), l),
+                levels: Shown::default(),
+                trough_share: share(sum_f(|r| r.trough_share), l),
+                peak_share: share(sum_f(|r| r.peak_share), l),
+                baseline_hours: hours(sum_f(|r| r.baseline_hours), l),
+                committed: cash(sum_m(|r| r.committed), cur, l),
+                idle: cash(sum_m(|r| r.idle), cur, l),
+                elastic: cash(sum_m(|r| r.elastic()), cur, l),
+                total: cash(sum_m(|r| r.total), cur, l),
+            },
+        )
+    });
     let lead = |f: fn(&crate::core::teams::TeamRow) -> f64| {
         t.rows
             .iter()
@@ -167,6 +215,7 @@ pub fn present(
     };
     Ok(TeamsView {
         rows,
+        rest,
         idle_row: (t.split == IdleSplit::Row).then(|| cash(t.idle_row, cur, l)),
         total_sum: cash(t.total, cur, l),
         check,
@@ -275,8 +324,11 @@ mod tests {
             pools.total(),
             2,
             &TeamSource::Column("Account".into()),
+            &[0, 1, 2],
+            SHOWN_TEAMS,
         )
         .unwrap();
+        assert_eq!(v.rest, None);
         assert_eq!(v.rows[0].total.text, "¥13,296.97");
         assert_eq!(v.rows[2].name, "(no team)");
         assert_eq!(v.total_sum.value, "36045.00");
@@ -294,9 +346,29 @@ mod tests {
             pools.total(),
             2,
             &TeamSource::Column("Account".into()),
+            &[0, 1, 2],
+            SHOWN_TEAMS,
         )
         .unwrap();
         assert_eq!(zh.rows[2].name, "（未归属）");
+        // Two shown, the third summed in one row.
+        let two = present(
+            Lang::En,
+            "¥",
+            &t,
+            pools.total(),
+            2,
+            &TeamSource::Column("Account".into()),
+            &[2, 0, 1],
+            2,
+        )
+        .unwrap();
+        assert_eq!((two.rows[0].name.as_str(), two.rows[0].index), ("(no team)", 2));
+        let (k, rest) = two.rest.unwrap();
+        assert_eq!(
+            (k, rest.name.as_str(), rest.total.value.as_str()),
+            (1, "1 more teams", "9868.39")
+        );
         assert!(zh.summary.contains("来自列 Account"), "{}", zh.summary);
     }
 }
