@@ -59,7 +59,8 @@ test('a three-account sacct export gives the formulas doc\'s figures to the cent
   const { page, context, problems } = await openPage(browser, server.url + LINK);
   await paste(page, SACCT);
   let t = await table(page);
-  assert.deepEqual(Object.keys(t).filter((k) => k !== 'sum'), ['A', 'B', 'C']);
+  // Rows by GPU-hours, largest first (ties: the earlier team).
+  assert.deepEqual(Object.keys(t).filter((k) => k !== 'sum'), ['A', 'C', 'B']);
   assert.deepEqual([t.A['team-gpu-hours'], t.B['team-gpu-hours'], t.C['team-gpu-hours']], ['4.000', '3.000', '4.000']);
   assert.deepEqual([t.A['team-baseline-hours'], t.B['team-baseline-hours'], t.C['team-baseline-hours']], ['3.000', '2.000', '2.000']);
   assert.equal(Number(t.A['team-trough-share']).toFixed(4), '0.6667');
@@ -116,7 +117,7 @@ test('a three-account sacct export gives the formulas doc\'s figures to the cent
   await page.waitForSelector('[data-testid=team-table] tr[data-team=ana]');
   await page.selectOption('[data-testid=idle-split]', 'proportional');
   t = await table(page);
-  assert.deepEqual(Object.keys(t).filter((k) => k !== 'sum'), ['ana', 'bo', 'chen']);
+  assert.deepEqual(Object.keys(t).filter((k) => k !== 'sum').sort(), ['ana', 'bo', 'chen']);
   assert.equal(t.sum, '36045.00');
   assert.deepEqual(problems, []);
   await context.close();
