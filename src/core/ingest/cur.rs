@@ -1184,35 +1184,54 @@ fn cur_teams(header: &mut CurHeader, choice: &TeamChoice) -> Option<Box<CurTeams
 }
 
 /// The tags of a CUR 2.0 `resource_tags` cell (`""` unescaped): a JSON object
-/// `{"user_team":"ml"}`, or Athena's `{user_team=ml, user_env=prod}`.
+/// `{"user_team":"ml"}`, or Athena's `{user_team=ml, user_env=prod}`. A value that is not a
+/// string is kept as written (`null`: empty).
 fn tag_map(cell: &str) -> Vec<(String, String)> {
     let text = cell.trim().replace("\"\"", "\"");
-    let text = text.trim();
-    if text.is_empty() {
-        return Vec::new();
+    let inner = text
+        .trim()
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .unwrap_or("");
+    let mut out = Vec::new();
+    let mut chars = inner.chars().peekable();
+    // A quoted string (`\` escapes the next character) or a bare word up to a stop.
+    let token = |chars: &mut std::iter::Peekable<std::str::Chars>, stops: &[char]| {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let mut t = String::new();
+        if chars.next_if_eq(&'"').is_some() {
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => break,
+                    '\\' => t.extend(chars.next()),
+                    c => t.push(c),
+                }
+            }
+            while chars.next_if(|c| !stops.contains(c)).is_some() {}
+        } else {
+            while let Some(c) = chars.next_if(|c| !stops.contains(c)) {
+                t.push(c);
+            }
+            t = t.trim().to_string();
+            if t == "null" {
+                t.clear();
+            }
+        }
+        t
+    };
+    while chars.peek().is_some() {
+        let k = token(&mut chars, &[':', '=', ',']);
+        let v = if chars.next_if(|&c| c == ':' || c == '=').is_some() {
+            token(&mut chars, &[','])
+        } else {
+            String::new()
+        };
+        chars.next_if_eq(&',');
+        if !k.is_empty() {
+            out.push((k, v));
+        }
     }
-    if let Ok(super::json::JsonValue::Obj(kv)) = super::json::parse(text) {
-        return kv
-            .into_iter()
-            .map(|(k, _, v)| {
-                let v = match v {
-                    super::json::JsonValue::Str(s) => s,
-                    super::json::JsonValue::Num(x) => x.to_string(),
-                    _ => String::new(),
-                };
-                (k, v)
-            })
-            .collect();
-    }
-    let inner = text.strip_prefix('{').and_then(|t| t.strip_suffix('}'));
-    inner
-        .map(|t| {
-            t.split(',')
-                .filter_map(|kv| kv.split_once('='))
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .collect()
-        })
-        .unwrap_or_default()
+    out
 }
 
 /// A user tag key of `resource_tags` (`user_team`; not AWS's own `aws_…` tags).

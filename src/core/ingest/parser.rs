@@ -15,7 +15,7 @@ use super::resample::{
     TypedHourly,
 };
 use super::split::{split_fields, split_fields_with};
-use super::teams::{from_entries, pick, series_means, teams_of, Group, TeamSource, TeamTable};
+use super::teams::{from_entries, pick, series_means, teams_of, Groups, TeamSource, TeamTable};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
@@ -1746,30 +1746,24 @@ impl TeamCols {
             .collect();
         let k = pick(choice, &choices, Some(0))?;
         let n = self.cols.len();
-        let mut groups: Vec<Group> = Vec::new();
-        let mut index: HashMap<Group, u32> = HashMap::new();
-        let nseries = self.of_series.len() / n.max(1);
-        let group_of: Vec<u32> = (0..nseries)
-            .map(|i| {
-                let team = self.of_series[i * n + k];
-                let ty = match col_type {
-                    Some((ct, nt)) => match ct.get(i) {
-                        Some(&t) if usize::from(t) < nt => t,
-                        _ => return super::teams::NO_TEAM,
-                    },
-                    None => 0,
-                };
-                let g = Group { team, ty };
-                *index.entry(g).or_insert_with(|| {
-                    groups.push(g);
-                    (groups.len() - 1) as u32
-                })
+        let table = self.tables.get(k)?;
+        let ntypes = col_type.map_or(0, |c| c.1);
+        let mut groups = Groups::new(table.len(), ntypes);
+        let group_of: Vec<u32> = self
+            .of_series
+            .chunks(n.max(1))
+            .enumerate()
+            .map(|(i, teams)| {
+                let team = teams.get(k).copied().unwrap_or(u32::MAX);
+                match col_type {
+                    Some((ct, _)) => groups.of(team, ct.get(i).copied().unwrap_or(u8::MAX)),
+                    None => groups.of(team, 0),
+                }
             })
             .collect();
         let mut entries = Vec::new();
         series_means(samples, tl, &group_of, &mut entries);
-        let ntypes = col_type.map_or(0, |c| c.1);
-        let series = from_entries(&mut entries, tl, &groups, ntypes, &self.tables[k]);
+        let series = from_entries(&entries, tl, &groups.list, ntypes, table);
         Some(teams_of(choices[k].clone(), choices, series))
     }
 }

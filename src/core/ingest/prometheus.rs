@@ -25,7 +25,7 @@ use super::json::{self, JsonValue};
 use super::number::{parse_f64, parse_number, NumError, MAX_VALUE};
 use super::resample::{hourly, hourly_typed, sort_and_collapse, Sample, Timeline};
 use super::teams::{
-    from_entries, pick, series_means, teams_of, Group, TeamChoice, TeamSource, TeamTable, Teams,
+    from_entries, pick, series_means, teams_of, Groups, TeamChoice, TeamSource, TeamTable, Teams,
     MAX_TEAM_CHOICES,
 };
 use super::timestamp::{MAX_MS, MIN_MS};
@@ -432,7 +432,7 @@ struct TeamLabels {
     /// Per wanted label: the name as first written on a series, if any series has it.
     seen: Vec<Option<String>>,
     /// Label names met, but `__name__` (the first [`MAX_TEAM_CHOICES`] in sorted order).
-    names: std::collections::BTreeSet<String>,
+    names: Vec<String>,
     /// Per series: its value of each wanted label.
     values: Vec<Vec<Option<String>>>,
 }
@@ -459,10 +459,10 @@ impl TeamLabels {
             if k == "__name__" {
                 continue;
             }
-            if !self.names.contains(k.as_str()) {
-                self.names.insert(k.clone());
-                if self.names.len() > MAX_TEAM_CHOICES {
-                    self.names.pop_last();
+            if let Err(at) = self.names.binary_search(k) {
+                if at < MAX_TEAM_CHOICES {
+                    self.names.insert(at, k.clone());
+                    self.names.truncate(MAX_TEAM_CHOICES);
                 }
             }
             for (w, (want, seen)) in self.wanted.iter().zip(&mut self.seen).enumerate() {
@@ -479,13 +479,12 @@ impl TeamLabels {
     fn choose(&self, choice: &TeamChoice) -> Option<(usize, TeamSource, Vec<TeamSource>)> {
         let w = self.seen.iter().position(Option::is_some)?;
         let name = self.seen[w].clone()?;
-        let mut names: Vec<String> = self.names.iter().cloned().collect();
-        if !names.contains(&name) {
+        let mut names = self.names.clone();
+        if let Err(at) = names.binary_search(&name) {
             if names.len() >= MAX_TEAM_CHOICES {
                 names.pop();
             }
-            names.push(name.clone());
-            names.sort_unstable();
+            names.insert(at.min(names.len()), name.clone());
         }
         let choices: Vec<TeamSource> = names.into_iter().map(TeamSource::Label).collect();
         let i = choices.iter().position(|c| c.name() == name);
@@ -506,22 +505,6 @@ impl TeamLabels {
             })
             .collect();
         (table, of_series)
-    }
-}
-
-/// Groups of (team, type) pairs, numbered as met.
-#[derive(Default)]
-struct Groups {
-    list: Vec<Group>,
-    index: HashMap<Group, u32>,
-}
-
-impl Groups {
-    fn of(&mut self, g: Group) -> u32 {
-        *self.index.entry(g).or_insert_with(|| {
-            self.list.push(g);
-            (self.list.len() - 1) as u32
-        })
     }
 }
 
@@ -1047,21 +1030,18 @@ impl Collector {
         let t = self.teams.as_ref()?;
         let (w, source, choices) = t.choose(&self.opts.team)?;
         let (table, of_series) = t.table(w);
-        let mut groups = Groups::default();
+        let mut groups = Groups::new(table.len(), ntypes);
         let group_of: Vec<u32> = of_series
             .iter()
             .enumerate()
             .map(|(i, &team)| match col_type {
-                Some(ct) => match ct.get(i) {
-                    Some(&ty) if usize::from(ty) < ntypes => groups.of(Group { team, ty }),
-                    _ => super::teams::NO_TEAM,
-                },
-                None => groups.of(Group { team, ty: 0 }),
+                Some(ct) => groups.of(team, ct.get(i).copied().unwrap_or(u8::MAX)),
+                None => groups.of(team, 0),
             })
             .collect();
         let mut entries = Vec::new();
         series_means(samples, tl, &group_of, &mut entries);
-        let series = from_entries(&mut entries, tl, &groups.list, ntypes, &table);
+        let series = from_entries(&entries, tl, &groups.list, ntypes, &table);
         Some(teams_of(source, choices, series))
     }
 
@@ -1078,21 +1058,19 @@ impl Collector {
         let (w, source, choices) = t.choose(&self.opts.team)?;
         let (mut table, _) = t.table(w);
         let at = TYPE_LABELS.len() + w;
-        let mut groups = Groups::default();
-        let group_of: Vec<u32> = self
+        let teams: Vec<u32> = self
             .groups
             .iter()
-            .enumerate()
-            .map(|(g, key)| {
-                let team = match key.get(at).and_then(Option::as_deref) {
-                    Some(name) => table.intern(name),
-                    None => table.unallocated(),
-                };
-                groups.of(Group {
-                    team,
-                    ty: if ntypes > 0 { type_of(g as u16) } else { 0 },
-                })
+            .map(|key| match key.get(at).and_then(Option::as_deref) {
+                Some(name) => table.intern(name),
+                None => table.unallocated(),
             })
+            .collect();
+        let mut groups = Groups::new(table.len(), ntypes);
+        let group_of: Vec<u32> = teams
+            .iter()
+            .enumerate()
+            .map(|(g, &team)| groups.of(team, if ntypes > 0 { type_of(g as u16) } else { 0 }))
             .collect();
         // Each step's hour, and the steps per hour.
         let src: Vec<Option<usize>> = steps.ms.iter().map(|&ms| tl.index_of(ms)).collect();
@@ -1115,7 +1093,7 @@ impl Collector {
         for (&key, &v) in &steps.more {
             push((key >> 16) as usize, (key & 0xFFFF) as u16, v);
         }
-        let series = from_entries(&mut entries, tl, &groups.list, ntypes, &table);
+        let series = from_entries(&entries, tl, &groups.list, ntypes, &table);
         Some(teams_of(source, choices, series))
     }
 }

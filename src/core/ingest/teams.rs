@@ -85,17 +85,14 @@ pub struct Teams {
 // ---------------------------------------------------------------------------------------
 // What the readers share: team names, the choice of source, and the teams' hours.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashMap;
 
 use super::excerpt;
-use super::resample::{jobs_grouped, Ordered, Timeline, NO_SOURCE};
+use super::resample::{jobs_by_group, Ordered, Timeline};
 
 /// Distinct team names kept by name; the names past it go to [`OTHER_TEAMS`] unranked (a
 /// file with a million users keeps a million names otherwise).
 pub(crate) const MAX_TEAM_NAMES: usize = 65_536;
-/// Raw cell forms compared byte by byte before the map is asked.
-const LINEAR_FORMS: usize = 16;
 /// Team of nothing: a job, series or line item counted for no team (and so for no
 /// [`TeamSeries`]; never given to usage that counts).
 pub(crate) const NO_TEAM: u32 = u32::MAX;
@@ -113,28 +110,14 @@ pub(crate) fn team_name(raw: &str) -> String {
     }
 }
 
-/// FNV-1a, for the maps of cell forms and names (short keys; no seed needed: the same input
-/// gives the same work).
-#[derive(Default)]
-pub(crate) struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
+/// FNV-1a of a name (counts the names past [`MAX_TEAM_NAMES`] without keeping them).
+fn fnv(bytes: &[u8]) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.0 = h;
-    }
+    h as i64
 }
 
 /// Two short byte strings are equal (compared in place: most cells are a few bytes).
@@ -144,18 +127,24 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 
 /// The teams met in one input, in order of first appearance: each raw cell text is named
 /// once ([`team_name`]); names equal after that are one team; an empty cell is
-/// [`UNALLOCATED`]. Later cells are compared byte by byte with the forms already met.
-#[derive(Debug, Default)]
+/// [`UNALLOCATED`]. Later cells find their form in an open-addressing table by their FNV-1a
+/// hash and bytes (a cell costs a hash of its bytes and one comparison, however many teams).
+#[derive(Default)]
 pub(crate) struct TeamTable {
+    /// The cell forms met (at most 2 × [`MAX_TEAM_NAMES`]) and each one's team.
     forms: Vec<(Box<[u8]>, u32)>,
-    more_forms: HashMap<Box<[u8]>, u32, BuildHasherDefault<Fnv>>,
-    by_name: HashMap<String, u32, BuildHasherDefault<Fnv>>,
+    /// `forms` by hash: an index in `forms` + 1 (0: empty), linear probing; a power of two
+    /// long, at most half full.
+    form_at: Vec<u32>,
+    by_name: HashMap<String, u32>,
     /// Per team id: its name ([`UNALLOCATED`] for the team of empty cells).
     pub names: Vec<String>,
     unallocated: Option<u32>,
-    /// The one id of every name past [`MAX_TEAM_NAMES`], and how many such names.
+    /// The one id of every name past [`MAX_TEAM_NAMES`], and those names' hashes (sorted and
+    /// deduplicated as they grow).
     overflow: Option<u32>,
-    overflow_names: HashSet<u64, BuildHasherDefault<Fnv>>,
+    overflow_names: Vec<i64>,
+    overflow_distinct: usize,
 }
 
 impl TeamTable {
@@ -167,20 +156,36 @@ impl TeamTable {
     /// The team of the cell `line[a..b]`.
     pub fn intern_in(&mut self, line: &str, (a, b): (usize, usize)) -> u32 {
         let bytes = line.as_bytes().get(a..b).unwrap_or(&[]);
-        for (f, t) in &self.forms {
+        let mask = self.form_at.len().wrapping_sub(1);
+        let mut i = fnv(bytes) as usize & mask;
+        while let Some(&k) = self.form_at.get(i).filter(|&&k| k != 0) {
+            let (f, t) = &self.forms[k as usize - 1];
             if same(f, bytes) {
                 return *t;
             }
+            i = (i + 1) & mask;
         }
-        if let Some(&t) = self.more_forms.get(bytes) {
-            return t;
-        }
-        let raw = line.get(a..b).unwrap_or("");
-        let t = self.named(raw);
-        if self.forms.len() < LINEAR_FORMS {
+        let t = self.named(line.get(a..b).unwrap_or(""));
+        if self.forms.len() < 2 * MAX_TEAM_NAMES {
             self.forms.push((bytes.into(), t));
-        } else if self.more_forms.len() < 2 * MAX_TEAM_NAMES {
-            self.more_forms.insert(bytes.into(), t);
+            if self.forms.len() * 2 > self.form_at.len() {
+                // Grow (at most half full) and place every form again.
+                let size = (self.form_at.len() * 2).max(64);
+                self.form_at = vec![0; size];
+                for (k, (f, _)) in self.forms.iter().enumerate() {
+                    let mut i = fnv(f) as usize & (size - 1);
+                    while self.form_at[i] != 0 {
+                        i = (i + 1) & (size - 1);
+                    }
+                    self.form_at[i] = k as u32 + 1;
+                }
+            } else {
+                let mut i = fnv(bytes) as usize & mask;
+                while self.form_at[i] != 0 {
+                    i = (i + 1) & mask;
+                }
+                self.form_at[i] = self.forms.len() as u32;
+            }
         }
         t
     }
@@ -193,9 +198,12 @@ impl TeamTable {
         } else if let Some(&t) = self.by_name.get(&name) {
             t
         } else if self.by_name.len() >= MAX_TEAM_NAMES {
-            let mut h = Fnv::default();
-            h.write(name.as_bytes());
-            self.overflow_names.insert(h.finish());
+            self.overflow_names.push(fnv(name.as_bytes()));
+            if self.overflow_names.len() >= 2 * self.overflow_distinct + 1024 {
+                self.overflow_names.sort_unstable();
+                self.overflow_names.dedup();
+                self.overflow_distinct = self.overflow_names.len();
+            }
             match self.overflow {
                 Some(t) => t,
                 None => {
@@ -209,6 +217,14 @@ impl TeamTable {
             self.by_name.insert(name, t);
             t
         }
+    }
+
+    /// Distinct names past [`MAX_TEAM_NAMES`].
+    fn overflow_count(&self) -> usize {
+        let mut v = self.overflow_names.clone();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
     }
 
     /// The team of usage without a team.
@@ -276,7 +292,7 @@ fn slots(table: &TeamTable, hours: &[f64], used: &[bool]) -> Slots {
             is_used(t) && Some(t as u32) != table.unallocated && Some(t as u32) != table.overflow
         })
         .collect();
-    let overflow_count = overflow.map_or(0, |_| table.overflow_names.len().max(1));
+    let overflow_count = overflow.map_or(0, |_| table.overflow_count().max(1));
     let distinct = named.len() + usize::from(unalloc.is_some()) + overflow_count;
     let mut slot_of = vec![u32::MAX; n];
     let mut names = Vec::new();
@@ -284,22 +300,28 @@ fn slots(table: &TeamTable, hours: &[f64], used: &[bool]) -> Slots {
     let kept: Vec<usize> = if distinct <= MAX_TEAMS {
         named
     } else {
-        let keep = MAX_TEAMS - 1 - usize::from(unalloc.is_some());
-        let mut by_size = named.clone();
-        // Largest first; equal GPU-hours: the earlier team.
-        by_size.sort_by(|&a, &b| {
-            let (ha, hb) = (
-                hours.get(a).copied().unwrap_or(0.0),
-                hours.get(b).copied().unwrap_or(0.0),
-            );
-            hb.total_cmp(&ha).then(a.cmp(&b))
-        });
-        let mut keep_set = vec![false; n];
-        for &t in by_size.iter().take(keep) {
-            keep_set[t] = true;
-        }
-        merged = named.len().saturating_sub(keep) + overflow_count;
-        named.into_iter().filter(|&t| keep_set[t]).collect()
+        let keep = (MAX_TEAMS - 1 - usize::from(unalloc.is_some())).min(named.len());
+        // Largest first (a key that sorts them so); equal GPU-hours: the earlier team.
+        let key = |t: usize| {
+            let h = hours.get(t).copied().unwrap_or(0.0).max(0.0) + 0.0;
+            -(h.to_bits() as i64)
+        };
+        let mut keys: Vec<i64> = named.iter().map(|&t| key(t)).collect();
+        keys.sort_unstable();
+        let cut = keys.get(keep.wrapping_sub(1)).copied().unwrap_or(i64::MIN);
+        let mut at_cut = keep - keys.iter().filter(|&&k| k < cut).count();
+        merged = named.len() - keep + overflow_count;
+        named
+            .into_iter()
+            .filter(|&t| {
+                let k = key(t);
+                let kept = k < cut || (k == cut && at_cut > 0);
+                if k == cut && kept {
+                    at_cut -= 1;
+                }
+                kept && keep > 0
+            })
+            .collect()
     };
     for t in kept {
         slot_of[t] = names.len() as u32;
@@ -363,6 +385,27 @@ impl Fill {
         }
     }
 
+    /// A whole series of a slot (and type), on every hour.
+    fn put(&mut self, slot: usize, ty: Option<usize>, series: Vec<f64>) {
+        if let Some(v) = self.values.get_mut(slot) {
+            for (x, y) in v.iter_mut().zip(&series) {
+                *x += y;
+            }
+        }
+        let Some(t) = ty.filter(|&t| t < self.ntypes) else {
+            return;
+        };
+        if let Some(v) = self.by_type.get_mut(slot).and_then(|s| s.get_mut(t)) {
+            if v.is_empty() {
+                *v = series;
+            } else {
+                for (x, y) in v.iter_mut().zip(&series) {
+                    *x += y;
+                }
+            }
+        }
+    }
+
     fn into_series(self, names: Vec<String>) -> Vec<TeamSeries> {
         names
             .into_iter()
@@ -399,11 +442,45 @@ pub(crate) struct Group {
     pub ty: u8,
 }
 
+/// The groups of (team, type) pairs met, numbered as met.
+pub(crate) struct Groups {
+    nt: usize,
+    nteams: usize,
+    at: Vec<u32>,
+    pub list: Vec<Group>,
+}
+
+impl Groups {
+    pub fn new(nteams: usize, ntypes: usize) -> Self {
+        let nt = ntypes.max(1);
+        Self {
+            nt,
+            nteams,
+            at: vec![NO_TEAM; nteams * nt],
+            list: Vec::new(),
+        }
+    }
+
+    /// The group of a team and type ([`NO_TEAM`] for a team or type beyond the table's).
+    pub fn of(&mut self, team: u32, ty: u8) -> u32 {
+        let (t, y) = (team as usize, usize::from(ty));
+        if t >= self.nteams || y >= self.nt {
+            return NO_TEAM;
+        }
+        let slot = &mut self.at[t * self.nt + y];
+        if *slot == NO_TEAM {
+            *slot = self.list.len() as u32;
+            self.list.push(Group { team, ty });
+        }
+        *slot
+    }
+}
+
 /// Hourly usage per group of a sample reading: (index in [`Timeline::keys`], group, GPUs),
 /// any order, repeats summed; every produced hour holds its source hour's entries
 /// ([`Timeline::src`]). `ntypes` is 0 for an untyped history.
 pub(crate) fn from_entries(
-    entries: &mut [(u32, u32, f64)],
+    entries: &[(u32, u32, f64)],
     tl: &Timeline,
     groups: &[Group],
     ntypes: usize,
@@ -419,7 +496,7 @@ pub(crate) fn from_entries(
     }
     let mut hours = vec![0.0f64; table.len()];
     let mut used = vec![false; table.len()];
-    for &(s, g, v) in entries.iter() {
+    for &(s, g, v) in entries {
         let Some(gr) = groups.get(g as usize) else {
             continue;
         };
@@ -429,33 +506,35 @@ pub(crate) fn from_entries(
         }
     }
     let sl = slots(table, &hours, &used);
-    entries.sort_unstable_by_key(|e| e.0);
-    let mut row_start = vec![0usize; nsrc + 1];
-    for &(s, _, _) in entries.iter() {
-        if (s as usize) < nsrc {
-            row_start[s as usize + 1] += 1;
-        }
-    }
-    for i in 0..nsrc {
-        row_start[i + 1] += row_start[i];
-    }
-    let mut fill = Fill::new(sl.names.len(), tl.src.len(), ntypes);
-    for (t, &s) in tl.src.iter().enumerate() {
-        if s == NO_SOURCE || s as usize >= nsrc {
+    // On the source hours, then each produced hour takes its source hour's value.
+    let mut fill = Fill::new(sl.names.len(), nsrc, ntypes);
+    for &(s, g, v) in entries {
+        let Some(gr) = groups.get(g as usize) else {
             continue;
-        }
-        for &(_, g, v) in &entries[row_start[s as usize]..row_start[s as usize + 1]] {
-            let Some(gr) = groups.get(g as usize) else {
-                continue;
-            };
-            let Some(&slot) = sl.slot_of.get(gr.team as usize) else {
-                continue;
-            };
-            if slot != u32::MAX {
+        };
+        match sl.slot_of.get(gr.team as usize) {
+            Some(&slot) if slot != u32::MAX => {
                 let ty = (ntypes > 0).then_some(usize::from(gr.ty));
-                fill.add(slot as usize, ty, t, v);
+                fill.add(slot as usize, ty, s as usize, v);
             }
+            _ => {}
         }
+    }
+    let identity = tl.src.len() == nsrc && tl.src.iter().enumerate().all(|(i, &s)| s as usize == i);
+    if !identity {
+        let expand = |v: &mut Vec<f64>| {
+            if !v.is_empty() {
+                let src: Vec<f64> = std::mem::take(v);
+                *v = tl
+                    .src
+                    .iter()
+                    .map(|&s| src.get(s as usize).copied().unwrap_or(0.0))
+                    .collect();
+            }
+        };
+        fill.hours = tl.src.len();
+        fill.values.iter_mut().for_each(expand);
+        fill.by_type.iter_mut().flatten().for_each(expand);
     }
     (fill.into_series(sl.names), sl.merged)
 }
@@ -551,26 +630,16 @@ pub(crate) fn from_jobs(
             usize::MAX
         }
     };
-    let (sl, dense, groups) = if nteams <= MAX_TEAMS && nteams * nt <= DIRECT_PAIRS {
+    let (sl, split, groups) = if nteams <= MAX_TEAMS && nteams * nt <= DIRECT_PAIRS {
         let np = nteams * nt;
-        let dense = match types {
-            Some((ty, _)) => jobs_grouped(
-                jobs,
-                teams.iter().zip(ty).map(|(&t, &y)| pair(t, y)),
-                np,
-                off,
-                k0,
-                n,
-            ),
-            None => jobs_grouped(jobs, teams.iter().map(|&t| pair(t, 0)), np, off, k0, n),
+        let at = |v: &[u8], j: usize| v.get(j).copied().unwrap_or(u8::MAX);
+        let team = |j: usize| teams.get(j).copied().unwrap_or(NO_TEAM);
+        let split = match types {
+            Some((ty, _)) => jobs_by_group(jobs, &|j| pair(team(j), at(ty, j)), np, off, k0, n),
+            None => jobs_by_group(jobs, &|j| pair(team(j), 0), np, off, k0, n),
         };
         // A pair with usage has a GPU-hour somewhere (a counted job adds to its hours).
-        let mut pair_used = vec![false; np];
-        for row in dense.chunks(np.max(1)) {
-            for (u, &v) in pair_used.iter_mut().zip(row) {
-                *u |= v != 0.0;
-            }
-        }
+        let pair_used: Vec<bool> = split.iter().map(|v| v.iter().any(|&x| x != 0.0)).collect();
         let used: Vec<bool> = pair_used.chunks(nt).map(|c| c.iter().any(|&u| u)).collect();
         let sl = slots(table, &vec![0.0; nteams], &used);
         let groups: Vec<Option<(usize, usize)>> = (0..np)
@@ -579,7 +648,7 @@ pub(crate) fn from_jobs(
                 (pair_used[p] && slot < sl.names.len()).then_some((slot, p % nt))
             })
             .collect();
-        (sl, dense, groups)
+        (sl, split, groups)
     } else {
         let mut hours = vec![0.0f64; nteams];
         let mut raw_used = vec![false; nteams * nt];
@@ -628,25 +697,14 @@ pub(crate) fn from_jobs(
         for g in &mut group_of_job {
             *g = remap.get(*g as usize).copied().unwrap_or(u32::MAX);
         }
-        let dense = jobs_grouped(
-            jobs,
-            group_of_job.iter().map(|&g| g as usize),
-            groups.len(),
-            off,
-            k0,
-            n,
-        );
-        (sl, dense, groups)
+        let group_of = |j: usize| group_of_job.get(j).map_or(usize::MAX, |&g| g as usize);
+        let split = jobs_by_group(jobs, &group_of, groups.len(), off, k0, n);
+        (sl, split, groups)
     };
-    let ng = groups.len();
     let mut fill = Fill::new(sl.names.len(), n, ntypes);
-    for (gi, g) in groups.iter().enumerate() {
-        let Some((slot, ty)) = *g else {
-            continue;
-        };
-        let ty = (ntypes > 0).then_some(ty);
-        for i in 0..n {
-            fill.add(slot, ty, i, dense[i * ng + gi]);
+    for (series, g) in split.into_iter().zip(&groups) {
+        if let Some((slot, ty)) = *g {
+            fill.put(slot, (ntypes > 0).then_some(ty), series);
         }
     }
     (fill.into_series(sl.names), sl.merged)

@@ -738,6 +738,26 @@ fn team_names_are_cleaned_and_merged() {
     assert_eq!(vals(&p, UNALLOCATED), [1.0]);
 }
 
+/// The table of cell forms: thousands of teams, each found again by its bytes, other forms of
+/// one name (spaces, a control character) the same team, ids in order of appearance.
+#[test]
+fn team_table_finds_every_form_again() {
+    let mut t = super::teams::TeamTable::default();
+    for i in 0..5000u32 {
+        assert_eq!(t.intern(&format!("t{i}")), i);
+    }
+    for i in (0..5000u32).rev() {
+        assert_eq!(t.intern(&format!("t{i}")), i);
+        assert_eq!(t.intern(&format!("  t{i}\u{1}")), i);
+    }
+    assert_eq!(t.len(), 5000);
+    let u = t.intern("   ");
+    assert_eq!(t.names[u as usize], UNALLOCATED);
+    assert_eq!(t.intern(""), u);
+    assert_eq!(t.intern(UNALLOCATED), u);
+    assert_eq!(t.len(), 5001);
+}
+
 /// 300 accounts (account i runs i + 1 GPUs for the hour) and a job without an account: the
 /// 254 largest accounts kept in order of appearance, the unallocated team kept, the 46
 /// smallest (1 + … + 46 = 1 081 GPUs) summed into OTHER_TEAMS.
@@ -905,33 +925,73 @@ fn corpus_teams_add_up_with_every_choice() {
 
 // ---------------------------------------------------------------------------------------
 // Timing (not run by default): `cargo test --release --lib time_sacct_1m_parse -- --ignored
-// --nocapture` (RUNS=n parses, default 3).
+// --nocapture`; RUNS=n parses (default 3), TEAM=off reads without teams, ACCOUNTS=k rewrites
+// the accounts to k of them (job i: account i mod k).
 
 /// The 1 000 000-job `sacct` export of the benchmarks (`slurm_sample::generate_sacct`: three
 /// accounts, so Auto reads its teams) through `parse`.
 #[test]
 #[ignore]
 fn time_sacct_1m_parse() {
-    let text = crate::core::slurm_sample::generate_sacct(1_000_000);
+    let env = |k: &str| std::env::var(k).ok();
+    let mut text = crate::core::slurm_sample::generate_sacct(1_000_000);
+    if let Some(k) = env("ACCOUNTS").and_then(|s| s.parse::<usize>().ok()) {
+        let mut out = String::with_capacity(text.len() + text.len() / 20);
+        for (i, line) in text.lines().enumerate() {
+            let cells: Vec<&str> = line.split('|').collect();
+            if i == 0 || cells.len() < 7 {
+                out.push_str(line);
+            } else {
+                let acc = format!("acc{}", i % k);
+                let mut c = cells.clone();
+                c[6] = &acc;
+                out.push_str(&c.join("|"));
+            }
+            out.push('\n');
+        }
+        text = out;
+    }
     let o = ParseOptions {
         max_input_bytes: MAX_FILE_BYTES,
+        team: match env("TEAM").as_deref() {
+            Some("off") => TeamChoice::Off,
+            _ => TeamChoice::Auto,
+        },
         ..ParseOptions::default()
     };
-    let runs: usize = std::env::var("RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
+    let runs: usize = env("RUNS").and_then(|s| s.parse().ok()).unwrap_or(3);
     let mut times = Vec::new();
+    let mut teams = 0;
     for _ in 0..runs {
         let t0 = std::time::Instant::now();
         let p = parse(std::hint::black_box(&text), &o).expect("parses");
         times.push(t0.elapsed().as_secs_f64());
+        teams = p.teams.as_ref().map_or(0, |t| t.teams.len());
         std::hint::black_box(&p);
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "SACCT1M times {times:?} min {:.3} median {:.3}",
+        "SACCT1M teams {teams} times {times:?} min {:.3} median {:.3}",
         times[0],
         times[times.len() / 2]
     );
+}
+
+/// CUR 2.0 tag maps as written: a comma and an escaped quote inside a value, a `null` value
+/// (unallocated), spaces.
+#[test]
+fn cur2_tag_values_are_read_as_written() {
+    let text = [
+        CUR2_HEAD,
+        "Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,USE1-BoxUsage:g5.xlarge,1,1.006,g5.xlarge,\"{\"\"user_team\"\":\"\"a,b\"\"}\"",
+        "Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,USE1-BoxUsage:g5.xlarge,2,2.012,g5.xlarge,\"{ \"\"user_team\"\" : \"\"q\\\"\"t\"\" }\"",
+        "Usage,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,USE1-BoxUsage:g5.xlarge,4,4.024,g5.xlarge,\"{\"\"user_team\"\":null}\"",
+    ]
+    .join("\n");
+    let p = ok(&text, &opts());
+    assert_eq!(p.series.values, vec![7.0]);
+    assert_eq!(team_names(&p), ["a,b", "q\"t", UNALLOCATED]);
+    assert_eq!(vals(&p, "a,b"), [1.0]);
+    assert_eq!(vals(&p, "q\"t"), [2.0]);
+    assert_eq!(vals(&p, UNALLOCATED), [4.0]);
 }
