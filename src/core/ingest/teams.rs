@@ -12,7 +12,8 @@
 /// the label, a line item without the tag).
 pub const UNALLOCATED: &str = "(unallocated)";
 /// At most this many teams are kept by name; the smallest beyond it (by GPU-hours) are
-/// summed into one team named [`OTHER_TEAMS`] and counted in [`Teams::merged`].
+/// summed into one team named [`OTHER_TEAMS`] and counted in [`Teams::merged`]
+/// ([`UNALLOCATED`] is always kept: it is no team).
 pub const MAX_TEAMS: usize = 256;
 /// The team that holds the teams beyond [`MAX_TEAMS`].
 pub const OTHER_TEAMS: &str = "(other teams)";
@@ -20,9 +21,10 @@ pub const OTHER_TEAMS: &str = "(other teams)";
 /// Which column, label or tag names the team (the page's `team-source`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TeamChoice {
-    /// The input's usual one: Slurm `Account`, Prometheus `namespace` (else the first label
-    /// that is not the metric, type, instance or GPU id), the first CUR tag column, a long
-    /// table's team column.
+    /// The input's usual one: Slurm `Account` (else `User`), Prometheus `namespace` (else
+    /// `exported_namespace`, `team`, `project`, `tenant`, `account`; none of them: no
+    /// teams), the first CUR user tag column (CUR 2.0: the first `user_` key met), a long
+    /// table's first team column.
     #[default]
     Auto,
     /// No teams: [`super::Parsed::teams`] is `None`.
