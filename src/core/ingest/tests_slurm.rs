@@ -10,8 +10,9 @@ fn opts() -> ParseOptions {
     ParseOptions::default()
 }
 
-/// Whole, in Parser chunks, Stepper slices and ByteStepper slices: all equal.
-fn same_everywhere(text: &str, o: &ParseOptions) -> ParseResult {
+/// Whole, in Parser chunks, Stepper slices and ByteStepper slices: all equal (also used by
+/// `tests_teams`).
+pub(super) fn same_everywhere(text: &str, o: &ParseOptions) -> ParseResult {
     let one = parse(text, o);
     for size in [1, 2, 3, 5, 8, 13, 64] {
         let mut p = Parser::new(o.clone());
