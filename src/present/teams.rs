@@ -363,7 +363,10 @@ mod tests {
             2,
         )
         .unwrap();
-        assert_eq!((two.rows[0].name.as_str(), two.rows[0].index), ("(no team)", 2));
+        assert_eq!(
+            (two.rows[0].name.as_str(), two.rows[0].index),
+            ("(no team)", 2)
+        );
         let (k, rest) = two.rest.unwrap();
         assert_eq!(
             (k, rest.name.as_str(), rest.total.value.as_str()),
