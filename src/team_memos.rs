@@ -168,15 +168,6 @@ pub fn plan_pools(o: &PlanOutputs) -> Option<PlanPools> {
     })
 }
 
-/// The fixed percentages typed: an error only when the idle split uses them (else ignored).
-fn fixed_shares(inputs: &PlanInputs) -> Result<Vec<(String, f64)>, crate::core::error::InputError> {
-    match parse_fixed(&inputs.team_shares) {
-        Ok(f) => Ok(f),
-        Err(e) if inputs.idle_split == crate::core::teams::IdleSplit::Fixed => Err(e),
-        Err(_) => Ok(Vec::new()),
-    }
-}
-
 /// The team table for the teams' data, the plan and the inputs.
 pub fn table(
     d: &TeamsData,
@@ -184,9 +175,10 @@ pub fn table(
     inputs: &PlanInputs,
 ) -> Option<Result<TeamTable, crate::core::error::InputError>> {
     let pools = plan_pools(o)?;
-    let fixed = match fixed_shares(inputs) {
+    let fixed = match parse_fixed(&inputs.team_shares) {
         Ok(f) => f,
-        Err(e) => return Some(Err(e)),
+        Err(e) if inputs.idle_split == crate::core::teams::IdleSplit::Fixed => return Some(Err(e)),
+        Err(_) => Vec::new(),
     };
     let window_start = lookback_start(&d.series, inputs.lookback);
     let usage: Vec<TeamUsage> = d
@@ -221,9 +213,12 @@ pub fn fleet_table(
     if s.mode != UsageMode::Data || !crate::fleet::active(&s.fleet) || parsed.types.len() < 2 {
         return None;
     }
-    let fixed = match fixed_shares(&s.inputs) {
+    let fixed = match parse_fixed(&s.inputs.team_shares) {
         Ok(f) => f,
-        Err(e) => return Some(Err(e)),
+        Err(e) if s.inputs.idle_split == crate::core::teams::IdleSplit::Fixed => {
+            return Some(Err(e))
+        }
+        Err(_) => Vec::new(),
     };
     let mut sum: Option<TeamTable> = None;
     for (row, t) in plan.rows.iter().zip(&s.fleet.types) {
@@ -419,15 +414,6 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
         })
     });
     let inputs = Memo::new(move |_| state.with(|s| s.inputs.clone()));
-    // What the cost game reads: the idle split and the fixed shares only share the table's
-    // money out, so changing them does not plan every coalition again.
-    let cost_inputs = Memo::new(move |_| {
-        inputs.with(|i| PlanInputs {
-            idle_split: Default::default(),
-            team_shares: String::new(),
-            ..i.clone()
-        })
-    });
     let table = Memo::new(move |_| {
         let d = data.get()?;
         outputs.with(|o| inputs.with(|i| table(&d, o, i)))
@@ -439,7 +425,7 @@ pub fn team_memos(ctx: Ctx) -> TeamMemos {
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         let d = data.get();
-        let i = cost_inputs.get();
+        let i = inputs.get();
         generation.update_value(|g| *g += 1);
         let Some(d) = d else {
             shapley_state.set(None);
