@@ -24,6 +24,7 @@ pub mod pools;
 pub mod prices;
 pub mod profile;
 pub mod prom_samples;
+pub mod query;
 pub mod region;
 pub mod review;
 pub mod series;
