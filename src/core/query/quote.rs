@@ -204,7 +204,7 @@ mod tests {
             );
             let hex = mysql_literal_strict(s);
             assert!(
-                hex[12..hex.len() - 1]
+                hex[11..hex.len() - 1]
                     .bytes()
                     .all(|b| b.is_ascii_hexdigit()),
                 "{hex}"
