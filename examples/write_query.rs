@@ -34,6 +34,7 @@ fn main() {
                     .collect()
             }
             "table" => spec.table = v.into(),
+            "rates" => spec.rates = v == "1" || v == "true",
             "threshold" => spec.busy_threshold_percent = v.parse().expect("number"),
             "source" => {
                 spec.duck_source = match v {

@@ -586,6 +586,26 @@ pub struct ParseReport {
     pub meaning: Option<MeaningReport>,
     /// The plausibility guard's findings ([`Warning`]); empty when the reading is plausible.
     pub warnings: Vec<Warning>,
+    /// The input is the answer to a query the page wrote (`core::query`), and how it was
+    /// exported.
+    pub query_answer: Option<QueryAnswer>,
+}
+
+/// How the answer to one of the page's queries (`core::query`) came back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum QueryAnswer {
+    /// A CSV with every field quoted: Athena's "Download results".
+    CsvQuoted,
+    /// A plain CSV: DuckDB's `COPY … TO` / CLI `-csv`, BigQuery's CSV download.
+    Csv,
+    /// Tab-separated with a header: the MySQL/MariaDB client's batch output (`-B`).
+    Tsv,
+    /// JSON rows: BigQuery's `bq query --format=json` / JSON download.
+    JsonRows,
+    /// A Prometheus `query_range` response to the page's PromQL.
+    Prometheus,
+    /// The bills' effective-rates answer ([`crate::core::query::RATES_HEADER`]).
+    Rates,
 }
 
 impl ParseReport {
@@ -630,6 +650,7 @@ impl ParseReport {
             cur: None,
             meaning: None,
             warnings: Vec::new(),
+            query_answer: None,
         }
     }
 

@@ -32,6 +32,14 @@ pub const TEAM: &str = "team";
 pub const VALUE: &str = "gpu_hours";
 pub const ANSWER_HEADER: [&str; 4] = [HOUR, TYPE, TEAM, VALUE];
 
+/// The bills' second query ([`QuerySpec::rates`]): effective rates per GPU model and
+/// pricing over the window, one row per (`gpu_type`, `pricing`, `currency`), for the
+/// bill-price fill: `gpu_hours` and `cost` (the effective cost: unblended for on demand and
+/// spot, the reservation's / Savings Plan's effective cost for covered usage, GCP cost plus
+/// credits). `pricing` is one of [`PRICINGS`].
+pub const RATES_HEADER: [&str; 5] = ["gpu_type", "pricing", "gpu_hours", "cost", "currency"];
+pub const PRICINGS: [&str; 4] = ["on_demand", "spot", "reserved", "savings_plan"];
+
 /// The longest window a query is written for (10 years of hours).
 pub const MAX_HOURS: i64 = 10 * 366 * 24;
 
@@ -133,6 +141,9 @@ pub struct QuerySpec {
     /// matcher's selector text is not taken from here.
     pub table: String,
     pub prom: PromSource,
+    /// Bills (Athena, DuckDB over a CUR, BigQuery): write the effective-rates query
+    /// ([`RATES_HEADER`]) instead of the hourly one.
+    pub rates: bool,
 }
 
 /// Why a query could not be written: the field and the reason, for the page to show.
@@ -168,6 +179,7 @@ impl Default for QuerySpec {
             duck_source: DuckSource::Sacct,
             table: String::new(),
             prom: PromSource::Dcgm,
+            rates: false,
         }
     }
 }
