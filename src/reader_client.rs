@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::js_object;
 use crate::core::ingest::{IngestError, ParseOptions, ParseResult};
+use crate::core::query::{QueryError, QuerySpec};
 use crate::reader_wire::{self, field};
 
 /// The `<meta>` whose `content` is the worker script's URL.
@@ -35,6 +36,8 @@ struct Client {
     /// The worker has said it reads messages; before, the newest message waits here.
     ready: bool,
     waiting: Option<JsValue>,
+    /// Queries to write that came before the worker was ready (sent in order once it is).
+    waiting_queries: Vec<JsValue>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
@@ -50,6 +53,44 @@ thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
     static PENDING: RefCell<Option<Pending>> = const { RefCell::new(None) };
     static NEXT_ID: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+    /// The newest query to write (issue 38) and what to do with its text.
+    static QUERY: RefCell<Option<(f64, QueryDone)>> = const { RefCell::new(None) };
+}
+
+type QueryDone = Box<dyn FnOnce(Result<String, QueryError>)>;
+
+/// Write the query for `spec` in the worker (the writers live there, beside the readers, so
+/// the main module carries neither): `done` once with its text, unless a newer query came
+/// first. A read in progress goes on.
+pub fn write_query(spec: &QuerySpec, done: impl FnOnce(Result<String, QueryError>) + 'static) {
+    let qid = NEXT_ID.with(|n| {
+        n.set(n.get() + 1.0);
+        n.get()
+    });
+    QUERY.with(|q| *q.borrow_mut() = Some((qid, Box::new(done))));
+    let message = js_object(&[
+        (field::QID, JsValue::from_f64(qid)),
+        (
+            field::QUERY,
+            js_sys::Uint8Array::from(&reader_wire::encode_query(spec)[..]).into(),
+        ),
+    ]);
+    let sent = with_client(|c| {
+        if c.ready {
+            let _ = c.worker.post_message(&message);
+        } else {
+            c.waiting_queries.push(message);
+        }
+    });
+    if let Err(detail) = sent {
+        query_failed(detail);
+    }
+}
+
+fn query_failed(detail: String) {
+    if let Some((_, done)) = QUERY.with(|q| q.borrow_mut().take()) {
+        done(Err(QueryError::Unavailable(detail)));
+    }
 }
 
 /// Read `source` with `options`: `progress` with the fraction read, now and then; `done`
@@ -154,6 +195,7 @@ fn new_client() -> Result<Client, String> {
         worker,
         ready: false,
         waiting: None,
+        waiting_queries: Vec::new(),
         _on_message: on_message,
         _on_error: on_error,
     })
@@ -168,8 +210,30 @@ fn on_message(data: JsValue) {
                 if let Some(m) = c.waiting.take() {
                     let _ = c.worker.post_message(&m);
                 }
+                for m in std::mem::take(&mut c.waiting_queries) {
+                    let _ = c.worker.post_message(&m);
+                }
             }
         });
+        return;
+    }
+    if let (Some(qid), Some(bytes)) = (
+        get(field::QID).and_then(|v| v.as_f64()),
+        get(field::QUERY_ANSWER).filter(|b| !b.is_undefined()),
+    ) {
+        let done = QUERY.with(|q| {
+            let mut q = q.borrow_mut();
+            if q.as_ref().is_some_and(|(id, _)| *id == qid) {
+                q.take().map(|(_, done)| done)
+            } else {
+                None
+            }
+        });
+        if let Some(done) = done {
+            done(reader_wire::decode_query_answer(
+                &js_sys::Uint8Array::new(&bytes).to_vec(),
+            ));
+        }
         return;
     }
     let Some(id) = get(field::ID).and_then(|v| v.as_f64()) else {
@@ -222,6 +286,7 @@ fn stopped(detail: String) {
     }
     let id = PENDING.with(|p| p.borrow().as_ref().map(|p| p.id));
     if let Some(id) = id {
-        fail(id, detail);
+        fail(id, detail.clone());
     }
+    query_failed(detail);
 }

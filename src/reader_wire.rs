@@ -6,6 +6,7 @@
 //! `{ id, result }` back (see [`field`]).
 
 use crate::core::ingest::{IngestError, ParseOptions, ParseResult};
+use crate::core::query::{QueryError, QuerySpec};
 
 /// The message fields, named once for both sides.
 pub mod field {
@@ -23,6 +24,33 @@ pub mod field {
     pub const RESULT: &str = "result";
     /// Worker → page, once: the worker has started and reads messages.
     pub const READY: &str = "ready";
+    /// Page → worker: a query to write (issue 38), [`super::encode_query`]'s bytes, with its
+    /// own number [`QID`] (a query never cancels a read, nor a read a query).
+    pub const QUERY: &str = "query";
+    pub const QID: &str = "qid";
+    /// Worker → page: [`super::encode_query_answer`]'s bytes.
+    pub const QUERY_ANSWER: &str = "queryAnswer";
+}
+
+/// A query's choices as bytes.
+pub fn encode_query(spec: &QuerySpec) -> Vec<u8> {
+    postcard::to_allocvec(spec).unwrap_or_default()
+}
+
+/// The choices back (`None`: not this build's bytes).
+pub fn decode_query(bytes: &[u8]) -> Option<QuerySpec> {
+    postcard::from_bytes(bytes).ok()
+}
+
+/// The written query (or why not) as bytes.
+pub fn encode_query_answer(answer: &Result<String, QueryError>) -> Vec<u8> {
+    postcard::to_allocvec(answer).unwrap_or_default()
+}
+
+/// The written query back; bytes that are not one say so.
+pub fn decode_query_answer(bytes: &[u8]) -> Result<String, QueryError> {
+    postcard::from_bytes(bytes)
+        .unwrap_or_else(|e| Err(QueryError::Unavailable(format!("unreadable answer: {e}"))))
 }
 
 /// The options as bytes.
@@ -119,6 +147,32 @@ mod tests {
             }
         }
         assert!(n >= 70, "{n} reads");
+    }
+
+    /// A query's choices and its text cross unchanged; foreign bytes are a failure.
+    #[test]
+    fn queries_cross_unchanged() {
+        let spec = QuerySpec {
+            engine: crate::core::query::Engine::Slurmdbd,
+            start: 3600,
+            end: 7200,
+            types: vec!["a100".into(), "h100-94g".into()],
+            team: Some("account".into()),
+            path: "x'; --".into(),
+            rates: true,
+            ..Default::default()
+        };
+        assert_eq!(decode_query(&encode_query(&spec)), Some(spec));
+        for answer in [
+            Ok("SELECT 1;\n".to_string()),
+            Err(QueryError::BadTeam("qos2".into())),
+        ] {
+            assert_eq!(decode_query_answer(&encode_query_answer(&answer)), answer);
+        }
+        assert!(matches!(
+            decode_query_answer(&[0xff, 0xff, 0xff]),
+            Err(QueryError::Unavailable(_))
+        ));
     }
 
     /// Bytes that are not an answer are said to be so, never a panic or a wrong history.

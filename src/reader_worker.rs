@@ -43,6 +43,24 @@ pub fn run() {
 
 fn on_message(data: JsValue) {
     let get = |name: &str| js_sys::Reflect::get(&data, &JsValue::from_str(name)).ok();
+    if let (Some(qid), Some(bytes)) = (
+        get(field::QID).filter(|q| !q.is_undefined()),
+        get(field::QUERY).filter(|q| !q.is_undefined()),
+    ) {
+        // A query to write (issue 38): answered at once, the read in progress untouched.
+        let answer = match reader_wire::decode_query(&js_sys::Uint8Array::new(&bytes).to_vec()) {
+            Some(spec) => crate::core::query::write(&spec),
+            None => Err(crate::core::query::QueryError::Unavailable(
+                "choices from another build".into(),
+            )),
+        };
+        let bytes = js_sys::Uint8Array::from(&reader_wire::encode_query_answer(&answer)[..]);
+        post(
+            &js_object(&[(field::QID, qid), (field::QUERY_ANSWER, bytes.into())]),
+            None,
+        );
+        return;
+    }
     let Some(id) = get(field::ID).and_then(|v| v.as_f64()) else {
         return;
     };

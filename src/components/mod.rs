@@ -20,6 +20,7 @@ pub mod link_notice;
 pub mod own_hardware_card;
 pub mod parse_report;
 pub mod pools_card;
+pub mod query_writer;
 pub mod prices_panel;
 pub mod read_check;
 pub mod review_card;

@@ -11,8 +11,8 @@ use crate::context::{memo_of, use_ctx};
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::{
     ColumnChoice, ColumnMeaning, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError,
-    NotUsage, OrderSource, ParseReport, PromReading, RejectReason, TimeForm, TimestampStyle,
-    TypeSource, TypedSeries, MAX_TYPES,
+    NotUsage, OrderSource, ParseReport, PromReading, QueryAnswer, RejectReason, TimeForm,
+    TimestampStyle, TypeSource, TypedSeries, MAX_TYPES,
 };
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::{local_minute, percent};
@@ -107,6 +107,53 @@ const FORMATS: [(&str, Format); 8] = [
     ("slurm", Format::Slurm),
     ("aws-cur", Format::AwsCur),
 ];
+
+/// The answer to one of the page's queries (issue 38), as its engine exported it.
+fn answer_name(l: Lang, a: QueryAnswer) -> &'static str {
+    match a {
+        QueryAnswer::CsvQuoted => pick(
+            l,
+            "the answer to the page's query (Athena's CSV download)",
+            "本页查询的结果（Athena 下载的 CSV）",
+        ),
+        QueryAnswer::Csv => pick(
+            l,
+            "the answer to the page's query (CSV: DuckDB, BigQuery)",
+            "本页查询的结果（CSV：DuckDB、BigQuery）",
+        ),
+        QueryAnswer::Tsv => pick(
+            l,
+            "the answer to the page's query (MySQL / MariaDB client, tab-separated)",
+            "本页查询的结果（MySQL / MariaDB 客户端，制表符分隔）",
+        ),
+        QueryAnswer::JsonRows => pick(
+            l,
+            "the answer to the page's query (BigQuery JSON)",
+            "本页查询的结果（BigQuery JSON）",
+        ),
+        QueryAnswer::Prometheus => pick(
+            l,
+            "the answer to the page's PromQL (Prometheus / Thanos)",
+            "本页 PromQL 的结果（Prometheus / Thanos）",
+        ),
+        QueryAnswer::Rates => pick(
+            l,
+            "the effective rates the page's query wrote",
+            "本页查询得出的实际单价",
+        ),
+    }
+}
+
+fn answer_key(a: QueryAnswer) -> &'static str {
+    match a {
+        QueryAnswer::CsvQuoted => "athena-csv",
+        QueryAnswer::Csv => "csv",
+        QueryAnswer::Tsv => "mysql-tsv",
+        QueryAnswer::JsonRows => "bigquery-json",
+        QueryAnswer::Prometheus => "prometheus",
+        QueryAnswer::Rates => "rates",
+    }
+}
 
 fn format_name(l: Lang, f: Format) -> &'static str {
     match f {
@@ -287,7 +334,9 @@ fn report_view(
         ),
     });
     let mut read_as = format_name(l, r.format).to_string();
-    if r.format == Format::Table || r.format == Format::GrafanaCsv {
+    if let Some(a) = r.query_answer {
+        read_as = answer_name(l, a).to_string();
+    } else if r.format == Format::Table || r.format == Format::GrafanaCsv {
         read_as.push_str(&format!(
             ", {} {}",
             pick(l, "delimiter", "分隔符"),
@@ -453,6 +502,7 @@ fn report_view(
             fix: read_check::warning_fix(w),
         })
         .collect();
+    let answer_key = r.query_answer.map(answer_key);
     let unread = r.unread_time.clone().map(|u| {
         let col = named(&u.column);
         match l {
@@ -464,7 +514,7 @@ fn report_view(
         <ReadCheck lang=l ask warnings />
         {unread.map(|u| view! { <p class="error" role="alert" data-testid="time-not-read">{u}</p> })}
         <dl class="report" data-testid="parse-report">
-            <div><dt>{pick(l, "Read as", "识别为")}</dt><dd data-testid="read-as">{read_as}</dd></div>
+            <div><dt>{pick(l, "Read as", "识别为")}</dt><dd data-testid="read-as" data-answer=answer_key>{read_as}</dd></div>
             <div><dt>{pick(l, "Time", "时间")}</dt><dd data-testid="read-time">{time}</dd></div>
             {order.map(|(text, key, ask)| view! {
                 <div><dt>{pick(l, "Day and month", "日与月")}</dt><dd data-testid="date-order" data-value=key class:warn=ask>{text}</dd></div>

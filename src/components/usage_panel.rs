@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use crate::components::input_fields::InputFields;
 use crate::components::parse_report::ParseReportView;
+use crate::components::query_writer::QueryWriter;
 use crate::context::{memo_of, use_ctx, HistoryFile};
 use crate::core::examples::{self, Example};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
@@ -334,6 +335,7 @@ pub fn UsagePanel() -> impl IntoView {
                         {bilingual(lang, "AWS bill (Cost and Usage Report)", "AWS 账单（成本和使用情况报告）")}
                     </button>
                 </div>
+                <QueryWriter />
                 <ParseReportView />
                 <div class="inline-controls">
                     <label>

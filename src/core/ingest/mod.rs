@@ -89,6 +89,8 @@ pub(crate) mod timestamp;
 mod types;
 
 #[cfg(test)]
+mod tests_answer;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_cur;

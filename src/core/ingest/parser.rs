@@ -20,8 +20,8 @@ use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, 
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage, OrderSource,
-    ParseOptions, ParseReport, ParseResult, Parsed, RejectReason, UnreadTime, ValueColumn,
-    MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
+    ParseOptions, ParseReport, ParseResult, Parsed, QueryAnswer, RejectReason, UnreadTime,
+    ValueColumn, MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
 };
 use crate::core::series::UsageSeries;
 use crate::core::zone::Zone;
@@ -693,6 +693,20 @@ impl Parser {
         } else {
             &self.opts
         };
+        // The answer to one of the page's queries (`core::query`): its `gpu_hours` are GPU
+        // counts whatever their size (an hour of half a GPU is not a utilisation ratio).
+        let answer = sample.first().and_then(|h| query_answer(h));
+        let answer_opts;
+        let opts = match answer {
+            Some(_) if opts.meaning == ColumnMeaning::Auto => {
+                answer_opts = ParseOptions {
+                    meaning: ColumnMeaning::Counts,
+                    ..opts.clone()
+                };
+                &answer_opts
+            }
+            _ => opts,
+        };
         let layout = match detect(&sample, opts, self.sep_hint, self.forced_order) {
             Ok(mut l) => {
                 unescape_header(&mut l);
@@ -703,7 +717,8 @@ impl Parser {
                 return;
             }
         };
-        let rows = Rows::new(layout, &self.opts);
+        let mut rows = Rows::new(layout, opts);
+        rows.report.query_answer = answer;
         self.phase = Phase::Lines(Box::new(rows));
         if let Phase::Lines(rows) = &mut self.phase {
             for (no, l, o) in &head {
@@ -753,6 +768,27 @@ impl Parser {
         // The plausibility guard, over every reader.
         super::guard::finish(out)
     }
+}
+
+/// A header line that is the page's query answer ([`crate::core::query::ANSWER_HEADER`],
+/// with or without `team`), and how it was exported: every field quoted (Athena's download),
+/// tab-separated (the MySQL client), or a plain CSV (DuckDB, BigQuery).
+fn query_answer(header: &str) -> Option<QueryAnswer> {
+    use crate::core::query::{HOUR, TEAM, TYPE, VALUE};
+    let (sep, kind) = if header.contains('\t') {
+        ('\t', QueryAnswer::Tsv)
+    } else if header.starts_with('"') {
+        (',', QueryAnswer::CsvQuoted)
+    } else {
+        (',', QueryAnswer::Csv)
+    };
+    let names: Vec<&str> = header
+        .split(sep)
+        .map(|n| n.trim().trim_matches('"'))
+        .collect();
+    let plain = [HOUR, TYPE, VALUE];
+    let teams = [HOUR, TYPE, TEAM, VALUE];
+    (names == plain || names == teams).then_some(kind)
 }
 
 fn is_comment(t: &str) -> bool {

@@ -164,6 +164,8 @@ pub enum QueryError {
     UnknownType(String),
     /// The threshold is not in 0–100.
     BadThreshold,
+    /// The page's writer (in the readers' worker) could not be reached: why.
+    Unavailable(String),
 }
 
 impl Default for QuerySpec {
@@ -187,6 +189,25 @@ impl Default for QuerySpec {
 /// The query (or command) text for `spec`: exactly what the page shows and copies.
 pub fn write(spec: &QuerySpec) -> Result<String, QueryError> {
     check_window(spec)?;
+    // The types as the user typed them (`A100 40GB`, `h100`) become type keys, once.
+    let mut spec = spec.clone();
+    let mut keys: Vec<String> = Vec::new();
+    for t in spec
+        .types
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+    {
+        let key = crate::core::ingest::normalize_type(t);
+        if key.is_empty() {
+            return Err(QueryError::UnknownType(t.to_string()));
+        }
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    spec.types = keys;
+    let spec = &spec;
     match spec.engine {
         Engine::Athena => athena::write(spec, false),
         Engine::AthenaCur2 => athena::write(spec, true),
@@ -211,6 +232,24 @@ fn check_window(spec: &QuerySpec) -> Result<(), QueryError> {
     Ok(())
 }
 
+/// The UTC midnight (Unix seconds) of a `YYYY-MM-DD` day, as a date input gives it.
+pub fn parse_day(s: &str) -> Option<i64> {
+    let mut it = s.trim().splitn(3, '-');
+    let y: i64 = it.next()?.parse().ok()?;
+    let m: i64 = it.next()?.parse().ok()?;
+    let d: i64 = it.next()?.parse().ok()?;
+    let ok = (1970..=9999).contains(&y)
+        && (1..=12).contains(&m)
+        && d >= 1
+        && d <= crate::core::calendar::days_in_month(y, m);
+    ok.then(|| crate::core::calendar::days_from_civil(y, m, d) * 86_400)
+}
+
+/// `YYYY-MM-DD` of a UTC Unix time's day.
+pub fn day_text(t: i64) -> String {
+    utc_text(t)[..10].to_string()
+}
+
 /// `YYYY-MM-DD HH:MM:SS` of a UTC Unix time (the literals every dialect parses).
 pub fn utc_text(t: i64) -> String {
     let days = t.div_euclid(86_400);
@@ -222,4 +261,38 @@ pub fn utc_text(t: i64) -> String {
         secs % 3600 / 60,
         secs % 60
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_and_windows() {
+        assert_eq!(parse_day("2026-11-02"), Some(1_793_577_600));
+        assert_eq!(parse_day(" 2024-02-29 "), Some(1_709_164_800));
+        assert_eq!(parse_day("2025-02-29"), None);
+        assert_eq!(parse_day("2026-13-01"), None);
+        assert_eq!(parse_day("2026-11"), None);
+        assert_eq!(parse_day("x"), None);
+        assert_eq!(day_text(1_793_577_600 + 3_599), "2026-11-02");
+        assert_eq!(utc_text(1_793_581_200), "2026-11-02 01:00:00");
+        let mut spec = QuerySpec {
+            start: 7200,
+            end: 3600,
+            ..Default::default()
+        };
+        assert_eq!(write(&spec), Err(QueryError::BadWindow));
+        spec.end = 7200 + 1800;
+        assert_eq!(write(&spec), Err(QueryError::BadWindow));
+        spec.end = 7200 + (MAX_HOURS + 1) * 3600;
+        assert_eq!(write(&spec), Err(QueryError::WindowTooLong));
+        spec.end = 7200 + 3600;
+        spec.busy_threshold_percent = 101.0;
+        assert_eq!(write(&spec), Err(QueryError::BadThreshold));
+        for e in Engine::ALL {
+            assert_eq!(Engine::from_id(e.id()), Some(e));
+        }
+        assert_eq!(Engine::from_id("mysql"), None);
+    }
 }
