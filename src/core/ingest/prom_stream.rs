@@ -10,8 +10,9 @@
 //! machine. Both give the same result (`tests/fuzz_ingest.rs`: slices of any size equal the
 //! whole text and the tree reader).
 
+use super::json::{number_field, row_column, Rows};
 use super::number::parse_f64;
-use super::prometheus::{Doc, Elem, Slot, Which};
+use super::prometheus::{finish_doc, Doc, Elem, Slot, Which};
 use super::{excerpt, IngestError, ParseOptions, ParseResult};
 
 /// Deepest nesting accepted (as [`super::json`]).
@@ -27,6 +28,9 @@ enum Ctx {
     Metric(Which),
     Values(Which),
     Pair,
+    /// JSON rows: the root array, and a row object in it (or after the root object).
+    RootArr,
+    Row,
     Skip,
 }
 
@@ -135,6 +139,9 @@ impl Capture {
 /// The streaming reader (see the module doc).
 pub(crate) struct PromStream {
     doc: Doc,
+    /// The document read as JSON rows (the answer to one of the page's SQL queries).
+    rows: Rows,
+    opts: ParseOptions,
     stack: Vec<Frame>,
     st: St,
     /// The slot of the value starting or in progress.
@@ -205,6 +212,8 @@ impl PromStream {
     pub fn new(opts: &ParseOptions) -> Self {
         Self {
             doc: Doc::new(opts),
+            rows: Rows::default(),
+            opts: opts.clone(),
             stack: Vec::new(),
             st: St::RootStart,
             slot: Slot::Root,
@@ -387,6 +396,13 @@ impl PromStream {
                 St::Trailing => {
                     i = self.ws(b, i);
                     if i < b.len() {
+                        // Newline-delimited rows: another object after a root row object.
+                        if b[i] == b'{' && self.rows.more_objects() {
+                            self.root_done = false;
+                            self.slot = Slot::RowElem;
+                            self.st = St::Value;
+                            continue;
+                        }
                         self.fail(self.line);
                         return;
                     }
@@ -412,6 +428,7 @@ impl PromStream {
             }
             Ctx::Values(w) => Slot::Sample(w),
             Ctx::Pair => Slot::PairElem(n.min(2) as u8),
+            Ctx::RootArr => Slot::RowElem,
             _ => Slot::Skip,
         }
     }
@@ -455,12 +472,20 @@ impl PromStream {
         if let Slot::Result(w) = slot {
             self.doc.result(w, c == b'[');
         }
+        if slot == Slot::RowElem && c != b'{' {
+            self.rows.not_object();
+        }
         match c {
             b'{' => {
                 let ctx = match slot {
                     Slot::Root => {
                         self.doc.root_is_object();
+                        self.rows.begin_row();
                         Ctx::Root
+                    }
+                    Slot::RowElem => {
+                        self.rows.begin_row();
+                        Ctx::Row
                     }
                     Slot::Data => {
                         self.doc.data_is_object();
@@ -474,6 +499,10 @@ impl PromStream {
             }
             b'[' => {
                 let ctx = match slot {
+                    Slot::Root => {
+                        self.rows.root_array();
+                        Ctx::RootArr
+                    }
                     Slot::Result(w) => Ctx::Result(w),
                     Slot::Values => {
                         let w = self.which();
@@ -507,6 +536,7 @@ impl PromStream {
                         | Slot::ErrorType
                         | Slot::Label
                         | Slot::PairElem(0 | 1)
+                        | Slot::RowField(_)
                 );
                 self.tok.clear();
                 self.st = St::Str;
@@ -755,8 +785,16 @@ impl PromStream {
                 self.slot = Slot::Skip;
             } else {
                 let key = self.tok_string();
+                let row_field = || row_column(&key).map_or(Slot::Skip, Slot::RowField);
                 self.slot = match ctx {
-                    Ctx::Root => self.doc.root_key(&key),
+                    Ctx::Root => {
+                        self.rows.prometheus_key(&key);
+                        match self.doc.root_key(&key) {
+                            Slot::Skip => row_field(),
+                            s => s,
+                        }
+                    }
+                    Ctx::Row => row_field(),
                     Ctx::Data => self.doc.data_key(&key),
                     Ctx::Series(w) => match self.doc.collector(w) {
                         Some(c) => c.series_key(w, &key),
@@ -801,6 +839,14 @@ impl PromStream {
                 _ => None,
             }),
             Slot::PairElem(k) => self.pair_elem(k, v),
+            Slot::RowField(c) => self.rows.field(
+                c,
+                match v {
+                    Val::Str(s) => Some(s),
+                    Val::Num(x) => Some(number_field(x)),
+                    Val::Other => None,
+                },
+            ),
             Slot::Sample(w) => self.bad_sample(w),
             Slot::Series(w) => {
                 if let Some(c) = self.doc.collector(w) {
@@ -853,6 +899,7 @@ impl PromStream {
             return;
         };
         match (f.own, f.ctx) {
+            (Slot::Root, Ctx::Root) | (Slot::RowElem, Ctx::Row) => self.rows.end_row(),
             (Slot::Series(w), _) => {
                 if let Some(c) = self.doc.collector(w) {
                     c.end_series();
@@ -906,6 +953,6 @@ impl PromStream {
         } else {
             0
         };
-        self.doc.finish(lines)
+        finish_doc(self.doc, self.rows, &self.opts, lines)
     }
 }

@@ -32,9 +32,10 @@ use super::timestamp::{MAX_MS, MIN_MS};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TYPE_LABELS};
 use super::{
     excerpt, ColumnChoice, Delimiter, Format, IngestError, LeftOut, LeftOutReason, ParseOptions,
-    ParseReport, ParseResult, Parsed, PromReading, PromReport, RejectReason, TimestampStyle,
-    ValueColumn, MAX_LISTED_LEFT_OUT, MAX_SERIES,
+    ParseReport, ParseResult, Parsed, PromReading, PromReport, QueryAnswer, RejectReason,
+    TimestampStyle, ValueColumn, MAX_LISTED_LEFT_OUT, MAX_SERIES,
 };
+use crate::core::query::promql::{is_rule_metric, MARKER_LABEL, MARKER_VALUE};
 use crate::core::series::UsageSeries;
 
 /// Which `result` array: the root's own or `data.result`.
@@ -62,6 +63,11 @@ pub(crate) enum Slot {
     Sample(Which),
     /// Element `n` of a sample pair (2: any later one).
     PairElem(u8),
+    /// JSON rows ([`json::Rows`]): an element of the root array, or a root object after
+    /// the first (newline-delimited rows).
+    RowElem,
+    /// A member of a row that names answer column `n` ([`json::ROW_COLUMNS`]).
+    RowField(u8),
 }
 
 /// An element of a sample pair `[time, "value"]`.
@@ -412,6 +418,10 @@ pub(crate) struct Collector {
     left_out_count: usize,
     /// The labels that can name the teams, and each series' values of them.
     teams: Option<TeamLabels>,
+    /// The first series is the answer to the page's PromQL (`core::query::promql`): it
+    /// carries the marker label `grp_answer="gpu_hours"` or a recording rule's name. Its
+    /// values are GPUs per hour, read as values.
+    answer: bool,
 }
 
 /// The labels the Auto choice of a team label looks for, by preference.
@@ -537,6 +547,7 @@ impl Collector {
             left_out: Vec::new(),
             left_out_count: 0,
             teams: TeamLabels::new(&opts.team),
+            answer: false,
         }
     }
 
@@ -636,9 +647,15 @@ impl Collector {
         }
         let name = first_label(labels, "__name__").unwrap_or("");
         let k = kind(name, labels);
+        if i == 0 {
+            self.answer =
+                first_label(labels, MARKER_LABEL) == Some(MARKER_VALUE) || is_rule_metric(name);
+        }
+        let answer = self.answer;
         let mode = *self.mode.get_or_insert_with(|| {
             self.metric = name.to_string();
             match k {
+                _ if answer => Mode::Values,
                 Kind::Util { ratio } => Mode::Busy { ratio },
                 Kind::Requests | Kind::OtherResource => Mode::Requests,
                 Kind::Other => Mode::Values,
@@ -798,6 +815,9 @@ impl Collector {
             ParseReport::new(Format::PrometheusJson, &self.opts),
         );
         report.lines = lines;
+        if self.answer {
+            report.query_answer = Some(QueryAnswer::Prometheus);
+        }
         report.columns = self
             .names
             .iter()
@@ -1237,18 +1257,43 @@ pub fn parse_prometheus_tree(text: &str, opts: &ParseOptions) -> ParseResult {
         pos: 0,
         line: 1,
     };
-    let root = json::parse(text).map_err(|e| IngestError::InvalidJson {
+    let values = json::parse_values(text, |first| {
+        let mut rows = json::Rows::default();
+        rows.value(first, true);
+        rows.more_objects()
+    })
+    .map_err(|e| IngestError::InvalidJson {
         line: lines.at(e.at),
     })?;
     let mut doc = Doc::new(opts);
-    if let JsonValue::Obj(kv) = &root {
+    let mut rows = json::Rows::default();
+    for (i, v) in values.iter().enumerate() {
+        rows.value(v, i == 0);
+    }
+    if let JsonValue::Obj(kv) = &values[0] {
         doc.root_is_object();
         for (k, _, v) in kv {
             let slot = doc.root_key(k);
             tree_value(&mut doc, slot, v, text, &mut lines);
         }
     }
-    super::guard::finish(doc.finish(text.lines().count()))
+    super::guard::finish(finish_doc(doc, rows, opts, text.lines().count()))
+}
+
+/// The document read: a Prometheus response, or else the JSON rows of an answer to the
+/// page's SQL (only where the document is not a Prometheus response at all).
+pub(crate) fn finish_doc(
+    doc: Doc,
+    rows: json::Rows,
+    opts: &ParseOptions,
+    lines: usize,
+) -> ParseResult {
+    match doc.finish(lines) {
+        Err(IngestError::NotPrometheus) => rows
+            .read(opts, lines)
+            .unwrap_or(Err(IngestError::NotPrometheus)),
+        other => other,
+    }
 }
 
 fn tree_value(doc: &mut Doc, slot: Slot, v: &JsonValue, text: &str, lines: &mut Lines) {

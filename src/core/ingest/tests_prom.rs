@@ -600,3 +600,249 @@ mod props {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Answers to the page's own queries (issue 38, `core::query`).
+
+/// The known series of `end2end/real/prometheus.mjs` (its `GPUS`, `busyCount`, `PODS`),
+/// whose answers the real Prometheus gave (`tests/fixtures/query/`, recorded and checked
+/// against Prometheus by `end2end/tests/real_prometheus.test.mjs`).
+mod real {
+    pub const T0: i64 = 1_740_960_000; // 2025-03-03 00:00 UTC
+    pub const HOURS: usize = 6;
+    /// (modelName, namespace, first hour present)
+    pub const GPUS: [(&str, Option<&str>, i64); 7] = [
+        ("NVIDIA A100-SXM4-80GB", Some("ml"), -1),
+        ("NVIDIA A100-SXM4-80GB", Some("ml"), -1),
+        ("NVIDIA A100-SXM4-80GB", Some("research"), -1),
+        ("NVIDIA H100 80GB HBM3", Some("ml"), -1),
+        ("NVIDIA H100 80GB HBM3", None, -1),
+        ("NVIDIA A100-SXM4-40GB", Some("research"), -1),
+        ("NVIDIA H100 80GB HBM3", Some("research"), 3),
+    ];
+
+    /// GPU `g`'s busy fraction of hour `h` (its busy samples of 120).
+    pub fn busy(g: usize, h: i64) -> f64 {
+        if h < GPUS[g].2 {
+            return 0.0;
+        }
+        ((g as i64 * 37 + (h + 1) * 53 + 11) % 121) as f64 / 120.0
+    }
+
+    /// GPU-hours per hour of the GPUs for which `keep(model, namespace)`.
+    pub fn hours(keep: impl Fn(&str, Option<&str>) -> bool) -> Vec<f64> {
+        (0..HOURS as i64)
+            .map(|h| {
+                (0..GPUS.len())
+                    .filter(|&g| keep(GPUS[g].0, GPUS[g].1))
+                    .map(|g| busy(g, h))
+                    .sum()
+            })
+            .collect()
+    }
+}
+
+fn close(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: {got:?} vs {want:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() <= 1e-9, "{what}: {got:?} vs {want:?}");
+    }
+}
+
+fn team<'a>(p: &'a Parsed, name: &str) -> &'a TeamSeries {
+    let t = p.teams.as_ref().expect("teams");
+    t.teams
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no team {name}: {:?}", t.teams))
+}
+
+#[test]
+fn real_prometheus_answer_dcgm_by_namespace() {
+    let text = std::fs::read_to_string("tests/fixtures/query/prometheus_dcgm_namespace.json")
+        .expect("the recorded answer");
+    let p = ok(&text, &opts());
+    assert_eq!(p.report.query_answer, Some(QueryAnswer::Prometheus));
+    assert_eq!(prom(&p).reading, PromReading::Values);
+    // The timestamps are the hours' starts: each value is read into the hour it measures.
+    let hours: Vec<i64> = (0..real::HOURS as i64).map(|h| real::T0 + h * H).collect();
+    assert_eq!(p.series.timestamps.as_deref(), Some(&hours[..]));
+    assert_eq!(
+        p.report.type_source,
+        Some(TypeSource::Label("modelName".into()))
+    );
+    let keys: Vec<&str> = p.types.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["a100-40g", "a100", "h100"]);
+    for t in &p.types {
+        let want = real::hours(|m, _| normalize_type(m) == t.key);
+        close(&t.series.values, &want, &t.key);
+    }
+    close(&p.series.values, &real::hours(|_, _| true), "all");
+    let teams = p.teams.as_ref().unwrap();
+    assert_eq!(teams.source, TeamSource::Label("namespace".into()));
+    for (name, ns) in [
+        ("ml", Some("ml")),
+        ("research", Some("research")),
+        (UNALLOCATED, None),
+    ] {
+        close(&team(&p, name).values, &real::hours(|_, n| n == ns), name);
+    }
+    // Not read as utilisation: the same values without the marker would be.
+    let plain = text.replace("\"grp_answer\":\"gpu_hours\",", "");
+    let q = ok(&plain, &opts());
+    assert_eq!(q.report.query_answer, None);
+}
+
+#[test]
+fn real_prometheus_answer_kube_requests_by_namespace() {
+    let text = std::fs::read_to_string("tests/fixtures/query/prometheus_kube_namespace.json")
+        .expect("the recorded answer");
+    let p = ok(&text, &opts());
+    assert_eq!(p.report.query_answer, Some(QueryAnswer::Prometheus));
+    assert!(p.types.is_empty());
+    // train-0 (2 GPUs) always; serve-2 (2) from 02:10; sweep-1 (4) 01:20–02:45.
+    let ml = [2.0, 2.0, 2.0 + 2.0 * 50.0 / 60.0, 4.0, 4.0, 4.0];
+    let research = [0.0, 4.0 * 40.0 / 60.0, 4.0 * 45.0 / 60.0, 0.0, 0.0, 0.0];
+    close(&team(&p, "ml").values, &ml, "ml");
+    close(&team(&p, "research").values, &research, "research");
+    let all: Vec<f64> = ml.iter().zip(&research).map(|(a, b)| a + b).collect();
+    close(&p.series.values, &all, "all");
+}
+
+#[test]
+fn the_marker_reads_values_as_gpu_hours() {
+    // A DCGM metric name would be read as one GPU's utilisation (0.75% < 10%: idle); the
+    // answer's marker says the values are GPU-hours already.
+    let labels = r#""__name__":"DCGM_FI_DEV_GPU_UTIL","modelName":"NVIDIA A100-SXM4-80GB""#;
+    let marked = format!(r#"{labels},"grp_answer":"gpu_hours""#);
+    let values: &[(i64, &str)] = &[(0, "0.75"), (H, "1.5")];
+    let p = ok(&matrix(&[(&marked, values)]), &opts());
+    assert_eq!(p.report.query_answer, Some(QueryAnswer::Prometheus));
+    assert_eq!(p.series.values, [0.75, 1.5]);
+    let q = ok(&matrix(&[(labels, values)]), &opts());
+    assert_eq!(q.report.query_answer, None);
+    assert_eq!(prom(&q).reading, PromReading::BusyPercent);
+    assert_eq!(q.series.values, [0.0, 0.0]);
+    // A recording rule's series, exported every 15 minutes: GPUs busy at each step, the
+    // hour their mean.
+    let rule = r#""__name__":"modelName:dcgm_gpu_busy:sum","modelName":"NVIDIA H100 80GB HBM3""#;
+    let steps: &[(i64, &str)] = &[(0, "1"), (900, "2"), (1800, "3"), (2700, "2"), (H, "4")];
+    let r = ok(&matrix(&[(rule, steps)]), &opts());
+    assert_eq!(r.report.query_answer, Some(QueryAnswer::Prometheus));
+    assert_eq!(r.series.values, [2.0, 4.0]);
+    assert_eq!(r.types[0].key, "h100");
+    // Another value of the label is not the marker.
+    let other = format!(r#"{labels},"grp_answer":"other""#);
+    let o = ok(&matrix(&[(&other, values)]), &opts());
+    assert_eq!(o.report.query_answer, None);
+}
+
+const ANSWER_CSV: &str = "hour_utc,gpu_type,team,gpu_hours\n\
+    2026-11-01T00:00:00Z,NVIDIA A100 80GB,ml,1.5\n\
+    2026-11-01T01:00:00Z,NVIDIA A100 80GB,ml,2\n\
+    2026-11-01T00:00:00Z,h100,\"r, \"\"d\"\"\",0.25\n\
+    2026-11-01T01:00:00Z,h100,,0.5\n";
+
+/// The CSV reading with what only the JSON says (how it came back, its lines) as `json`'s.
+fn as_json_rows(csv: &Parsed, json: &Parsed) -> Parsed {
+    let mut c = csv.clone();
+    c.report.query_answer = Some(QueryAnswer::JsonRows);
+    c.report.lines = json.report.lines;
+    c
+}
+
+#[test]
+fn bigquery_json_rows_read_as_the_csv() {
+    let csv = ok(ANSWER_CSV, &opts());
+    assert_eq!(csv.series.values, [1.75, 2.5]);
+    // `bq query --format=json`: an array, numbers as strings (or numbers), null for NULL.
+    let array = r#"[{"hour_utc":"2026-11-01T00:00:00Z","gpu_type":"NVIDIA A100 80GB","team":"ml","gpu_hours":"1.5"},
+{"hour_utc":"2026-11-01T01:00:00Z","gpu_type":"NVIDIA A100 80GB","team":"ml","gpu_hours":2},
+{"hour_utc":"2026-11-01T00:00:00Z","gpu_type":"h100","team":"r, \"d\"","gpu_hours":"0.25","extra":[1,{"x":2}]},
+{"gpu_type":"h100","hour_utc":"2026-11-01T01:00:00Z","team":null,"gpu_hours":0.5e0}]"#;
+    let a = ok(array, &opts());
+    assert_eq!(a.report.query_answer, Some(QueryAnswer::JsonRows));
+    assert_eq!(a, as_json_rows(&csv, &a));
+    // The console's JSON download: one object a line.
+    let lines = array
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .replace("},\n{", "}\n{");
+    let n = ok(&lines, &opts());
+    assert_eq!(n, as_json_rows(&csv, &n));
+    assert_eq!(n.report.lines, 4);
+    // The user forced the Prometheus reader: the rows are still an answer.
+    let forced = ParseOptions {
+        format: Some(Format::PrometheusJson),
+        ..opts()
+    };
+    assert_eq!(ok(array, &forced).series, a.series);
+}
+
+#[test]
+fn json_that_is_no_answer_reads_as_before() {
+    for (text, want) in [
+        (
+            r#"[{"a":1},{"hour_utc":"2026-11-01T00:00:00Z","gpu_hours":"1"}]"#,
+            IngestError::NotPrometheus,
+        ),
+        (
+            r#"[{"hour_utc":"2026-11-01T00:00:00Z","gpu_hours":"1"},5]"#,
+            IngestError::NotPrometheus,
+        ),
+        (
+            r#"[{"hour_utc":"2026-11-01T00:00:00Z"}]"#,
+            IngestError::NotPrometheus,
+        ),
+        ("[]", IngestError::NotPrometheus),
+        ("{\"a\":1}\n{\"b\":2}", IngestError::InvalidJson { line: 2 }),
+        (
+            "{\"hour_utc\":\"x\",\"gpu_hours\":1}\n[1]",
+            IngestError::InvalidJson { line: 2 },
+        ),
+        (
+            "{\"hour_utc\":\"2026-11-01T00:00:00Z\",\"gpu_hours\":1}\n{\"hour_utc\":",
+            IngestError::InvalidJson { line: 2 },
+        ),
+        (
+            "{\"status\":\"success\",\"hour_utc\":\"x\",\"gpu_hours\":1}\n{\"hour_utc\":\"y\"}",
+            IngestError::InvalidJson { line: 2 },
+        ),
+    ] {
+        assert_eq!(same_everywhere(text, &opts()), Err(want), "{text}");
+    }
+    // A Prometheus response followed by a row is not rows.
+    let m = matrix(&[(r#""__name__":"gpus""#, &[(0, "1")])]);
+    let two = format!("{m}\n{{\"hour_utc\":\"2026-11-01T00:00:00Z\",\"gpu_hours\":1}}");
+    assert!(matches!(
+        same_everywhere(&two, &opts()),
+        Err(IngestError::InvalidJson { .. })
+    ));
+}
+
+#[test]
+fn rates_json_rows_read_as_the_rates_csv() {
+    let csv_text =
+        "gpu_type,pricing,gpu_hours,cost,currency\na100,on_demand,10,30.5,USD\na100,spot,4,5,USD\n";
+    let json = r#"[{"gpu_type":"a100","pricing":"on_demand","gpu_hours":"10","cost":"30.5","currency":"USD"},{"gpu_type":"a100","pricing":"spot","gpu_hours":4,"cost":5,"currency":"USD"}]"#;
+    let csv = same_everywhere(csv_text, &opts());
+    let j = same_everywhere(json, &opts());
+    match (csv, j) {
+        (Ok(c), Ok(j)) => {
+            let mut c = c;
+            if c.report.query_answer != Some(QueryAnswer::Rates) {
+                c.report.query_answer = Some(QueryAnswer::JsonRows);
+            }
+            c.report.lines = j.report.lines;
+            assert_eq!(j, c);
+        }
+        (Err(IngestError::NoUsableRows(c)), Err(IngestError::NoUsableRows(j))) => {
+            assert_eq!(c.rows_read, j.rows_read);
+        }
+        (c, j) => assert_eq!(
+            std::mem::discriminant(&c),
+            std::mem::discriminant(&j),
+            "{c:?} vs {j:?}"
+        ),
+    }
+}
