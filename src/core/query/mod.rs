@@ -19,6 +19,7 @@
 
 pub mod athena;
 pub mod bigquery;
+pub mod cur_sql;
 pub mod duckdb;
 pub mod promql;
 pub mod quote;
