@@ -61,9 +61,13 @@ export function daemon(name, cmd, args, { log, env = {}, graceMs = 10_000 } = {}
     stdio: ['ignore', out, out],
   });
   fs.closeSync(out);
+  // If the test process ends without stop() (an interrupt), the daemon ends with it.
+  const onExit = () => { if (!exited) child.kill('SIGKILL'); };
+  process.once('exit', onExit);
   let exited = null;
   const done = new Promise((resolve) => {
     child.once('exit', (code, signal) => {
+      process.removeListener('exit', onExit);
       exited = { code, signal };
       resolve(exited);
     });

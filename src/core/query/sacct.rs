@@ -195,6 +195,48 @@ mod tests {
         }
     }
 
+    /// The export of `end2end/tests/real_slurm.test.mjs`, as Debian's Slurm 22.05.8 wrote it
+    /// for the written command: an untyped `--gres=gpu:1` (job 5) is recorded with the type it
+    /// got, every typed count again under `gres/gpu`, a job without GPUs has no `gres/`.
+    /// Hand-computed, all in the hour from 1796450400: A100 2×3 + 1×4 + 1×2 + 1×2 = 14
+    /// GPU-seconds, H100 2×3 + 1×2 = 8; physics 12, bio 10.
+    #[test]
+    fn a_real_export_reads() {
+        const REAL: &str = "JobIDRaw|Start|End|ElapsedRaw|AllocTRES|State|Account|User|Partition|QOS
+1|1796453101|1796453104|3|billing=1,cpu=1,gres/gpu:a100=2,gres/gpu=2,node=1|COMPLETED|physics|root|gpu|normal
+2|1796453101|1796453105|4|billing=1,cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1|COMPLETED|bio|root|gpu|normal
+3|1796453101|1796453104|3|billing=1,cpu=1,gres/gpu:h100=2,gres/gpu=2,node=1|COMPLETED|physics|root|gpu|normal
+4|1796453105|1796453107|2|billing=1,cpu=1,gres/gpu:a100=1,gres/gpu:h100=1,gres/gpu=2,node=1|COMPLETED|bio|root|gpu|normal
+5|1796453105|1796453107|2|billing=1,cpu=1,gres/gpu:a100=1,gres/gpu=1,node=1|COMPLETED|bio|root|gpu|normal
+6|1796453105|1796453106|1|billing=1,cpu=1,node=1|COMPLETED|physics|root|gpu|normal
+";
+        assert!(REAL.starts_with(&FORMAT.replace(',', "|")));
+        let p = parse(REAL, &ParseOptions::default()).expect("read");
+        assert_eq!(p.report.format, Format::Slurm);
+        assert_eq!(p.series.timestamps, Some(vec![1_796_450_400]));
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(near(p.series.values[0], 22.0 / 3600.0));
+        let types: Vec<(&str, f64)> = p
+            .types
+            .iter()
+            .map(|t| (t.key.as_str(), t.series.values[0]))
+            .collect();
+        assert_eq!(types.len(), 2);
+        assert!(types[0].0 == "a100" && near(types[0].1, 14.0 / 3600.0));
+        assert!(types[1].0 == "h100" && near(types[1].1, 8.0 / 3600.0));
+        let teams = p.teams.expect("teams");
+        let got: Vec<(&str, f64)> = teams
+            .teams
+            .iter()
+            .map(|t| (t.name.as_str(), t.values[0]))
+            .collect();
+        assert_eq!(got.len(), 2);
+        assert!(got[0].0 == "physics" && near(got[0].1, 12.0 / 3600.0));
+        assert!(got[1].0 == "bio" && near(got[1].1, 10.0 / 3600.0));
+        let s = p.report.slurm.as_ref().unwrap();
+        assert_eq!((s.jobs, s.gpu_jobs, s.no_gpu_jobs), (6, 5, 1));
+    }
+
     /// What the command's output looks like (`SLURM_TIME_FORMAT=%s`, `-T`): the page's Slurm
     /// reader takes the epoch times, typed GPUs and accounts. Hand-computed: job 1 with 2
     /// A100 from 10:30 to 12:00 UTC → 1 GPU in the 10:00 hour, 2 in 11:00; job 2 with an
