@@ -55,6 +55,36 @@ thread_local! {
     static NEXT_ID: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
     /// The newest query to write (issue 38) and what to do with its text.
     static QUERY: RefCell<Option<(f64, QueryDone)>> = const { RefCell::new(None) };
+    /// The newest rates answer to read and what to do with it.
+    static RATES: RefCell<Option<(f64, RatesDone)>> = const { RefCell::new(None) };
+}
+
+type RatesDone = Box<dyn FnOnce(Option<reader_wire::RatesResult>)>;
+
+/// Read a bills' rates answer in the worker: `done` once with the rates (`None`: the worker
+/// could not be reached), unless a newer one came first.
+pub fn read_rates(text: &str, done: impl FnOnce(Option<reader_wire::RatesResult>) + 'static) {
+    let qid = NEXT_ID.with(|n| {
+        n.set(n.get() + 1.0);
+        n.get()
+    });
+    RATES.with(|q| *q.borrow_mut() = Some((qid, Box::new(done))));
+    let message = js_object(&[
+        (field::QID, JsValue::from_f64(qid)),
+        (field::RATES, JsValue::from_str(text)),
+    ]);
+    let sent = with_client(|c| {
+        if c.ready {
+            let _ = c.worker.post_message(&message);
+        } else {
+            c.waiting_queries.push(message);
+        }
+    });
+    if sent.is_err() {
+        if let Some((_, done)) = RATES.with(|q| q.borrow_mut().take()) {
+            done(None);
+        }
+    }
 }
 
 type QueryDone = Box<dyn FnOnce(Result<String, QueryError>)>;
@@ -219,6 +249,25 @@ fn on_message(data: JsValue) {
     }
     if let (Some(qid), Some(bytes)) = (
         get(field::QID).and_then(|v| v.as_f64()),
+        get(field::RATES_ANSWER).filter(|b| !b.is_undefined()),
+    ) {
+        let done = RATES.with(|q| {
+            let mut q = q.borrow_mut();
+            if q.as_ref().is_some_and(|(id, _)| *id == qid) {
+                q.take().map(|(_, done)| done)
+            } else {
+                None
+            }
+        });
+        if let Some(done) = done {
+            done(reader_wire::decode_rates(
+                &js_sys::Uint8Array::new(&bytes).to_vec(),
+            ));
+        }
+        return;
+    }
+    if let (Some(qid), Some(bytes)) = (
+        get(field::QID).and_then(|v| v.as_f64()),
         get(field::QUERY_ANSWER).filter(|b| !b.is_undefined()),
     ) {
         let done = QUERY.with(|q| {
@@ -289,4 +338,7 @@ fn stopped(detail: String) {
         fail(id, detail.clone());
     }
     query_failed(detail);
+    if let Some((_, done)) = RATES.with(|q| q.borrow_mut().take()) {
+        done(None);
+    }
 }

@@ -30,6 +30,23 @@ pub mod field {
     pub const QID: &str = "qid";
     /// Worker → page: [`super::encode_query_answer`]'s bytes.
     pub const QUERY_ANSWER: &str = "queryAnswer";
+    /// Page → worker: a bills' rates answer to read (text, with a [`QID`]); worker → page:
+    /// [`super::encode_rates`]'s bytes.
+    pub const RATES: &str = "rates";
+    pub const RATES_ANSWER: &str = "ratesAnswer";
+}
+
+/// What a rates answer read gives.
+pub type RatesResult =
+    Result<crate::core::ingest::CurReport, crate::core::ingest::rates::RatesError>;
+
+pub fn encode_rates(r: &RatesResult) -> Vec<u8> {
+    postcard::to_allocvec(r).unwrap_or_default()
+}
+
+/// The rates back; bytes that are not one are `None`.
+pub fn decode_rates(bytes: &[u8]) -> Option<RatesResult> {
+    postcard::from_bytes(bytes).ok()
 }
 
 /// A query's choices as bytes.

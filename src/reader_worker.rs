@@ -43,6 +43,19 @@ pub fn run() {
 
 fn on_message(data: JsValue) {
     let get = |name: &str| js_sys::Reflect::get(&data, &JsValue::from_str(name)).ok();
+    if let (Some(qid), Some(text)) = (
+        get(field::QID).filter(|q| !q.is_undefined()),
+        get(field::RATES).and_then(|t| t.as_string()),
+    ) {
+        // A bills' rates answer (issue 38): tiny, read at once.
+        let read = ingest::rates::read_rates(&text);
+        let bytes = js_sys::Uint8Array::from(&reader_wire::encode_rates(&read)[..]);
+        post(
+            &js_object(&[(field::QID, qid), (field::RATES_ANSWER, bytes.into())]),
+            None,
+        );
+        return;
+    }
     if let (Some(qid), Some(bytes)) = (
         get(field::QID).filter(|q| !q.is_undefined()),
         get(field::QUERY).filter(|q| !q.is_undefined()),

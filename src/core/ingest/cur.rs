@@ -336,7 +336,7 @@ pub(crate) struct CurHeader {
 }
 
 /// The header cells of a comma-separated line (quotes removed, trimmed).
-fn header_cells(line: &str) -> Vec<String> {
+pub(crate) fn header_cells(line: &str) -> Vec<String> {
     let mut ranges = Vec::new();
     split_all(line, &mut ranges);
     ranges

@@ -73,6 +73,7 @@
 
 mod bytes;
 mod cur;
+pub mod rates;
 mod detect;
 mod guard;
 mod json;
