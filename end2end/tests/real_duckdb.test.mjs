@@ -1,8 +1,10 @@
 // The query writer against a real DuckDB (issue 38): known hourly GPU series are written as a
 // `sacct -P` export and as CUR files (legacy and 2.0 Parquet, CUR 1.0 and 2.0 CSV); the
 // written queries (examples/write_query.rs, as the page writes them) run in DuckDB and their
-// CSV answers must give the series back, to 1e-9 per hour, type and team, and the rates query
-// the hand-computed rates. The Athena (Trino) text runs on DuckDB too, over the legacy CUR
+// CSV answers must give the series back, to 1e-9 per hour, type and team — exactly one row per
+// (window hour, series with any usage in the window), 0 where the series was idle (the page's
+// reader would read a missing hour as a gap or a longer sample) — and the rates query the
+// hand-computed rates. The Athena (Trino) text runs on DuckDB too, over the legacy CUR
 // Parquet, in a session whose zone is not UTC. DuckDB missing → the tests fail (no skip).
 //
 // Run: node --test end2end/tests/real_duckdb.test.mjs
@@ -33,28 +35,51 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** Quarter GPU-hours, 0 … 3.25, a different pattern per track (some hours 0). */
 const pattern = (n, a, b) => Array.from({ length: n }, (_, i) => ((i * a + b) % 14) / 4);
 
-/** Expected rows: key `hour|type[|team]` → GPU-hours, over window hours [w0, w1), zeros
- *  left out (a query writes no row for an hour without usage). */
+/** `values` with the hours at `idle` (indexes) set to 0. */
+const idle = (values, ...hours) => values.map((v, i) => (hours.includes(i) ? 0 : v));
+
+/** Only the hours at `busy` ({index: value}) used. */
+const only = (n, busy) => Array.from({ length: n }, (_, i) => busy[i] ?? 0);
+
+/** Expected rows: key `hour|type[|team]` → GPU-hours: every window hour [w0, w1) of every
+ *  series (a type, or a type and team) with any usage in the window, 0 where it had none; a
+ *  series idle all through the window has no rows. */
 function expected(tracks, start, w0, w1, typeOf, withTeam) {
-  const m = new Map();
+  const sums = new Map();
+  const series = new Set();
   for (const tr of tracks) {
+    const s = [typeOf(tr), ...(withTeam ? [tr.team ?? ''] : [])].join('|');
     tr.values.forEach((v, i) => {
       const t = start + i * HOUR;
-      if (t < w0 || t >= w1 || v === 0) return;
-      const k = [isoHour(t), typeOf(tr), ...(withTeam ? [tr.team ?? ''] : [])].join('|');
-      m.set(k, (m.get(k) ?? 0) + v);
+      if (t < w0 || t >= w1) return;
+      if (v > 0) series.add(s);
+      const k = `${isoHour(t)}|${s}`;
+      sums.set(k, (sums.get(k) ?? 0) + v);
     });
   }
+  const m = new Map();
+  for (let t = w0; t < w1; t += HOUR) for (const s of series) m.set(`${isoHour(t)}|${s}`, sums.get(`${isoHour(t)}|${s}`) ?? 0);
   return m;
 }
 
-/** The answer's rows by the same key; checks the header and the order by hour. */
+/** The fixture is what the strict check needs: some series idle at the window's first hour,
+ *  at its last, and for a run inside; and (`absent`) a series busy only outside the window. */
+function assertIdleHours(want, w0, w1, absent) {
+  const zeroAt = (t) => [...want].some(([k, v]) => k.startsWith(isoHour(t)) && v === 0);
+  assert.ok(zeroAt(w0), 'idle at the window start');
+  assert.ok(zeroAt(w1 - HOUR), 'idle at the window end');
+  const inside = [...want].filter(([k, v]) => v === 0 && !k.startsWith(isoHour(w0)) && !k.startsWith(isoHour(w1 - HOUR)));
+  assert.ok(inside.length >= 3, 'idle hours inside the window');
+  if (absent) assert.ok(![...want.keys()].some((k) => k.endsWith(`|${absent}`)), `${absent}: no rows`);
+}
+
+/** The answer's rows by the same key; checks the header and the order by hour, type, team. */
 function answer(csv, withTeam) {
   const rows = parseCsv(csv);
   const header = csv.split('\n')[0];
   assert.equal(header, withTeam ? 'hour_utc,gpu_type,team,gpu_hours' : 'hour_utc,gpu_type,gpu_hours');
-  const hours = rows.map((r) => r.hour_utc);
-  assert.deepEqual(hours, [...hours].sort(), 'ordered by hour');
+  const keys = rows.map((r) => [r.hour_utc, r.gpu_type, r.team ?? ''].join('\u0000'));
+  assert.deepEqual(keys, [...keys].sort(), 'ordered by hour, type, team');
   const m = new Map();
   for (const r of rows) {
     assert.match(r.hour_utc, /^\d{4}-\d\d-\d\dT\d\d:00:00Z$/);
@@ -65,10 +90,17 @@ function answer(csv, withTeam) {
   return m;
 }
 
+/** Exactly the expected rows: one per (window hour, series), zeros included. */
 function assertSame(got, want) {
   assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort());
   for (const [k, v] of want) assert.ok(Math.abs(got.get(k) - v) <= 1e-9, `${k}: ${got.get(k)} != ${v}`);
+  const hours = new Set([...want.keys()].map((k) => k.split('|')[0]));
+  const series = new Set([...want.keys()].map((k) => k.split('|').slice(1).join('|')));
+  assert.equal(got.size, hours.size * series.size, 'every hour of every series');
 }
+
+/** Rows of the answer, and how many carry usage (all an answer without the idle hours had). */
+const counts = (m) => `${m.size} rows, ${[...m.values()].filter((v) => v !== 0).length} with usage`;
 
 test('DuckDB is installed and reports its version', async () => {
   assert.match(await duckdbVersion(), /^v\d+\.\d+\.\d+/);
@@ -117,17 +149,20 @@ test('dialect facts the queries rely on, as DuckDB has them', async () => {
 
 const S_START = Date.UTC(2026, 10, 1, 20) / 1000; // 2026-11-01T20:00Z, across midnight
 const S_HOURS = 30;
+// The window is hours 2 … 26. It cuts jobs on both sides (h100/ml is busy across both
+// edges); a100 and gpu are idle at its last hour, gpu at its first too, and each has idle
+// runs inside; h100/vision is busy only outside it (so no rows of its own by account).
 const S_TRACKS = [
-  { type: 'a100', team: 'ml', values: pattern(S_HOURS, 5, 3) },
+  { type: 'a100', team: 'ml', values: idle(pattern(S_HOURS, 5, 3), 2, 3, 14, 15, 16, 26) },
   { type: 'h100', team: 'ml', values: pattern(S_HOURS, 3, 1) },
-  { type: 'gpu', team: 'vision', values: pattern(S_HOURS, 9, 6) },
-  { type: 'a100', team: 'vision', values: pattern(S_HOURS, 11, 2) },
+  { type: 'gpu', team: 'vision', values: idle(pattern(S_HOURS, 9, 6), 2, 10, 11, 12, 13, 26) },
+  { type: 'a100', team: 'vision', values: idle(pattern(S_HOURS, 11, 2), 14, 15, 16, 26) },
+  { type: 'h100', team: 'vision', values: only(S_HOURS, { 0: 2, 1: 1.25, 27: 0.5, 28: 3, 29: 1 }) },
 ];
-// The window cuts jobs on both sides.
 const S_W0 = S_START + 2 * HOUR;
 const S_W1 = S_START + (S_HOURS - 3) * HOUR;
 
-test('sacct export → DuckDB → the series per type, and per account', async () => {
+test('sacct export → DuckDB → the series per type, and per account', async (t) => {
   const { text, jobs } = sacctExport(S_TRACKS, S_START);
   fs.writeFileSync(path.join(dir, 'sacct.txt'), text);
   // The fixture is what it claims: jobs at odd seconds, across hours, typed + untyped in one.
@@ -138,7 +173,11 @@ test('sacct export → DuckDB → the series per type, and per account', async (
   for (const team of ['', 'account']) {
     const sql = writeQuery({ engine: 'duckdb', source: 'sacct', path: 'sacct.txt', start: S_W0, end: S_W1, team });
     const got = answer(await runDuckdb(sql, { cwd: dir }), !!team);
-    assertSame(got, expected(S_TRACKS, S_START, S_W0, S_W1, (t) => t.type, !!team));
+    const want = expected(S_TRACKS, S_START, S_W0, S_W1, (t) => t.type, !!team);
+    assertIdleHours(want, S_W0, S_W1, team ? 'h100|vision' : null);
+    assert.equal(want.size, 25 * (team ? 4 : 3));
+    assertSame(got, want);
+    t.diagnostic(`sacct${team ? ' by account' : ''}: ${counts(got)}`);
   }
 });
 
@@ -151,25 +190,34 @@ test('sacct: the chosen types only', async () => {
   assertSame(got, want);
 });
 
-const t = (h, m, s) => Date.UTC(2026, 10, 2, h, m, s) / 1000;
+const at = (h, m, s) => Date.UTC(2026, 10, 2, h, m, s) / 1000;
 /** One job, Start in Unix seconds, End in ISO (UTC). */
 const HAND =
   'JobIDRaw|Start|End|AllocTRES|State|Account|User|Partition|QOS\n' +
-  `1|${t(10, 59, 30)}|2026-11-02T12:00:15|cpu=8,gres/gpu:a100=2,gres/gpu=2|COMPLETED|ml|ana|gpu|normal\n`;
+  `1|${at(10, 59, 30)}|2026-11-02T12:00:15|cpu=8,gres/gpu:a100=2,gres/gpu=2|COMPLETED|ml|ana|gpu|normal\n`;
 
 test('sacct by hand: one job of 2 A100 from 10:59:30 to 12:00:15 UTC', async () => {
-  // 30 s of hour 10 (2 × 30/3600), all of hour 11 (2), 15 s of hour 12 (2 × 15/3600).
+  // 30 s of hour 10 (2 × 30/3600), all of hour 11 (2), 15 s of hour 12 (2 × 15/3600); the
+  // window's other hours, 08, 09, 13 and 14, idle: 0. The same text is HAND_ANSWER in
+  // src/core/query/duckdb.rs, read there by the page's reader.
   fs.writeFileSync(path.join(dir, 'hand.txt'), HAND);
   const sql = writeQuery({
-    engine: 'duckdb', source: 'sacct', path: 'hand.txt', start: t(0, 0, 0), end: t(23, 0, 0), team: 'qos',
+    engine: 'duckdb', source: 'sacct', path: 'hand.txt', start: at(8, 0, 0), end: at(15, 0, 0), team: 'qos',
   });
   assert.equal(
     await runDuckdb(sql, { cwd: dir }),
     'hour_utc,gpu_type,team,gpu_hours\n' +
+      '2026-11-02T08:00:00Z,a100,normal,0.0\n' +
+      '2026-11-02T09:00:00Z,a100,normal,0.0\n' +
       '2026-11-02T10:00:00Z,a100,normal,0.016666666666666666\n' +
       '2026-11-02T11:00:00Z,a100,normal,2.0\n' +
-      '2026-11-02T12:00:00Z,a100,normal,0.008333333333333333\n',
+      '2026-11-02T12:00:00Z,a100,normal,0.008333333333333333\n' +
+      '2026-11-02T13:00:00Z,a100,normal,0.0\n' +
+      '2026-11-02T14:00:00Z,a100,normal,0.0\n',
   );
+  // A window where the job did not run: no rows.
+  const none = writeQuery({ engine: 'duckdb', source: 'sacct', path: 'hand.txt', start: at(13, 0, 0), end: at(20, 0, 0) });
+  assert.equal(await runDuckdb(none, { cwd: dir }), 'hour_utc,gpu_type,gpu_hours\n');
 });
 
 test('sacct: a hostile path is only a file name', async () => {
@@ -177,7 +225,10 @@ test('sacct: a hostile path is only a file name', async () => {
   fs.writeFileSync(path.join(dir, name), HAND);
   const t0 = Date.UTC(2026, 10, 2) / 1000;
   const sql = writeQuery({ engine: 'duckdb', source: 'sacct', path: name, start: t0, end: t0 + 86400 });
-  assert.match(await runDuckdb(sql, { cwd: dir }), /^hour_utc,gpu_type,gpu_hours\n2026-11-02T10:00:00Z,a100,/);
+  const csv = await runDuckdb(sql, { cwd: dir });
+  assert.match(csv, /^hour_utc,gpu_type,gpu_hours\n2026-11-02T00:00:00Z,a100,0\.0\n/);
+  assert.match(csv, /\n2026-11-02T11:00:00Z,a100,2\.0\n/);
+  assert.equal(parseCsv(csv).length, 24);
 });
 
 // ------------------------------------------------------------------------------------------
@@ -185,13 +236,17 @@ test('sacct: a hostile path is only a file name', async () => {
 
 const C_START = Date.UTC(2026, 10, 1, 18) / 1000; // 2026-11-01T18:00Z; 2 Nov is a full day
 const C_HOURS = 40;
+// The window is hours 3 … 25; it ends inside 2 Nov: the daily row (A100 40GB, never idle) is
+// cut by the window, each hour keeps 1/24. H100 80GB and A10G are idle at the window's first
+// and last hours and for runs inside; A10G/vision is busy only outside it (no rows by team);
+// A10G without a tag is team ''.
 const C_TRACKS = [
   { model: 'A100 40GB', team: 'ml', values: pattern(C_HOURS, 5, 3).map((v) => v + 1) },
-  { model: 'H100 80GB', team: 'ml', values: pattern(C_HOURS, 3, 1) },
-  { model: 'H100 80GB', team: 'vision', values: pattern(C_HOURS, 9, 6) },
-  { model: 'A10G', team: null, values: pattern(C_HOURS, 11, 2) },
+  { model: 'H100 80GB', team: 'ml', values: idle(pattern(C_HOURS, 3, 1), 3, 10, 11, 25) },
+  { model: 'H100 80GB', team: 'vision', values: idle(pattern(C_HOURS, 9, 6), 3, 17, 18, 19, 25) },
+  { model: 'A10G', team: null, values: idle(pattern(C_HOURS, 11, 2), 3, 8, 9, 10, 11, 12, 25) },
+  { model: 'A10G', team: 'vision', values: only(C_HOURS, { 1: 2, 2: 0.75, 26: 1.5, 30: 4 }) },
 ];
-// Ends inside 2 Nov: the daily row is cut by the window, each hour keeps 1/24.
 const C_W0 = C_START + 3 * HOUR;
 const C_W1 = C_START + 26 * HOUR;
 const FILES = {
@@ -227,12 +282,16 @@ for (const [source, file, label] of [
   ['cur', FILES.cur1csv, 'CUR 1.0 CSV'],
   ['cur2', FILES.cur2csv, 'CUR 2.0 CSV (resource_tags JSON)'],
 ]) {
-  test(`${label} → DuckDB → the series per model, and per team tag`, async () => {
+  test(`${label} → DuckDB → the series per model, and per team tag`, async (t) => {
     await curFiles();
     for (const team of ['', 'team']) {
       const sql = writeQuery({ engine: 'duckdb', source, path: file, start: C_W0, end: C_W1, team });
       const got = answer(await runDuckdb(sql, { cwd: dir }), !!team);
-      assertSame(got, expected(C_TRACKS, C_START, C_W0, C_W1, byModel, !!team));
+      const want = expected(C_TRACKS, C_START, C_W0, C_W1, byModel, !!team);
+      assertIdleHours(want, C_W0, C_W1, team ? 'A10G|vision' : null);
+      assert.equal(want.size, 23 * (team ? 4 : 3));
+      assertSame(got, want);
+      t.diagnostic(`${label}${team ? ' by team' : ''}: ${counts(got)}`);
     }
   });
 }
@@ -245,7 +304,9 @@ test('Athena (Trino) text runs on DuckDB over the legacy CUR Parquet, session zo
       `SET TimeZone = 'America/New_York';\nCREATE SCHEMA cur;\n` +
       `CREATE VIEW cur.cur_table AS SELECT * FROM read_parquet('${FILES.legacy}');\n${athena}`;
     const got = answer(await runDuckdb(sql, { cwd: dir }), !!team);
-    assertSame(got, expected(C_TRACKS, C_START, C_W0, C_W1, byModel, !!team));
+    const want = expected(C_TRACKS, C_START, C_W0, C_W1, byModel, !!team);
+    assertIdleHours(want, C_W0, C_W1, team ? 'A10G|vision' : null);
+    assertSame(got, want);
   }
 });
 

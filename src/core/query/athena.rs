@@ -209,9 +209,20 @@ mod tests {
             "WHERE \"line_item_line_item_type\" IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage')"
         ));
         assert!(q.contains("i.s < 1793588400 AND i.e > 1793577600"));
-        assert!(q.contains("WHERE h >= 498216 AND h < 498219"));
-        assert!(q.contains("AS hour_utc, gpu_type AS gpu_type, team AS team, SUM(gh) AS gpu_hours"));
-        assert!(q.ends_with("GROUP BY h, gpu_type, team\nORDER BY h, gpu_type, team\n"));
+        assert!(q.contains(
+            "used AS (\n  SELECT h, gpu_type, team, SUM(gh) AS gh\n  FROM hours\n  \
+             WHERE h >= 498216 AND h < 498219\n  GROUP BY h, gpu_type, team\n)\n"
+        ));
+        // Every hour of the window for each (model, team) with usage, 0 where idle.
+        assert!(q.contains(
+            " AS hour_utc, s.gpu_type AS gpu_type, s.team AS team, COALESCE(u.gh, 0) AS gpu_hours\n"
+        ));
+        assert!(q.contains(&format!(
+            "FROM {} AS w\n",
+            crate::core::query::hours::window_hours(1_793_577_600, 1_793_588_400)
+        )));
+        assert!(q.contains("SELECT 498216 + d0.d AS h\n") && q.contains("WHERE d0.d < 3\n"));
+        assert!(q.ends_with("ORDER BY w.h, s.gpu_type, s.team\n"));
         assert!(!q.contains("SavingsPlanNegation'") && !q.contains("'Tax'"));
         // CUR 2.0: the map, looked up with element_at (Trino's m['k'] fails on a missing key).
         let q2 = write(

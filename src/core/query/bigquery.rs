@@ -15,7 +15,10 @@
 //! export, so this is 1:1 there); hours outside `[start, end)` dropped; the model from the
 //! SKU description mapped to the page's type keys ([`SKU_TYPES`]; an unknown GPU SKU keeps
 //! its description's model words, which the page folds); the team from the resource label
-//! whose key is `spec.team` (a literal). Answer: `hour_utc, gpu_type[, team], gpu_hours`.
+//! whose key is `spec.team` (a literal). Answer: `hour_utc, gpu_type[, team], gpu_hours`,
+//! every hour of the window for each model (and team) with any usage in it, 0 where it had
+//! none ([`super::hours`]: hour numbers `DIV(UNIX_SECONDS(hour), 3600)`, back to text with
+//! `TIMESTAMP_SECONDS(h * 3600)`).
 //!
 //! **Rates query** (`spec.rates`): per model and pricing over the window, `on_demand`,
 //! `spot` (Spot / Preemptible SKUs), `reserved` (usage a committed-use discount covers, and
@@ -131,6 +134,11 @@ fn ts(t: i64) -> String {
     format!("TIMESTAMP '{}+00'", utc_text(t))
 }
 
+/// `hour_utc` of an hour number column (hours since 1970).
+fn hour_text(h: &str) -> String {
+    format!("FORMAT_TIMESTAMP('%Y-%m-%dT%H:00:00Z', TIMESTAMP_SECONDS({h} * 3600), 'UTC')")
+}
+
 fn hourly(spec: &QuerySpec, table: &str, team: Option<&str>, types: Option<&str>) -> String {
     let (start, end) = (ts(spec.start), ts(spec.end));
     let team_col = match team {
@@ -139,12 +147,8 @@ fn hourly(spec: &QuerySpec, table: &str, team: Option<&str>, types: Option<&str>
         ),
         None => String::new(),
     };
-    let (team_out, team_group) = if team.is_some() {
-        ("\n  team,".to_string(), ", team".to_string())
-    } else {
-        (String::new(), String::new())
-    };
-    let type_where = types.map_or(String::new(), |f| format!("\nWHERE {f}"));
+    let team_group = if team.is_some() { ", team" } else { "" };
+    let type_where = types.map_or(String::new(), |f| format!("\n  WHERE {f}"));
     format!(
         "-- GPU Rent Planner: BigQuery standard SQL over the Cloud Billing detailed export.\n\
          -- GPU-hours per hour per GPU model{team_note}, {} to {} UTC ([start, end)).\n\
@@ -181,16 +185,16 @@ fn hourly(spec: &QuerySpec, table: &str, team: Option<&str>, types: Option<&str>
              IF(span_us <= 0, s, TIMESTAMP_SUB(e, INTERVAL 1 MICROSECOND)),\n    \
              INTERVAL 1 HOUR)) AS hour\n  \
            WHERE hour >= {start} AND hour < {end}\n\
-         )\n\
-         SELECT * FROM (\n  \
+         ),\n\
+         used AS (\n  \
            SELECT\n    \
-             FORMAT_TIMESTAMP('%Y-%m-%dT%H:00:00Z', hour, 'UTC') AS hour_utc,\n    \
-             gpu_type,{team_out_i}\n    \
-             SUM(gpu_hours) AS gpu_hours\n  \
-           FROM hours\n  \
-           GROUP BY hour_utc, gpu_type{team_group}\n\
-         ){type_where}\n\
-         ORDER BY hour_utc, gpu_type{team_group}\n",
+             DIV(UNIX_SECONDS(hour), 3600) AS h,\n    \
+             gpu_type,{team_sel}\n    \
+             SUM(gpu_hours) AS gh\n  \
+           FROM hours{type_where}\n  \
+           GROUP BY h, gpu_type{team_group}\n\
+         )\n\
+         {fill}",
         utc_text(spec.start),
         utc_text(spec.end),
         type_case("LOWER(sku.description)"),
@@ -203,7 +207,7 @@ fn hourly(spec: &QuerySpec, table: &str, team: Option<&str>, types: Option<&str>
             ""
         },
         team_sel = if team.is_some() { "\n    team," } else { "" },
-        team_out_i = team_out.replace("\n  ", "\n    "),
+        fill = super::hours::fill(spec.start, spec.end, "used", team.is_some(), hour_text),
     )
 }
 
@@ -321,22 +325,32 @@ mod tests {
         assert!(q.contains("usage.amount / 3600 AS row_gpu_hours"));
         assert!(q.contains("AND usage_end_time > TIMESTAMP '2026-11-01 00:00:00+00' AND usage_start_time < TIMESTAMP '2026-11-08 00:00:00+00'"));
         assert!(q.contains("WHERE hour >= TIMESTAMP '2026-11-01 00:00:00+00' AND hour < TIMESTAMP '2026-11-08 00:00:00+00'"));
+        assert!(q.contains(
+            "used AS (\n  SELECT\n    DIV(UNIX_SECONDS(hour), 3600) AS h,\n    gpu_type,\n    team,\n    \
+             SUM(gpu_hours) AS gh\n  FROM hours\n  GROUP BY h, gpu_type, team\n)\n"
+        ));
+        // Every hour of the week (168) for each (model, team) with usage, 0 where idle.
+        let fill = crate::core::query::hours::fill(s.start, s.end, "used", true, hour_text);
+        assert!(q.ends_with(&format!(")\n{fill}")));
+        assert!(fill.contains("SELECT 498192 + d0.d + 10 * d1.d + 100 * d2.d AS h\n"));
+        assert!(fill.contains("WHERE d0.d + 10 * d1.d + 100 * d2.d < 168\n"));
         // Exactly the answer's columns, in order.
-        let sel =
-            &q[q.find("SELECT\n    FORMAT_TIMESTAMP").unwrap()..q.find("FROM hours").unwrap()];
+        let sel = &q[q.rfind("SELECT FORMAT_TIMESTAMP").unwrap()..q.rfind("\nFROM (\n").unwrap()];
         let cols: Vec<&str> = sel
-            .lines()
-            .filter_map(|l| l.trim().trim_end_matches(',').rsplit(" AS ").next())
-            .filter(|c| !c.contains('('))
-            .filter(|c| !c.is_empty() && *c != "SELECT")
+            .split(", ")
+            .filter_map(|c| c.rsplit(" AS ").next())
+            .filter(|c| !c.contains('(') && !c.contains('\''))
             .collect();
         assert_eq!(cols, ["hour_utc", "gpu_type", "team", "gpu_hours"]);
         assert_eq!(ANSWER_HEADER, ["hour_utc", "gpu_type", "team", "gpu_hours"]);
-        assert!(q.contains("FORMAT_TIMESTAMP('%Y-%m-%dT%H:00:00Z', hour, 'UTC') AS hour_utc"));
+        assert!(q.contains(
+            "SELECT FORMAT_TIMESTAMP('%Y-%m-%dT%H:00:00Z', TIMESTAMP_SECONDS(w.h * 3600), 'UTC') AS hour_utc"
+        ));
         // Without a team: no team column.
         let q = super::super::write(&spec()).unwrap();
         assert!(!q.contains("team"));
-        assert!(q.contains("GROUP BY hour_utc, gpu_type\n"));
+        assert!(q.contains("GROUP BY h, gpu_type\n"));
+        assert!(q.ends_with("ORDER BY w.h, s.gpu_type\n"));
     }
 
     #[test]
@@ -378,7 +392,10 @@ mod tests {
             "a100".into(),
         ];
         let q = super::super::write(&s).unwrap();
-        assert!(q.contains("\n)\nWHERE gpu_type IN ('a100', 'a100-40g', 'h100')\nORDER BY"));
+        // Before the fill: a type without usage gets no rows, not rows of zeros.
+        assert!(q.contains(
+            "FROM hours\n  WHERE gpu_type IN ('a100', 'a100-40g', 'h100')\n  GROUP BY h, gpu_type\n)\n"
+        ));
         s.types = vec!["mi300x".into()];
         assert_eq!(
             super::super::write(&s),

@@ -24,6 +24,10 @@
 //! [`MAX_SPAN_HOURS`] − 1: a CUR line item never spans more than its billing month, and the
 //! Athena text only reads rows that start at most that long before the window.
 //!
+//! The answer has every hour of the window for each model (and team) with any usage in it,
+//! 0 where it had none ([`super::hours`] says why: a missing hour is a gap to the page's
+//! reader, or makes it read longer samples; the waterline needs the idle hours).
+//!
 //! The text stays in the subset Trino and DuckDB read alike. The differences it avoids
 //! (pinned by the tests here and in `end2end/tests/real_duckdb.test.mjs`):
 //! - integer `/`: Trino truncates, DuckDB divides in floating point (`//` truncates toward
@@ -34,7 +38,9 @@
 //!   their arguments are never `NULL` here (a missing end is replaced first);
 //! - map lookup: Trino's `m['k']` fails on a missing key, DuckDB's `element_at` returns a
 //!   list: each dialect gets its own ([`Tags`]);
-//! - series of hours: no `sequence` (Trino) / `generate_series` (DuckDB): a digits table;
+//! - series of hours: no `sequence` (Trino) / `generate_series` (DuckDB): a digits table
+//!   (the offsets here; every hour of the window, for the zero hours of the answer, from
+//!   [`super::hours`]);
 //! - time zones: Athena reads the CUR's naive `timestamp` columns through `date_diff` with a
 //!   naive epoch literal (no session zone involved); DuckDB casts to `TIMESTAMPTZ` under
 //!   `SET TimeZone = 'UTC'` (Parquet written with `isAdjustedToUTC` is read as `TIMESTAMPTZ`,
@@ -42,7 +48,7 @@
 //! - the hour's text is built from `year()`…`hour()` of a naive timestamp, which both have.
 
 use super::quote::{sql_ident, sql_literal};
-use super::{utc_text, QueryError, QuerySpec, ANSWER_HEADER, RATES_HEADER};
+use super::{utc_text, QueryError, QuerySpec, RATES_HEADER};
 use crate::core::gpu_instances::{GpuInstance, GPU_INSTANCES};
 use crate::core::ingest::normalize_type;
 
@@ -273,15 +279,13 @@ fn rows_ctes(spec: &QuerySpec, src: &Source, rates: bool) -> Result<String, Quer
     ))
 }
 
-/// The hourly query: [`ANSWER_HEADER`] (`team` only with tags), ordered by hour.
+/// The hourly query: [`super::ANSWER_HEADER`] (`team` only with tags), ordered by hour: every hour
+/// of the window for each model (and team) with any usage in it, 0 where it had none
+/// ([`super::hours::fill`]).
 pub fn hourly(spec: &QuerySpec, src: &Source) -> Result<String, QueryError> {
     let ctes = rows_ctes(spec, src, false)?;
     let team = src.tags.is_some();
-    let (team_col, team_group) = if team {
-        (format!("team AS {}, ", ANSWER_HEADER[2]), ", team")
-    } else {
-        (String::new(), "")
-    };
+    let team_group = if team { ", team" } else { "" };
     Ok(format!(
         "{ctes},\n\
          lengths AS (SELECT DISTINCT h1 - h0 AS n FROM spans),\n\
@@ -290,18 +294,15 @@ pub fn hourly(spec: &QuerySpec, src: &Source) -> Result<String, QueryError> {
          sp.amount * sp.gpus\n      \
          * CAST(LEAST(sp.e, (sp.h0 + p.k + 1) * 3600) - GREATEST(sp.s, (sp.h0 + p.k) * 3600) AS DOUBLE)\n      \
          / CAST(sp.e - sp.s AS DOUBLE) AS gh\n  \
-         FROM spans sp JOIN pairs p ON p.n = sp.h1 - sp.h0\n)\n\
-         SELECT {hour} AS {h}, gpu_type AS {ty}, {team_col}SUM(gh) AS {v}\n\
-         FROM hours\n\
-         WHERE h >= {h0} AND h < {h1}\n\
-         GROUP BY h, gpu_type{team_group}\n\
-         ORDER BY h, gpu_type{team_group}\n",
-        hour = hour_text("h"),
-        h = ANSWER_HEADER[0],
-        ty = ANSWER_HEADER[1],
-        v = ANSWER_HEADER[3],
+         FROM spans sp JOIN pairs p ON p.n = sp.h1 - sp.h0\n),\n\
+         used AS (\n  SELECT h, gpu_type{team_group}, SUM(gh) AS gh\n  \
+         FROM hours\n  \
+         WHERE h >= {h0} AND h < {h1}\n  \
+         GROUP BY h, gpu_type{team_group}\n)\n\
+         {fill}",
         h0 = spec.start / 3600,
         h1 = spec.end / 3600,
+        fill = super::hours::fill(spec.start, spec.end, "used", team, hour_text),
     ))
 }
 
@@ -548,6 +549,41 @@ mod tests {
              lpad(CAST(day((TIMESTAMP '1970-01-01 00:00:00' + INTERVAL '1' HOUR * h)) AS VARCHAR), 2, '0') || 'T' || \
              lpad(CAST(hour((TIMESTAMP '1970-01-01 00:00:00' + INTERVAL '1' HOUR * h)) AS VARCHAR), 2, '0') || ':00:00Z'"
         );
+    }
+
+    #[test]
+    fn every_hour_of_the_window() {
+        // The answer ends with the shared fill over `used`: every window hour × every model
+        // (and team) with usage, 0 where idle; the `used` hours are the window's.
+        for d in [Dialect::Trino, Dialect::DuckDb] {
+            for team in [false, true] {
+                let s = Source {
+                    tags: team.then(|| Tags::Column("resource_tags_user_team".into())),
+                    ..src(d)
+                };
+                let q = hourly(&spec(), &s).unwrap();
+                let fill = crate::core::query::hours::fill(
+                    spec().start,
+                    spec().end,
+                    "used",
+                    team,
+                    hour_text,
+                );
+                assert!(q.ends_with(&format!(")\n{fill}")), "{q}");
+                let g = if team { ", team" } else { "" };
+                assert!(q.contains(&format!(
+                    "used AS (\n  SELECT h, gpu_type{g}, SUM(gh) AS gh\n  FROM hours\n  \
+                     WHERE h >= 498216 AND h < 498240\n  GROUP BY h, gpu_type{g}\n)\n"
+                )));
+                assert_eq!(q.contains("s.team"), team);
+                // The team is never NULL in the join: COALESCEd to '' when read.
+                if team {
+                    assert!(q.contains(
+                        "COALESCE(CAST(\"resource_tags_user_team\" AS VARCHAR), '') AS team"
+                    ));
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use super::cur_sql::{self, Dialect, Source, Tags, CUR1_CSV, SNAKE};
 use super::quote::{sql_ident, sql_literal};
-use super::{utc_text, DuckSource, QueryError, QuerySpec, ANSWER_HEADER};
+use super::{utc_text, DuckSource, QueryError, QuerySpec};
 
 /// The `sacct` columns a team can come from (the spec's lower-case name → the header name).
 pub const SACCT_TEAMS: [(&str, &str); 4] = [
@@ -125,11 +125,7 @@ fn sacct(spec: &QuerySpec, path: &str) -> Result<String, QueryError> {
         Some(c) => format!("trim(COALESCE({}, ''))", sql_ident(c)),
         None => "''".into(),
     };
-    let (team_col, team_group) = if team.is_some() {
-        (format!("team AS {}, ", ANSWER_HEADER[2]), ", team")
-    } else {
-        (String::new(), "")
-    };
+    let team_group = if team.is_some() { ", team" } else { "" };
     let (w0, w1) = (spec.start, spec.end);
     // The chosen types: GRES names compared with the type keys in lower case (`a100`); the
     // untyped `gpu` is then left out.
@@ -179,11 +175,11 @@ fn sacct(spec: &QuerySpec, path: &str) -> Result<String, QueryError> {
          c.gpus * CAST(LEAST(c.e, (u.h + 1) * 3600) - GREATEST(c.s, u.h * 3600) AS DOUBLE) / 3600 AS gh\n  \
          FROM clipped c,\n    \
          unnest(generate_series(CAST(floor(CAST(c.s AS DOUBLE) / 3600) AS BIGINT), \
-         CAST(ceil(CAST(c.e AS DOUBLE) / 3600) AS BIGINT) - 1)) AS u(h)\n)\n\
-         SELECT {hour} AS {hc}, gpu_type AS {tc}, {team_col}SUM(gh) AS {vc}\n\
-         FROM hours\n\
-         GROUP BY h, gpu_type{team_group}\n\
-         ORDER BY h, gpu_type{team_group}\n",
+         CAST(ceil(CAST(c.e AS DOUBLE) / 3600) AS BIGINT) - 1)) AS u(h)\n),\n\
+         used AS (\n  SELECT h, gpu_type{team_group}, SUM(gh) AS gh\n  \
+         FROM hours\n  \
+         GROUP BY h, gpu_type{team_group}\n)\n\
+         {fill}",
         start = utc_text(w0),
         end = utc_text(w1),
         s_iso = utc_text(w0).replace(' ', "T"),
@@ -191,10 +187,7 @@ fn sacct(spec: &QuerySpec, path: &str) -> Result<String, QueryError> {
         s = sacct_secs("Start"),
         e = sacct_secs("End"),
         path = sql_literal(path),
-        hour = cur_sql::hour_text("h"),
-        hc = ANSWER_HEADER[0],
-        tc = ANSWER_HEADER[1],
-        vc = ANSWER_HEADER[3],
+        fill = super::hours::fill(w0, w1, "used", team.is_some(), cur_sql::hour_text),
     ))
 }
 
@@ -346,8 +339,22 @@ mod tests {
         ));
         assert!(q.contains("trim(COALESCE(\"QOS\", '')) AS team"));
         assert!(q.contains("GREATEST(s, 1793577600) AS s, LEAST(e, 1793588400) AS e"));
-        assert!(q.contains("SUM(gh) AS gpu_hours"));
-        assert!(q.ends_with("GROUP BY h, gpu_type, team\nORDER BY h, gpu_type, team\n"));
+        assert!(q.contains(
+            "used AS (\n  SELECT h, gpu_type, team, SUM(gh) AS gh\n  FROM hours\n  \
+             GROUP BY h, gpu_type, team\n)\n"
+        ));
+        // Every hour of the window for each (type, team) with usage, 0 where idle.
+        assert!(q.ends_with(&crate::core::query::hours::fill(
+            1_793_577_600,
+            1_793_588_400,
+            "used",
+            true,
+            cur_sql::hour_text
+        )));
+        let plain = write(&spec(DuckSource::Sacct)).unwrap();
+        assert!(plain.contains("used AS (\n  SELECT h, gpu_type, SUM(gh) AS gh\n"));
+        assert!(plain.ends_with("ORDER BY w.h, s.gpu_type\n"));
+        assert!(!plain.contains("s.team") && !plain.contains("AS team,"));
         // Times: Unix seconds or ISO (UTC); `Unknown` → NULL through TRY_CAST.
         assert!(q.contains(
             "CASE WHEN regexp_full_match(trim(COALESCE(\"Start\", '')), '-?[0-9]+') THEN CAST(trim(COALESCE(\"Start\", '')) AS BIGINT) ELSE CAST(epoch(TRY_CAST(trim(COALESCE(\"Start\", '')) AS TIMESTAMP)) AS BIGINT) END AS s"
@@ -364,24 +371,52 @@ mod tests {
         assert!(!q.contains("//"));
     }
 
+    /// DuckDB v2.0.1's (PyPI `duckdb`) CSV answer to the by-hand job of
+    /// end2end/tests/real_duckdb.test.mjs (2 A100 from 10:59:30 to 12:00:15 UTC, QOS
+    /// `normal`) for the window [08:00, 15:00) of 2 Nov 2026 grouped by QOS, exactly as DuckDB
+    /// wrote it (the test checks the same text): idle hours at the window's start and end are
+    /// rows of 0.
+    pub(crate) const HAND_ANSWER: &str = "hour_utc,gpu_type,team,gpu_hours\n\
+        2026-11-02T08:00:00Z,a100,normal,0.0\n\
+        2026-11-02T09:00:00Z,a100,normal,0.0\n\
+        2026-11-02T10:00:00Z,a100,normal,0.016666666666666666\n\
+        2026-11-02T11:00:00Z,a100,normal,2.0\n\
+        2026-11-02T12:00:00Z,a100,normal,0.008333333333333333\n\
+        2026-11-02T13:00:00Z,a100,normal,0.0\n\
+        2026-11-02T14:00:00Z,a100,normal,0.0\n";
+
     #[test]
     fn the_answer_reads_back() {
-        // DuckDB's answer to the by-hand job of end2end/tests/real_duckdb.test.mjs (2 A100
-        // from 10:59:30 to 12:00:15 UTC), exactly as DuckDB wrote it, through the page's
-        // reader: 30 s, a full hour, 15 s of 2 GPUs.
+        // Through the page's reader: 7 hours from 08:00, the zeros kept as zeros (not gaps),
+        // 30 s, a full hour, 15 s of 2 GPUs in between.
         use crate::core::ingest::{parse, ParseOptions};
-        let text = "hour_utc,gpu_type,team,gpu_hours\n\
-                    2026-11-02T10:00:00Z,a100,normal,0.016666666666666666\n\
-                    2026-11-02T11:00:00Z,a100,normal,2.0\n\
-                    2026-11-02T12:00:00Z,a100,normal,0.008333333333333333\n";
-        let p = parse(text, &ParseOptions::default()).unwrap();
+        let p = parse(HAND_ANSWER, &ParseOptions::default()).unwrap();
         let v = &p.series.values;
-        assert_eq!(v.len(), 3);
-        for (got, want) in v.iter().zip([60.0 / 3600.0, 2.0, 30.0 / 3600.0]) {
+        let want = [0.0, 0.0, 60.0 / 3600.0, 2.0, 30.0 / 3600.0, 0.0, 0.0];
+        assert_eq!(v.len(), want.len(), "{v:?}");
+        for (got, want) in v.iter().zip(want) {
             assert!((got - want).abs() < 1e-12, "{v:?}");
         }
+        let t0 = 1_793_577_600 + 8 * 3600;
+        let ts: Vec<i64> = (0..7).map(|i| t0 + i * 3600).collect();
+        assert_eq!(p.series.timestamps.as_deref(), Some(&ts[..]));
         assert_eq!(p.types.len(), 1);
         assert_eq!(p.types[0].label, "a100");
+        assert_eq!(p.types[0].series.values.len(), 7);
+        assert_eq!(p.report.rows_read, 7);
+        // What the fill prevents: with only the busy rows of a sparse series (10:00 and 12:00)
+        // the reader takes a 2-hour period and holds each sample over it.
+        let sparse = "hour_utc,gpu_type,gpu_hours\n\
+                      2026-11-02T10:00:00Z,a100,1.0\n\
+                      2026-11-02T12:00:00Z,a100,1.0\n";
+        let p = parse(sparse, &ParseOptions::default()).unwrap();
+        assert_eq!(p.series.values, [1.0; 4]);
+        let filled = "hour_utc,gpu_type,gpu_hours\n\
+                      2026-11-02T10:00:00Z,a100,1.0\n\
+                      2026-11-02T11:00:00Z,a100,0.0\n\
+                      2026-11-02T12:00:00Z,a100,1.0\n";
+        let p = parse(filled, &ParseOptions::default()).unwrap();
+        assert_eq!(p.series.values, [1.0, 0.0, 1.0]);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod athena;
 pub mod bigquery;
 pub mod cur_sql;
 pub mod duckdb;
+pub mod hours;
 pub mod promql;
 pub mod quote;
 pub mod sacct;
