@@ -11,18 +11,23 @@ export async function queryFromPage(page, choices) {
   const open = await page.$eval('[data-testid=query-writer]', (d) => d.open);
   if (!open) await page.click('[data-testid=query-writer-open]');
   await page.waitForSelector('[data-testid=query-engine]');
-  await page.selectOption('[data-testid=query-engine]', choices.engine);
-  const fill = async (id, v) => { if (v !== undefined) await page.fill(`[data-testid=${id}]`, String(v)); };
-  if (choices.source) await page.selectOption('[data-testid=query-source]', choices.source);
-  if (choices.prom) await page.selectOption('[data-testid=query-prom]', choices.prom);
-  await fill('query-start', choices.start);
-  await fill('query-end', choices.end);
-  await fill('query-path', choices.path);
-  await fill('query-table', choices.table);
-  await fill('query-team', choices.team);
-  await fill('query-types', choices.types);
-  await fill('query-threshold', choices.threshold);
-  if (choices.rates !== undefined) await page.setChecked('[data-testid=query-rates]', !!choices.rates);
+  // Every choice is set (a field left out takes its default), hidden ones included: a value
+  // set as the user would, with the event the form listens to.
+  const set = (id, v, event = 'input') => page.$eval(`[data-testid=${id}]`, (e, [v, event]) => {
+    if (e.type === 'checkbox') e.checked = v; else e.value = v;
+    e.dispatchEvent(new Event(event, { bubbles: true }));
+  }, [v, event]);
+  await set('query-engine', choices.engine, 'change');
+  await set('query-source', choices.source ?? 'sacct', 'change');
+  await set('query-prom', choices.prom ?? 'dcgm', 'change');
+  await set('query-start', choices.start);
+  await set('query-end', choices.end);
+  await set('query-path', choices.path ?? 'sacct.txt');
+  await set('query-table', choices.table ?? '');
+  await set('query-team', choices.team ?? '');
+  await set('query-types', choices.types ?? '');
+  await set('query-threshold', String(choices.threshold ?? 10));
+  await set('query-rates', !!choices.rates, 'change');
   // The text comes back from the readers' worker: wait until it is this choice's.
   await page.waitForFunction(() => document.querySelector('[data-testid=query-text]')?.dataset.ready === 'true'
     || !document.querySelector('[data-testid=query-error]')?.classList.contains('hidden'));

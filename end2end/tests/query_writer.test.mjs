@@ -70,7 +70,7 @@ test('a window that ends before it starts is said, with nothing to copy', async 
   await queryFromPage(page, { ...WINDOW, engine: 'sacct' });
   await page.fill('[data-testid=query-end]', '2026-10-01');
   await page.waitForSelector('[data-testid=query-error]:not(.hidden)');
-  assert.match(await page.textContent('[data-testid=query-error]'), /last day must be on or after the first day/);
+  assert.match(await page.textContent('[data-testid=query-error]'), /the last on or after the first/);
   assert.equal(await page.isDisabled('[data-testid=copy-query]'), true);
   await page.fill('[data-testid=query-end]', '2026-11-01');
   await page.waitForSelector('[data-testid=query-text][data-ready=true]');
@@ -122,7 +122,7 @@ test('Chinese, 375 px, no sideways scroll; axe finds nothing', async () => {
 });
 
 test('the rates query\'s answer fills the prices, the history untouched', async () => {
-  const { page, context, problems } = await openPage(browser, server.url + '?lang=en&currency=usd');
+  const { page, context, problems } = await openPage(browser, server.url + '?lang=en&cur=usd');
   const history = 'timestamp,gpus\n2026-11-02T10:00:00Z,3\n2026-11-02T11:00:00Z,4\n2026-11-02T12:00:00Z,2\n';
   const before = await figuresOf(page, history);
   await queryFromPage(page, { ...WINDOW, engine: 'athena', table: 'cur.cur', rates: true });

@@ -55,7 +55,7 @@ test('DuckDB over a sacct export: the answer plans like the plain CSV', async ()
   dirs.push(dir);
   writeFileSync(path.join(dir, 'sacct.txt'), text);
   const sql = await queryFromPage(page, { engine: 'duckdb', source: 'sacct', path: 'sacct.txt', start: day(start), end: day(start + (hours - 1) * HOUR) });
-  const answer = runDuckdb(sql, { cwd: dir });
+  const answer = await runDuckdb(sql, { cwd: dir });
   const byHour = {};
   a100.forEach((v, h) => { (byHour[start + h * HOUR] ??= {}).a100 = v; });
   h100.forEach((v, h) => { (byHour[start + h * HOUR] ??= {}).h100 = v; });
@@ -72,8 +72,10 @@ test('Prometheus with DCGM: the PromQL answer plans like the plain CSV', async (
   try {
     const { page, problems } = await openPage(browser, server.url + '?lang=en&monthly=12000');
     const text = await queryFromPage(page, { engine: 'promql', prom: 'dcgm', threshold: 10, start: day(T0), end: day(T0) });
-    // The page's window is the whole day; the samples cover hours -1 … HOURS (one past).
-    const body = await queryRange(prom, queryOf(text), T0, T0 + 23 * HOUR);
+    // The samples cover hours -1 … HOURS (one past the known ones): the written expression
+    // over those hours (the export's curl lines take the page's whole day; hours after the
+    // last sample would hold a part hour of the last scrape).
+    const body = await queryRange(prom, queryOf(text), T0, T0 + HOURS * HOUR);
     const byHour = {};
     for (let h = 0; h <= HOURS; h++) {
       const row = (byHour[T0 + h * HOUR] = {});

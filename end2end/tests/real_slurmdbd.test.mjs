@@ -143,7 +143,19 @@ function answer(text, team) {
   return out;
 }
 
-function same(got, want, what) {
+/** Every hour of the window for every series (`type[|team]`) of `want`, 0 where it has no
+ *  value: the answer's rows (core::query::hours::fill). */
+function everyHour(want) {
+  const series = new Set([...want.keys()].map((k) => k.split('|').slice(1).join('|')));
+  const out = new Map();
+  for (let t = START; t < END; t += 3600) {
+    for (const s of series) out.set(`${iso(t)}|${s}`, want.get(`${iso(t)}|${s}`) ?? 0);
+  }
+  return out;
+}
+
+function same(got, wantSparse, what) {
+  const want = everyHour(wantSparse);
   assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort(), `${what}: the same hours, types and teams`);
   for (const [k, v] of want) assert.ok(Math.abs(got.get(k) - v) <= 1e-9, `${what} ${k}: ${got.get(k)} vs ${v}`);
 }

@@ -194,12 +194,15 @@ pub fn write(spec: &QuerySpec) -> Result<String, QueryError> {
         ),
         None => (String::new(), String::new(), ""),
     };
+    // `used`: GPU-hours per UTC hour number (and team); then every hour of the window for
+    // every series, 0 where idle (`hours::fill`: the reader needs hourly samples, never a
+    // gap). A `WITH` (MySQL 8.0 / MariaDB 10.2 and later) because `used` is read twice.
     q.push_str(&format!(
-        "SELECT\n  \
-         DATE_FORMAT(DATE_ADD(TIMESTAMP'1970-01-01 00:00:00', INTERVAL h.hs SECOND),\n    \
-         '%Y-%m-%dT%H:%i:%sZ') AS hour_utc,\n  \
+        "WITH used AS (\n\
+         SELECT\n  \
+         h.hs DIV 3600 AS h,\n  \
          h.gpu_type,{}\n  \
-         h.weighted / 12960000e0 AS gpu_hours\n\
+         h.weighted / 12960000e0 AS gh\n\
          FROM (\n  \
          SELECT\n    \
          g.time_start - g.time_start % 3600 + p.k * 3600 AS hs,\n    \
@@ -212,10 +215,19 @@ pub fn write(spec: &QuerySpec) -> Result<String, QueryError> {
          GROUP BY hs, g.gpu_type{team_group}\n  \
          HAVING hs >= {start} AND hs < {end} AND weighted <> 0\n\
          ) AS h\n\
-         ORDER BY h.hs, h.gpu_type{};\n",
+         )\n",
         if team.is_some() { "\n  h.team," } else { "" },
-        if team.is_some() { ", h.team" } else { "" },
     ));
+    // The hour's text from its number, without the session's time zone.
+    let hour = |c: &str| {
+        format!(
+            "DATE_FORMAT(DATE_ADD(TIMESTAMP'1970-01-01 00:00:00', INTERVAL {c} * 3600 SECOND), \
+             '%Y-%m-%dT%H:%i:%sZ')"
+        )
+    };
+    let fill = super::hours::fill(start, end, "used", team.is_some(), hour);
+    q.push_str(fill.trim_end());
+    q.push_str(";\n");
     Ok(q)
 }
 
@@ -359,10 +371,13 @@ mod tests {
         // 2026-11-01 00:00 UTC = 1793491200; rows from the hour before (a :30 rollup hour).
         assert!(q.contains("u.time_start >= 1793487600 AND u.time_start < 1794096000"));
         assert!(q.contains("HAVING hs >= 1793491200 AND hs < 1794096000"));
-        assert!(q.contains("h.weighted / 12960000e0 AS gpu_hours"));
+        assert!(q.contains("h.weighted / 12960000e0 AS gh"));
+        assert!(q.starts_with("-- ") && q.contains("\nWITH used AS (\n"));
+        assert!(q.contains("COALESCE(u.gh, 0) AS gpu_hours"));
+        assert!(q.contains("LEFT JOIN used AS u ON u.h = w.h AND u.gpu_type = s.gpu_type AND u.team = s.team"));
         assert!(!q.contains("FROM_UNIXTIME"));
         assert!(q.contains("'gpu' AS gpu_type"));
-        assert!(q.trim_end().ends_with("ORDER BY h.hs, h.gpu_type, h.team;"));
+        assert!(q.trim_end().ends_with("ORDER BY w.h, s.gpu_type, s.team;"));
 
         let q = write(&spec("linux", None, &[])).unwrap();
         assert!(q.contains("FROM `linux_usage_hour_table` AS u"));
