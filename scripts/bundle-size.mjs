@@ -4,9 +4,10 @@
 // first-figures-*) is fetched only by a link or a saved session, before the application, and
 // has its own budget (FIRST_BUDGET_KB, scripts/setup: FIRST_STAGE_BUDGET_KB); so has the
 // readers' worker (issue 36, reader-* and reader-worker-*: fetched on the first history
-// read; WORKER_BUDGET_KB). The service worker (sw.js, issue 36) is fetched after the page is
+// read; WORKER_BUDGET_KB); so has the query writer's worker (issue 38, query-* and
+// query-worker-*: fetched when the query panel is first opened; QUERY_BUDGET_KB). The service worker (sw.js, issue 36) is fetched after the page is
 // ready and is listed apart.
-// Usage: node scripts/bundle-size.mjs DIR [BUDGET_KB] [FIRST_BUDGET_KB] [WORKER_BUDGET_KB]
+// Usage: node scripts/bundle-size.mjs DIR [BUDGET_KB] [FIRST_BUDGET_KB] [WORKER_BUDGET_KB] [QUERY_BUDGET_KB]
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -15,9 +16,10 @@ const dir = process.argv[2] || 'dist';
 const budgetKb = Number(process.argv[3] || 250);
 const firstBudgetKb = Number(process.argv[4] || process.env.FIRST_STAGE_BUDGET_KB || Infinity);
 const workerBudgetKb = Number(process.argv[5] || process.env.WORKER_BUDGET_KB || Infinity);
+const queryBudgetKb = Number(process.argv[6] || process.env.QUERY_BUDGET_KB || Infinity);
 const files = fs.readdirSync(dir).filter((f) => /\.(wasm|js|css|html)$/.test(f));
-const sums = { app: [0, 0, 0], first: [0, 0, 0], worker: [0, 0, 0], sw: [0, 0, 0] };
-const part = (f) => (f.startsWith('first-figures-') ? 'first' : f.startsWith('reader-') ? 'worker' : f === 'sw.js' ? 'sw' : 'app');
+const sums = { app: [0, 0, 0], first: [0, 0, 0], worker: [0, 0, 0], query: [0, 0, 0], sw: [0, 0, 0] };
+const part = (f) => (f.startsWith('first-figures-') ? 'first' : f.startsWith('reader-') ? 'worker' : f.startsWith('query-') ? 'query' : f === 'sw.js' ? 'sw' : 'app');
 const rows = [];
 for (const f of files) {
   const data = fs.readFileSync(path.join(dir, f));
@@ -33,6 +35,7 @@ rows.forEach((r) => console.log(r));
 console.log(line('TOTAL', sums.app));
 console.log(line('FIRST-STAGE (links only)', sums.first));
 console.log(line('READERS\' WORKER (first read)', sums.worker));
+console.log(line('QUERY WRITER (panel opened)', sums.query));
 console.log(line('SERVICE WORKER (after ready)', sums.sw));
 const kb = (n) => (n / 1024).toFixed(1);
 let failed = false;
@@ -53,5 +56,11 @@ if (sums.worker[1] > workerBudgetKb * 1024) {
   failed = true;
 } else if (sums.worker[1] > 0) {
   console.log(`readers' worker within budget: ${kb(sums.worker[1])} KB gzip <= ${workerBudgetKb} KB (brotli ${kb(sums.worker[2])} KB)`);
+}
+if (sums.query[1] > queryBudgetKb * 1024) {
+  console.error(`query writer budget exceeded: ${kb(sums.query[1])} KB gzip > ${queryBudgetKb} KB`);
+  failed = true;
+} else if (sums.query[1] > 0) {
+  console.log(`query writer within budget: ${kb(sums.query[1])} KB gzip <= ${queryBudgetKb} KB (brotli ${kb(sums.query[2])} KB)`);
 }
 if (failed) process.exit(1);

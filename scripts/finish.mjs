@@ -26,13 +26,15 @@ let html = fs.readFileSync(indexFile, 'utf8');
 
 // 1. The application's glue is the one .js file the page references (trunk names it
 //    <crate>-<hash>.js; its integrity hash is rewritten); the first-stage module's glue
-//    (first-figures-<hash>.js) and the readers' worker's (reader-<hash>.js), both written by
-//    scripts/extra-module.mjs, are not referenced yet.
-const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && html.includes(f) && !/^(first-figures|reader)-/.test(f));
-const firstGlue = fs.readdirSync(dist).filter((f) => /^(first-figures|reader)-[0-9a-f]{16}\.js$/.test(f));
+//    (first-figures-<hash>.js), the readers' worker's (reader-<hash>.js) and the query
+//    writer's worker's (query-<hash>.js, issue 38), all written by scripts/extra-module.mjs,
+//    are not referenced yet.
+const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && html.includes(f) && !/^(first-figures|reader|query)-/.test(f));
+const firstGlue = fs.readdirSync(dist).filter((f) => /^(first-figures|reader|query)-[0-9a-f]{16}\.js$/.test(f));
 const readerWorker = fs.readdirSync(dist).filter((f) => /^reader-worker-[0-9a-f]{16}\.js$/.test(f));
-if (glue.length !== 1 || firstGlue.length !== 2 || readerWorker.length !== 1) {
-  console.error(`finish: expected one JS glue file referenced by ${indexFile}, one first-figures-*.js, one reader-*.js and one reader-worker-*.js, found ${[...glue, ...firstGlue, ...readerWorker].join(', ') || 'none'}`);
+const queryWorker = fs.readdirSync(dist).filter((f) => /^query-worker-[0-9a-f]{16}\.js$/.test(f));
+if (glue.length !== 1 || firstGlue.length !== 3 || readerWorker.length !== 1 || queryWorker.length !== 1) {
+  console.error(`finish: expected one JS glue file referenced by ${indexFile}, one first-figures-*.js, one reader-*.js, one query-*.js, one reader-worker-*.js and one query-worker-*.js, found ${[...glue, ...firstGlue, ...readerWorker, ...queryWorker].join(', ') || 'none'}`);
   process.exit(1);
 }
 const sri = (text) => `sha384-${crypto.createHash('sha384').update(text).digest('base64')}`;
@@ -56,8 +58,10 @@ for (const name of [...glue, ...firstGlue]) {
 }
 
 // 1a. The readers' worker, by name (relative to the public URL, as the page's other files).
-html = html.replace(/<meta name="?grp-reader"?[^>]*>/g, '');
+html = html.replace(/<meta name="?grp-(reader|query)"?[^>]*>/g, '');
 html = html.replace('</head>', `<meta name="grp-reader" content="${publicUrl}${readerWorker[0]}"></head>`);
+// The query writer's worker (issue 38, src/query_client.rs), likewise.
+html = html.replace('</head>', `<meta name="grp-query" content="${publicUrl}${queryWorker[0]}"></head>`);
 
 // 1b. Every stylesheet link without a media query, in document order, becomes one file
 //     (style-<hash>.css, with its integrity hash) at the first one's place.

@@ -20,6 +20,8 @@ pub mod on_screen;
 pub mod pipeline;
 pub mod present;
 pub mod presets;
+pub mod query_client;
+pub mod query_worker;
 pub mod reader_client;
 pub mod reader_wire;
 pub mod reader_worker;

@@ -16,7 +16,6 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::js_object;
 use crate::core::ingest::{IngestError, ParseOptions, ParseResult};
-use crate::core::query::{QueryError, QuerySpec};
 use crate::reader_wire::{self, field};
 
 /// The `<meta>` whose `content` is the worker script's URL.
@@ -36,8 +35,6 @@ struct Client {
     /// The worker has said it reads messages; before, the newest message waits here.
     ready: bool,
     waiting: Option<JsValue>,
-    /// Queries to write that came before the worker was ready (sent in order once it is).
-    waiting_queries: Vec<JsValue>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
@@ -53,74 +50,6 @@ thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
     static PENDING: RefCell<Option<Pending>> = const { RefCell::new(None) };
     static NEXT_ID: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
-    /// The newest query to write (issue 38) and what to do with its text.
-    static QUERY: RefCell<Option<(f64, QueryDone)>> = const { RefCell::new(None) };
-    /// The newest rates answer to read and what to do with it.
-    static RATES: RefCell<Option<(f64, RatesDone)>> = const { RefCell::new(None) };
-}
-
-type RatesDone = Box<dyn FnOnce(Option<reader_wire::RatesResult>)>;
-
-/// Read a bills' rates answer in the worker: `done` once with the rates (`None`: the worker
-/// could not be reached), unless a newer one came first.
-pub fn read_rates(text: &str, done: impl FnOnce(Option<reader_wire::RatesResult>) + 'static) {
-    let qid = NEXT_ID.with(|n| {
-        n.set(n.get() + 1.0);
-        n.get()
-    });
-    RATES.with(|q| *q.borrow_mut() = Some((qid, Box::new(done))));
-    let message = js_object(&[
-        (field::QID, JsValue::from_f64(qid)),
-        (field::RATES, JsValue::from_str(text)),
-    ]);
-    let sent = with_client(|c| {
-        if c.ready {
-            let _ = c.worker.post_message(&message);
-        } else {
-            c.waiting_queries.push(message);
-        }
-    });
-    if sent.is_err() {
-        if let Some((_, done)) = RATES.with(|q| q.borrow_mut().take()) {
-            done(None);
-        }
-    }
-}
-
-type QueryDone = Box<dyn FnOnce(Result<String, QueryError>)>;
-
-/// Write the query for `spec` in the worker (the writers live there, beside the readers, so
-/// the main module carries neither): `done` once with its text, unless a newer query came
-/// first. A read in progress goes on.
-pub fn write_query(spec: &QuerySpec, done: impl FnOnce(Result<String, QueryError>) + 'static) {
-    let qid = NEXT_ID.with(|n| {
-        n.set(n.get() + 1.0);
-        n.get()
-    });
-    QUERY.with(|q| *q.borrow_mut() = Some((qid, Box::new(done))));
-    let message = js_object(&[
-        (field::QID, JsValue::from_f64(qid)),
-        (
-            field::QUERY,
-            js_sys::Uint8Array::from(&reader_wire::encode_query(spec)[..]).into(),
-        ),
-    ]);
-    let sent = with_client(|c| {
-        if c.ready {
-            let _ = c.worker.post_message(&message);
-        } else {
-            c.waiting_queries.push(message);
-        }
-    });
-    if let Err(detail) = sent {
-        query_failed(detail);
-    }
-}
-
-fn query_failed(detail: String) {
-    if let Some((_, done)) = QUERY.with(|q| q.borrow_mut().take()) {
-        done(Err(QueryError::Unavailable(detail)));
-    }
 }
 
 /// Read `source` with `options`: `progress` with the fraction read, now and then; `done`
@@ -193,42 +122,60 @@ fn with_client(f: impl FnOnce(&mut Client)) -> Result<(), String> {
 }
 
 fn new_client() -> Result<Client, String> {
+    let (worker, on_message, on_error) = start_worker(META_NAME, on_message, stopped)?;
+    Ok(Client {
+        worker,
+        ready: false,
+        waiting: None,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}
+
+/// A module worker whose script the `<meta name=meta>` names, with its message and error
+/// handlers (kept alive by the caller as long as the worker); `Err` says why there is none.
+#[allow(clippy::type_complexity)]
+pub(crate) fn start_worker(
+    meta: &str,
+    on_message: fn(JsValue),
+    on_error: fn(String),
+) -> Result<
+    (
+        web_sys::Worker,
+        Closure<dyn FnMut(web_sys::MessageEvent)>,
+        Closure<dyn FnMut(web_sys::Event)>,
+    ),
+    String,
+> {
     let url = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| {
-            d.query_selector(&format!("meta[name={META_NAME}]"))
+            d.query_selector(&format!("meta[name={meta}]"))
                 .ok()
                 .flatten()
         })
         .and_then(|m| m.get_attribute("content"))
-        .ok_or("this build has no reader module")?;
+        .ok_or("this build has no such module")?;
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options(&url, &options)
         .map_err(|e| crate::browser::js_text(&e).unwrap_or_else(|| "no worker".into()))?;
-    let on_message =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
+    let message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             on_message(e.data())
         });
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+    let error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
         let detail = e
             .dyn_ref::<web_sys::ErrorEvent>()
             .map(|e| e.message())
             .filter(|m| !m.is_empty())
             .unwrap_or_default(); // not loaded: the page says so in its language
-        stopped(detail);
+        on_error(detail);
     });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
-    Ok(Client {
-        worker,
-        ready: false,
-        waiting: None,
-        waiting_queries: Vec::new(),
-        _on_message: on_message,
-        _on_error: on_error,
-    })
+    worker.set_onmessage(Some(message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(error.as_ref().unchecked_ref()));
+    worker.set_onmessageerror(Some(error.as_ref().unchecked_ref()));
+    Ok((worker, message, error))
 }
 
 fn on_message(data: JsValue) {
@@ -240,49 +187,8 @@ fn on_message(data: JsValue) {
                 if let Some(m) = c.waiting.take() {
                     let _ = c.worker.post_message(&m);
                 }
-                for m in std::mem::take(&mut c.waiting_queries) {
-                    let _ = c.worker.post_message(&m);
-                }
             }
         });
-        return;
-    }
-    if let (Some(qid), Some(bytes)) = (
-        get(field::QID).and_then(|v| v.as_f64()),
-        get(field::RATES_ANSWER).filter(|b| !b.is_undefined()),
-    ) {
-        let done = RATES.with(|q| {
-            let mut q = q.borrow_mut();
-            if q.as_ref().is_some_and(|(id, _)| *id == qid) {
-                q.take().map(|(_, done)| done)
-            } else {
-                None
-            }
-        });
-        if let Some(done) = done {
-            done(reader_wire::decode_rates(
-                &js_sys::Uint8Array::new(&bytes).to_vec(),
-            ));
-        }
-        return;
-    }
-    if let (Some(qid), Some(bytes)) = (
-        get(field::QID).and_then(|v| v.as_f64()),
-        get(field::QUERY_ANSWER).filter(|b| !b.is_undefined()),
-    ) {
-        let done = QUERY.with(|q| {
-            let mut q = q.borrow_mut();
-            if q.as_ref().is_some_and(|(id, _)| *id == qid) {
-                q.take().map(|(_, done)| done)
-            } else {
-                None
-            }
-        });
-        if let Some(done) = done {
-            done(reader_wire::decode_query_answer(
-                &js_sys::Uint8Array::new(&bytes).to_vec(),
-            ));
-        }
         return;
     }
     let Some(id) = get(field::ID).and_then(|v| v.as_f64()) else {
@@ -335,10 +241,6 @@ fn stopped(detail: String) {
     }
     let id = PENDING.with(|p| p.borrow().as_ref().map(|p| p.id));
     if let Some(id) = id {
-        fail(id, detail.clone());
-    }
-    query_failed(detail);
-    if let Some((_, done)) = RATES.with(|q| q.borrow_mut().take()) {
-        done(None);
+        fail(id, detail);
     }
 }

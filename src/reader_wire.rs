@@ -6,7 +6,6 @@
 //! `{ id, result }` back (see [`field`]).
 
 use crate::core::ingest::{IngestError, ParseOptions, ParseResult};
-use crate::core::query::{QueryError, QuerySpec};
 
 /// The message fields, named once for both sides.
 pub mod field {
@@ -24,21 +23,27 @@ pub mod field {
     pub const RESULT: &str = "result";
     /// Worker → page, once: the worker has started and reads messages.
     pub const READY: &str = "ready";
-    /// Page → worker: a query to write (issue 38), [`super::encode_query`]'s bytes, with its
-    /// own number [`QID`] (a query never cancels a read, nor a read a query).
-    pub const QUERY: &str = "query";
+    /// The query writer's worker (issue 38, `query_worker`): every message carries a number
+    /// [`QID`] (a newer one replaces the one waiting) and the page's language [`LANG`]
+    /// (`"zh"` or `"en"`). Page → worker: [`FORM`] (the form's template is wanted),
+    /// [`FIELDS`] (the form's values, an array of `[id, value]`), or [`RATES`] (a bills'
+    /// rates answer to read). Worker → page: [`FORM_HTML`], or [`TEXT_OUT`] / [`ERROR`]
+    /// with [`ATTRS`] (`[name, value]` pairs for the form), or [`RATES_ANSWER`]
+    /// ([`super::encode_rates`]'s bytes).
     pub const QID: &str = "qid";
-    /// Worker → page: [`super::encode_query_answer`]'s bytes.
-    pub const QUERY_ANSWER: &str = "queryAnswer";
-    /// Page → worker: a bills' rates answer to read (text, with a [`QID`]); worker → page:
-    /// [`super::encode_rates`]'s bytes.
+    pub const LANG: &str = "lang";
+    pub const FORM: &str = "form";
+    pub const FORM_HTML: &str = "formHtml";
+    pub const FIELDS: &str = "fields";
+    pub const TEXT_OUT: &str = "queryText";
+    pub const ERROR: &str = "error";
+    pub const ATTRS: &str = "attrs";
     pub const RATES: &str = "rates";
     pub const RATES_ANSWER: &str = "ratesAnswer";
 }
 
-/// What a rates answer read gives.
-pub type RatesResult =
-    Result<crate::core::ingest::CurReport, crate::core::ingest::rates::RatesError>;
+/// What a rates answer read gives: the bill report, or why not (in the page's language).
+pub type RatesResult = Result<crate::core::ingest::CurReport, String>;
 
 pub fn encode_rates(r: &RatesResult) -> Vec<u8> {
     postcard::to_allocvec(r).unwrap_or_default()
@@ -47,27 +52,6 @@ pub fn encode_rates(r: &RatesResult) -> Vec<u8> {
 /// The rates back; bytes that are not one are `None`.
 pub fn decode_rates(bytes: &[u8]) -> Option<RatesResult> {
     postcard::from_bytes(bytes).ok()
-}
-
-/// A query's choices as bytes.
-pub fn encode_query(spec: &QuerySpec) -> Vec<u8> {
-    postcard::to_allocvec(spec).unwrap_or_default()
-}
-
-/// The choices back (`None`: not this build's bytes).
-pub fn decode_query(bytes: &[u8]) -> Option<QuerySpec> {
-    postcard::from_bytes(bytes).ok()
-}
-
-/// The written query (or why not) as bytes.
-pub fn encode_query_answer(answer: &Result<String, QueryError>) -> Vec<u8> {
-    postcard::to_allocvec(answer).unwrap_or_default()
-}
-
-/// The written query back; bytes that are not one say so.
-pub fn decode_query_answer(bytes: &[u8]) -> Result<String, QueryError> {
-    postcard::from_bytes(bytes)
-        .unwrap_or_else(|e| Err(QueryError::Unavailable(format!("unreadable answer: {e}"))))
 }
 
 /// The options as bytes.
@@ -166,30 +150,17 @@ mod tests {
         assert!(n >= 70, "{n} reads");
     }
 
-    /// A query's choices and its text cross unchanged; foreign bytes are a failure.
+    /// A rates answer crosses unchanged, read or refused; foreign bytes are `None`.
     #[test]
-    fn queries_cross_unchanged() {
-        let spec = QuerySpec {
-            engine: crate::core::query::Engine::Slurmdbd,
-            start: 3600,
-            end: 7200,
-            types: vec!["a100".into(), "h100-94g".into()],
-            team: Some("account".into()),
-            path: "x'; --".into(),
-            rates: true,
-            ..Default::default()
-        };
-        assert_eq!(decode_query(&encode_query(&spec)), Some(spec));
-        for answer in [
-            Ok("SELECT 1;\n".to_string()),
-            Err(QueryError::BadTeam("qos2".into())),
-        ] {
-            assert_eq!(decode_query_answer(&encode_query_answer(&answer)), answer);
-        }
-        assert!(matches!(
-            decode_query_answer(&[0xff, 0xff, 0xff]),
-            Err(QueryError::Unavailable(_))
-        ));
+    fn rates_cross_unchanged() {
+        let text = "gpu_type,pricing,gpu_hours,cost,currency\na100,spot,50,61.25,USD\n";
+        let read: RatesResult =
+            crate::core::ingest::rates::read_rates(text).map_err(|e| format!("{e:?}"));
+        assert!(read.is_ok());
+        assert_eq!(decode_rates(&encode_rates(&read)), Some(read));
+        let refused: RatesResult = Err("Rates, line 1: no rows.".into());
+        assert_eq!(decode_rates(&encode_rates(&refused)), Some(refused));
+        assert_eq!(decode_rates(&[0xff, 0xff, 0xff]), None);
     }
 
     /// Bytes that are not an answer are said to be so, never a panic or a wrong history.

@@ -31,10 +31,16 @@ thread_local! {
 
 /// Start: answer the page's messages, and say so.
 pub fn run() {
+    listen(on_message);
+}
+
+/// A worker module's start (this one's and the query writer's, `query_worker`): answer the
+/// page's messages with `handler`, and say so.
+pub(crate) fn listen(handler: fn(JsValue)) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
-            on_message(e.data())
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            handler(e.data())
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
@@ -43,37 +49,6 @@ pub fn run() {
 
 fn on_message(data: JsValue) {
     let get = |name: &str| js_sys::Reflect::get(&data, &JsValue::from_str(name)).ok();
-    if let (Some(qid), Some(text)) = (
-        get(field::QID).filter(|q| !q.is_undefined()),
-        get(field::RATES).and_then(|t| t.as_string()),
-    ) {
-        // A bills' rates answer (issue 38): tiny, read at once.
-        let read = ingest::rates::read_rates(&text);
-        let bytes = js_sys::Uint8Array::from(&reader_wire::encode_rates(&read)[..]);
-        post(
-            &js_object(&[(field::QID, qid), (field::RATES_ANSWER, bytes.into())]),
-            None,
-        );
-        return;
-    }
-    if let (Some(qid), Some(bytes)) = (
-        get(field::QID).filter(|q| !q.is_undefined()),
-        get(field::QUERY).filter(|q| !q.is_undefined()),
-    ) {
-        // A query to write (issue 38): answered at once, the read in progress untouched.
-        let answer = match reader_wire::decode_query(&js_sys::Uint8Array::new(&bytes).to_vec()) {
-            Some(spec) => crate::core::query::write(&spec),
-            None => Err(crate::core::query::QueryError::Unavailable(
-                "choices from another build".into(),
-            )),
-        };
-        let bytes = js_sys::Uint8Array::from(&reader_wire::encode_query_answer(&answer)[..]);
-        post(
-            &js_object(&[(field::QID, qid), (field::QUERY_ANSWER, bytes.into())]),
-            None,
-        );
-        return;
-    }
     let Some(id) = get(field::ID).and_then(|v| v.as_f64()) else {
         return;
     };
@@ -180,7 +155,7 @@ fn answer(id: f64, result: &ParseResult) {
     );
 }
 
-fn post(message: &JsValue, transfer: Option<&js_sys::Array>) {
+pub(crate) fn post(message: &JsValue, transfer: Option<&js_sys::Array>) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let _ = match transfer {
         Some(t) => scope.post_message_with_transfer(message, t),

@@ -6,7 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, screenshot } from '../lib.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, serve, openPage, SCREENSHOTS } from '../lib.mjs';
 import { queryFromPage, figuresOf } from '../real/page.mjs';
 import { writeQuery } from '../real/query.mjs';
 
@@ -113,8 +115,8 @@ test('Chinese, 375 px, no sideways scroll; axe finds nothing', async () => {
     if (lang === 'zh') assert.match(await page.textContent('[data-testid=query-writer] summary'), /让数据库先汇总/);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(wide <= 0, `page scrolls sideways by ${wide}px`);
-    await page.$eval('[data-testid=query-writer]', (e) => e.scrollIntoView());
-    await screenshot(page, `query-writer-375-${lang}`);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.locator('[data-testid=query-writer]').screenshot({ path: path.join(SCREENSHOTS, `query-writer-375-${lang}.png`) });
     const axe = await new AxeBuilder({ page }).include('[data-testid=query-writer]').analyze();
     assert.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), []);
     await context.close();

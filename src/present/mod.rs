@@ -15,6 +15,7 @@ pub mod hidden;
 pub mod own_hardware;
 pub mod pools;
 pub mod prom_read;
+pub mod query_form;
 pub mod read_check;
 pub mod review;
 pub mod sizing;

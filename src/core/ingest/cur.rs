@@ -245,6 +245,28 @@ pub struct PriceFill {
 }
 
 impl CurReport {
+    /// A report with nothing read yet.
+    pub(crate) fn empty(version: CurVersion) -> Self {
+        Self {
+            version,
+            rows: 0,
+            gpu_rows: 0,
+            hourly_rows: 0,
+            daily_rows: 0,
+            other_window_rows: 0,
+            types: Vec::new(),
+            left_out: Vec::new(),
+            unknown_types: Vec::new(),
+            unknown_not_listed: 0,
+            non_gpu_types: Vec::new(),
+            currencies: Vec::new(),
+            no_ri_effective_cost: false,
+            no_sp_effective_cost: false,
+            ri_rows: 0,
+            sp_rows: 0,
+        }
+    }
+
     /// The prices each GPU model's rates give, for a month of `hours_per_month` hours (the
     /// models without any rate left out).
     pub fn price_fills(&self, hours_per_month: f64) -> Vec<PriceFill> {
@@ -733,22 +755,9 @@ impl CurRows {
         wanted.sort_unstable();
         wanted.dedup();
         let cur = CurReport {
-            version: header.version,
-            rows: 0,
-            gpu_rows: 0,
-            hourly_rows: 0,
-            daily_rows: 0,
-            other_window_rows: 0,
-            types: Vec::new(),
-            left_out: Vec::new(),
-            unknown_types: Vec::new(),
-            unknown_not_listed: 0,
-            non_gpu_types: Vec::new(),
-            currencies: Vec::new(),
             no_ri_effective_cost: c.ri_effective.is_none(),
             no_sp_effective_cost: c.sp_effective.is_none(),
-            ri_rows: 0,
-            sp_rows: 0,
+            ..CurReport::empty(header.version)
         };
         Self {
             cells: vec![None; wanted.len()],

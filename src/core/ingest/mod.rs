@@ -73,7 +73,6 @@
 
 mod bytes;
 mod cur;
-pub mod rates;
 mod detect;
 mod guard;
 mod json;
@@ -82,6 +81,10 @@ mod number;
 mod parser;
 mod prom_stream;
 mod prometheus;
+pub mod rates;
+/// The team labels the Prometheus reader looks for, by preference (the PromQL writer copies
+/// another label into the first of them).
+pub(crate) use prometheus::TEAM_LABELS as PROM_TEAM_LABELS;
 mod resample;
 mod slurm;
 mod split;
@@ -90,9 +93,9 @@ pub(crate) mod timestamp;
 mod types;
 
 #[cfg(test)]
-mod tests_answer;
-#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_answer;
 #[cfg(test)]
 mod tests_cur;
 #[cfg(test)]

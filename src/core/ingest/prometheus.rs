@@ -425,7 +425,7 @@ pub(crate) struct Collector {
 }
 
 /// The labels the Auto choice of a team label looks for, by preference.
-const TEAM_LABELS: [&str; 6] = [
+pub(crate) const TEAM_LABELS: [&str; 6] = [
     "namespace",
     "exported_namespace",
     "team",

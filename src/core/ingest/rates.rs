@@ -54,24 +54,7 @@ pub fn read_rates(text: &str) -> Result<CurReport, RatesError> {
         Some((i, _)) => return err(i + 1, RatesReason::NotRates),
         None => return err(1, RatesReason::Empty),
     }
-    let mut report = CurReport {
-        version: CurVersion::Cur2,
-        rows: 0,
-        gpu_rows: 0,
-        hourly_rows: 0,
-        daily_rows: 0,
-        other_window_rows: 0,
-        types: Vec::new(),
-        left_out: Vec::new(),
-        unknown_types: Vec::new(),
-        unknown_not_listed: 0,
-        non_gpu_types: Vec::new(),
-        currencies: Vec::new(),
-        no_ri_effective_cost: false,
-        no_sp_effective_cost: false,
-        ri_rows: 0,
-        sp_rows: 0,
-    };
+    let mut report = CurReport::empty(CurVersion::Cur2);
     for (i, line) in lines {
         let cells: Vec<String> = header_cells(line)
             .into_iter()

@@ -12,9 +12,11 @@
 //! | `team` | only when grouped by team: the account, tag or label value (`''` → none) |
 //! | `gpu_hours` | GPU-hours used in that hour = GPUs busy on average over the hour |
 //!
-//! Hours without usage are simply absent (the reader's gap policy decides), every time is
-//! UTC, and the window is `[start, end)` on whole hours. User text (paths, table names, tag
-//! keys, labels) only enters a query through [`quote`], so it can never change the query.
+//! Every hour of the window is in the answer for every series (type, or type and team) that
+//! has usage in it, 0 where idle (`hours::fill`: the reader sees hourly samples, never a gap);
+//! every time is UTC, and the window is `[start, end)` on whole hours. User text (paths,
+//! table names, tag keys, labels) only enters a query through [`quote`], so it can never
+//! change the query.
 //! Pure: no browser imports; natively tested (and against the real engines end to end).
 
 pub mod athena;
@@ -166,8 +168,6 @@ pub enum QueryError {
     UnknownType(String),
     /// The threshold is not in 0–100.
     BadThreshold,
-    /// The page's writer (in the readers' worker) could not be reached: why.
-    Unavailable(String),
 }
 
 impl Default for QuerySpec {

@@ -56,14 +56,7 @@ pub const KUBE_RULE_METRIC: &str = "kube_pod_gpu_requests_running";
 pub const RULE_OPERATION: &str = "sum";
 /// The team labels the page's reader finds by itself (`core::ingest` Prometheus reader,
 /// in its order of preference); another label is copied into `team` for it.
-const READER_TEAM_LABELS: [&str; 6] = [
-    "namespace",
-    "exported_namespace",
-    "team",
-    "project",
-    "tenant",
-    "account",
-];
+use crate::core::ingest::PROM_TEAM_LABELS as READER_TEAM_LABELS;
 /// GPU memory sizes (GB) a model name may carry: for a type key without a size, the sizes
 /// that make another type (`A100 40GB` is `a100-40g`, not `a100`) are excluded.
 const SIZES: [u32; 30] = [

@@ -374,7 +374,9 @@ mod tests {
         assert!(q.contains("h.weighted / 12960000e0 AS gh"));
         assert!(q.starts_with("-- ") && q.contains("\nWITH used AS (\n"));
         assert!(q.contains("COALESCE(u.gh, 0) AS gpu_hours"));
-        assert!(q.contains("LEFT JOIN used AS u ON u.h = w.h AND u.gpu_type = s.gpu_type AND u.team = s.team"));
+        assert!(q.contains(
+            "LEFT JOIN used AS u ON u.h = w.h AND u.gpu_type = s.gpu_type AND u.team = s.team"
+        ));
         assert!(!q.contains("FROM_UNIXTIME"));
         assert!(q.contains("'gpu' AS gpu_type"));
         assert!(q.trim_end().ends_with("ORDER BY w.h, s.gpu_type, s.team;"));
