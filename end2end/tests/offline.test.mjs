@@ -155,8 +155,8 @@ function buildNamed(dist, name) {
   const dir = path.join(tmp, `build-${name}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(dist, dir, { recursive: true });
-  const glue = fs.readdirSync(dir).find((f) => /^gpu-rent-planner-[0-9a-f]{16}\.js$/.test(f));
-  const hash = glue.match(/-([0-9a-f]{16})\.js$/)[1];
+  const glue = fs.readdirSync(dir).find((f) => /^gpu-rent-planner-[0-9a-f]{15,16}\.js$/.test(f));
+  const hash = glue.match(/-([0-9a-f]{15,16})\.js$/)[1];
   const other = crypto.createHash('sha256').update(hash + name).digest('hex').slice(0, 16);
   for (const suffix of ['.js', '_bg.wasm']) {
     fs.renameSync(path.join(dir, `gpu-rent-planner-${hash}${suffix}`), path.join(dir, `gpu-rent-planner-${other}${suffix}`));
@@ -177,8 +177,8 @@ async function shown(page) {
   return page.evaluate(() => ({
     html: document.querySelector('meta[name=grp-build]')?.content,
     app: [...new Set(performance.getEntriesByType('resource').map((e) => e.name)
-      .filter((n) => /gpu-rent-planner-[0-9a-f]{16}(\.js|_bg\.wasm)$/.test(n))
-      .map((n) => n.match(/-([0-9a-f]{16})(\.js|_bg\.wasm)$/)[1]))],
+      .filter((n) => /gpu-rent-planner-[0-9a-f]{15,16}(\.js|_bg\.wasm)$/.test(n))
+      .map((n) => n.match(/-([0-9a-f]{15,16})(\.js|_bg\.wasm)$/)[1]))],
   }));
 }
 const is = (build) => ({ html: build.name, app: [build.hash] });
@@ -187,7 +187,7 @@ const is = (build) => ({ html: build.name, app: [build.hash] });
 async function tab(context) {
   const page = await context.newPage();
   const files = [];
-  page.on('request', (r) => { const m = r.url().match(/gpu-rent-planner-([0-9a-f]{16})(?:\.js|_bg\.wasm)$/); if (m) files.push(m[1]); });
+  page.on('request', (r) => { const m = r.url().match(/gpu-rent-planner-([0-9a-f]{15,16})(?:\.js|_bg\.wasm)$/); if (m) files.push(m[1]); });
   return { page, files };
 }
 

@@ -32,9 +32,10 @@ const DIST = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
 /**
  * Files the page itself may fetch after load, on a user's action, as path patterns (each
  * from the page's origin and in the build's precache list too, each once): the readers'
- * worker on the first history read (issue 36, src/reader_client.rs).
+ * worker on the first history read (issue 36, src/reader_client.rs), the query writer's
+ * when its panel is first opened (issue 38, src/query_client.rs).
  */
-const ON_DEMAND = [/\/reader-(worker-)?[0-9a-f]{16}(_bg\.wasm|\.js)$/];
+const ON_DEMAND = [/\/reader-(worker-)?[0-9a-f]{16}(_bg\.wasm|\.js)$/, /\/query-(worker-)?[0-9a-f]{16}(_bg\.wasm|\.js)$/];
 
 /** Open the page recording every request and every CSP violation from the first byte. */
 async function open(url = server.url, options = {}) {
@@ -80,7 +81,7 @@ test('the load fetches only the page’s own files, from its own origin, with no
   assert.deepEqual(byWorker.map((r) => new URL(r.url).pathname).sort(), workerFiles(DIST));
   const readyAt = await page.evaluate(() => window.__readyAt);
   assert.ok(byWorker.every((r) => r.at >= readyAt), 'the service worker only after the page is ready');
-  const files = log.filter((r) => !r.worker).map((r) => new URL(r.url).pathname.replace(/-[0-9a-f]{16}(?=[._])/, '-HASH'));
+  const files = log.filter((r) => !r.worker).map((r) => new URL(r.url).pathname.replace(/-[0-9a-f]{15,16}(?=[._])/, '-HASH'));
   const kinds = files.map((f) => (f === '/' ? 'html' : path.extname(f).slice(1))).sort();
   const css = kinds.filter((k) => k === 'css').length;
   // One stylesheet: scripts/finish.mjs joins trunk's (eight render-blocking requests were one).

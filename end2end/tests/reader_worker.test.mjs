@@ -30,7 +30,7 @@ const hoursRead = (page, n) => page.waitForFunction(
 test('the main module holds no reader: the worker is fetched on the first read, once', async () => {
   // Strings only the readers use: in the worker's module, never in the page's.
   const files = fs.readdirSync(DIST);
-  const main = fs.readFileSync(path.join(DIST, files.find((f) => /^gpu-rent-planner-[0-9a-f]{16}_bg\.wasm$/.test(f))));
+  const main = fs.readFileSync(path.join(DIST, files.find((f) => /^gpu-rent-planner-[0-9a-f]{15,16}_bg\.wasm$/.test(f))));
   const reader = fs.readFileSync(path.join(DIST, files.find((f) => /^reader-[0-9a-f]{16}_bg\.wasm$/.test(f))));
   for (const marker of ['line_item_usage_end', 'kube_pod_container_resource_limits', 'dcgm_fi_dev_mem_clock', 'cputimeraw', 'septemberoctober']) {
     assert.ok(reader.includes(marker), `the reader module reads ${marker}`);

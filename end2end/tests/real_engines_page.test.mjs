@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launch, serve, openPage } from '../lib.mjs';
 import { queryFromPage, figuresOf } from '../real/page.mjs';
-import { runDuckdb, sacctExport, isoHour, HOUR } from '../real/duckdb.mjs';
+import { runDuckdb, sacctExport, curRows, curWriteSql, isoHour, HOUR } from '../real/duckdb.mjs';
 import { T0, HOURS, GPUS, busyCount, buildTsdb, startPrometheus, stopPrometheus, queryRange, queryOf } from '../real/prometheus.mjs';
 import { slurmdbdDatabase, tsv } from '../real/mariadb.mjs';
 
@@ -65,6 +65,31 @@ test('DuckDB over a sacct export: the answer plans like the plain CSV', async ()
   a100.forEach((v, h) => { (byHour[start + h * HOUR] ??= {}).a100 = v; });
   h100.forEach((v, h) => { (byHour[start + h * HOUR] ??= {}).h100 = v; });
   const want = await figuresOf(page, plainCsv(byHour, ['a100', 'h100'], start, hours));
+  const got = await figuresOf(page, answer);
+  assert.equal(got.readAs, 'csv');
+  assert.deepEqual({ ...got, readAs: null }, want);
+  assert.equal(want.hours, String(hours));
+  assert.deepEqual(problems, []);
+});
+
+test('DuckDB over a CUR Parquet file: the answer plans like the plain CSV', async () => {
+  const { page, problems } = await openPage(browser, server.url + '?lang=en&monthly=12000');
+  // A day of two GPU models from EC2 line items (Usage, Spot, Savings Plan rows, and the rows
+  // that must be left out: the fixture's own); idle hours at the start, inside and at the end.
+  const start = Date.UTC(2026, 10, 2) / 1000;
+  const hours = 24;
+  const tracks = [
+    { model: 'A100 40GB', team: 'ml', values: Array.from({ length: hours }, (_, h) => (h < 2 || h > 21 ? 0 : 8 + (h % 4) * 8)) },
+    { model: 'H100 80GB', team: 'vision', values: Array.from({ length: hours }, (_, h) => (h >= 6 && h < 9 ? 0 : h < 1 || h > 22 ? 0 : 8)) },
+  ];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'grp-page-cur-'));
+  dirs.push(dir);
+  await runDuckdb(curWriteSql(curRows(tracks, start), 'cur.parquet', 'legacy'), { cwd: dir });
+  const sql = await queryFromPage(page, { engine: 'duckdb', source: 'cur', path: 'cur.parquet', start: day(start), end: day(start) });
+  const answer = await runDuckdb(sql, { cwd: dir });
+  const byHour = {};
+  for (const t of tracks) t.values.forEach((v, h) => { const row = (byHour[start + h * HOUR] ??= {}); row[t.model] = (row[t.model] ?? 0) + v; });
+  const want = await figuresOf(page, plainCsv(byHour, tracks.map((t) => t.model), start, hours));
   const got = await figuresOf(page, answer);
   assert.equal(got.readAs, 'csv');
   assert.deepEqual({ ...got, readAs: null }, want);

@@ -206,13 +206,17 @@ test("slurmdbd's rollup of the jobs, moved back into complete hours: the slurmdb
   const [head, ...rows] = tsv(answer);
   assert.deepEqual(head, ['hour_utc', 'gpu_type', 'team', 'gpu_hours']);
   const got = Object.fromEntries(rows.map(([hr, ty, team, v]) => [`${hr}|${ty}|${team}`, Number(v)]));
-  const expect = Object.fromEntries([...want].map(([k, secs]) => {
+  const used = Object.fromEntries([...want].map(([k, secs]) => {
     const [hr, ty, team] = k.split('|');
     return [`${iso(Number(hr))}|${ty}|${team}`, secs / 3600];
   }));
+  // Every hour of the window for every series that ran in it, 0 where idle (hours::fill).
+  const series = [...new Set(Object.keys(used).map((k) => k.split('|').slice(1).join('|')))];
+  const expect = {};
+  for (let t = start; t < end; t += 3600) for (const s of series) expect[`${iso(t)}|${s}`] = used[`${iso(t)}|${s}`] ?? 0;
   assert.deepEqual(Object.keys(got).sort(), Object.keys(expect).sort());
   for (const [k, v] of Object.entries(expect)) assert.ok(Math.abs(got[k] - v) <= 1e-9, `${k}: ${got[k]} vs ${v}`);
-  assert.ok(Object.keys(expect).some((k) => k.startsWith(iso(h0 - 3600))) && Object.keys(expect).some((k) => k.startsWith(iso(h0))),
+  assert.ok(Object.keys(used).some((k) => k.startsWith(iso(h0 - 3600))) && Object.keys(used).some((k) => k.startsWith(iso(h0))),
     'the first job is in two hours');
   // The cluster table: the same per hour and type.
   const total = tsv(await sql(writeQuery({ engine: 'slurmdbd', start, end, table: 'grp' }))).slice(1);
