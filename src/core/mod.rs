@@ -2,6 +2,7 @@
 //! Plain types in, plain types or typed errors out.
 
 pub mod action;
+pub mod answer;
 pub mod breakeven;
 pub mod budget;
 pub mod burst;

@@ -774,7 +774,7 @@ impl Parser {
 /// with or without `team`), and how it was exported: every field quoted (Athena's download),
 /// tab-separated (the MySQL client), or a plain CSV (DuckDB, BigQuery).
 fn query_answer(header: &str) -> Option<QueryAnswer> {
-    use crate::core::query::{HOUR, TEAM, TYPE, VALUE};
+    use crate::core::answer::{HOUR, TEAM, TYPE, VALUE};
     let (sep, kind) = if header.contains('\t') {
         ('\t', QueryAnswer::Tsv)
     } else if header.starts_with('"') {

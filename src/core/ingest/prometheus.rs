@@ -35,7 +35,7 @@ use super::{
     ParseReport, ParseResult, Parsed, PromReading, PromReport, QueryAnswer, RejectReason,
     TimestampStyle, ValueColumn, MAX_LISTED_LEFT_OUT, MAX_SERIES,
 };
-use crate::core::query::promql::{is_rule_metric, MARKER_LABEL, MARKER_VALUE};
+use crate::core::answer::{is_rule_metric, MARKER_LABEL, MARKER_VALUE};
 use crate::core::series::UsageSeries;
 
 /// Which `result` array: the root's own or `data.result`.

@@ -7,7 +7,7 @@
 
 use super::cur::{fixed, header_cells, BillTerm, CurReport, CurType, CurVersion, TermRate};
 use super::types::normalize_type;
-use crate::core::query::RATES_HEADER;
+use crate::core::answer::RATES_HEADER;
 
 /// Why a rates answer was not read: the line (1-based) and the reason.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -29,20 +29,8 @@ pub mod quote;
 pub mod sacct;
 pub mod slurmdbd;
 
-/// The answer's column names, in order (`team` only when grouped by team).
-pub const HOUR: &str = "hour_utc";
-pub const TYPE: &str = "gpu_type";
-pub const TEAM: &str = "team";
-pub const VALUE: &str = "gpu_hours";
-pub const ANSWER_HEADER: [&str; 4] = [HOUR, TYPE, TEAM, VALUE];
-
-/// The bills' second query ([`QuerySpec::rates`]): effective rates per GPU model and
-/// pricing over the window, one row per (`gpu_type`, `pricing`, `currency`), for the
-/// bill-price fill: `gpu_hours` and `cost` (the effective cost: unblended for on demand and
-/// spot, the reservation's / Savings Plan's effective cost for covered usage, GCP cost plus
-/// credits). `pricing` is one of [`PRICINGS`].
-pub const RATES_HEADER: [&str; 5] = ["gpu_type", "pricing", "gpu_hours", "cost", "currency"];
-pub const PRICINGS: [&str; 4] = ["on_demand", "spot", "reserved", "savings_plan"];
+// The answer's names (shared with the reader, `core::answer`).
+pub use crate::core::answer::{ANSWER_HEADER, HOUR, PRICINGS, RATES_HEADER, TEAM, TYPE, VALUE};
 
 /// The longest window a query is written for (10 years of hours).
 pub const MAX_HOURS: i64 = 10 * 366 * 24;

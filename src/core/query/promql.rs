@@ -37,9 +37,9 @@ use super::quote::{promql_label_name, promql_string, shell_word};
 use super::{utc_text, PromSource, QueryError, QuerySpec};
 use crate::core::ingest::normalize_type;
 
-/// The label the query adds to its answer, and its value.
-pub const MARKER_LABEL: &str = "grp_answer";
-pub const MARKER_VALUE: &str = "gpu_hours";
+pub use crate::core::answer::{
+    is_rule_metric, DCGM_RULE_METRIC, KUBE_RULE_METRIC, MARKER_LABEL, MARKER_VALUE, RULE_OPERATION,
+};
 /// The subquery's resolution (seconds) and its points per hour.
 pub const RESOLUTION_S: i64 = 15;
 pub const POINTS_PER_HOUR: i64 = 3600 / RESOLUTION_S;
@@ -49,11 +49,6 @@ pub const HOUR_AHEAD: &str = "offset -3599999ms";
 pub const MAX_POINTS: i64 = 11_000;
 /// The DCGM utilisation metric (percent).
 pub const DCGM_METRIC: &str = "DCGM_FI_DEV_GPU_UTIL";
-/// The `metric` part of the recording rules' names (`level:metric:operations`).
-pub const DCGM_RULE_METRIC: &str = "dcgm_gpu_busy";
-pub const KUBE_RULE_METRIC: &str = "kube_pod_gpu_requests_running";
-/// The `operations` part: a sum of GPUs at each evaluation.
-pub const RULE_OPERATION: &str = "sum";
 /// The team labels the page's reader finds by itself (`core::ingest` Prometheus reader,
 /// in its order of preference); another label is copied into `team` for it.
 use crate::core::ingest::PROM_TEAM_LABELS as READER_TEAM_LABELS;
@@ -144,19 +139,6 @@ pub fn rule_name(spec: &QuerySpec) -> Result<String, QueryError> {
             format!("{level}:{KUBE_RULE_METRIC}:{RULE_OPERATION}")
         }
     })
-}
-
-/// Whether a metric name is one of the recording rules' (any level): its values are GPUs.
-pub fn is_rule_metric(name: &str) -> bool {
-    let mut parts = name.split(':');
-    let (Some(level), Some(metric), Some(op), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return false;
-    };
-    !level.is_empty()
-        && (metric == DCGM_RULE_METRIC || metric == KUBE_RULE_METRIC)
-        && op == RULE_OPERATION
 }
 
 /// The team label, checked (`None`: no team).

@@ -156,10 +156,8 @@ mod tests {
         let mut out = String::new();
         let mut it = inner.chars().peekable();
         while let Some(c) = it.next() {
-            if c == quote {
-                if it.next() != Some(quote) {
-                    return None;
-                }
+            if c == quote && it.next() != Some(quote) {
+                return None;
             }
             out.push(c);
         }
