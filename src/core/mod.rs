@@ -17,6 +17,7 @@ pub mod fleet;
 pub mod fleet_plan;
 pub mod gpu_instances;
 pub mod hidden;
+pub mod idle_split;
 pub mod ingest;
 pub mod money;
 pub mod own_hw;

@@ -159,8 +159,8 @@ pub struct PlanInputs {
     pub queue_metric: String,
     pub target_name: String,
     /// § 21 how the idle committed cost is shared among the teams. Default proportional.
-    pub idle_split: super::teams::IdleSplit,
-    /// § 21 the fixed percentages per team for [`super::teams::IdleSplit::Fixed`], as typed
+    pub idle_split: super::idle_split::IdleSplit,
+    /// § 21 the fixed percentages per team for [`super::idle_split::IdleSplit::Fixed`], as typed
     /// (`A=50, B=30, C=20`; [`super::teams::parse_fixed`]). Default empty.
     pub team_shares: String,
 }
@@ -226,7 +226,7 @@ impl Default for PlanInputs {
             prometheus_address: String::new(),
             queue_metric: String::new(),
             target_name: String::new(),
-            idle_split: super::teams::IdleSplit::Proportional,
+            idle_split: super::idle_split::IdleSplit::Proportional,
             team_shares: String::new(),
         }
     }

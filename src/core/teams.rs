@@ -25,42 +25,7 @@ pub const SAMPLED_SHAPLEY_PLANS: usize = 2048;
 /// The peak hours: the top 5 % of hours by U(t) (at least one).
 pub const PEAK_HOURS_FRACTION: f64 = 0.05;
 
-/// How the idle committed cost (the committed GPU-hours no team used) is shared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum IdleSplit {
-    /// In proportion to each team's baseline GPU-hours (evenly when no team used any).
-    #[default]
-    Proportional,
-    /// The same amount for every team (the unallocated team included).
-    Even,
-    /// Fixed percentages per team ([`TeamTableInputs::fixed`], summing to 100).
-    Fixed,
-    /// Not shared: a separate "idle" row.
-    Row,
-}
-
-impl IdleSplit {
-    pub const ALL: [IdleSplit; 4] = [
-        IdleSplit::Proportional,
-        IdleSplit::Even,
-        IdleSplit::Fixed,
-        IdleSplit::Row,
-    ];
-
-    /// Stable key (the link's `idlesplit`, the `idle-split` select's values).
-    pub fn key(self) -> &'static str {
-        match self {
-            IdleSplit::Proportional => "proportional",
-            IdleSplit::Even => "even",
-            IdleSplit::Fixed => "fixed",
-            IdleSplit::Row => "row",
-        }
-    }
-
-    pub fn from_key(key: &str) -> Option<IdleSplit> {
-        IdleSplit::ALL.into_iter().find(|s| s.key() == key)
-    }
-}
+pub use super::idle_split::IdleSplit;
 
 /// The fixed percentages as typed: entries separated by `,`, `;`, `，`, `；` or line breaks,
 /// each `team=percent` (or `team:percent`, `team：percent`; the last separator counts, so a

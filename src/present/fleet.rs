@@ -1,7 +1,7 @@
 //! The fleet table (§ 16): one row per GPU type and the fleet's total, what the fixed budget
 //! buys against each type's own optimum, and the fleet's headline sentence.
 
-use super::headline::term_words;
+use super::terms::term_words;
 use super::{Presented, Shown};
 use crate::core::fleet_plan::{FleetError, FleetPlan, FleetRow};
 use crate::core::money::Money;

@@ -1,5 +1,6 @@
 //! The answer first: commit N GPUs monthly, run the rest elastic; the total and the saving.
 
+use super::terms::term_words;
 use super::{failed, Presented, Shown};
 use crate::core::error::InputError;
 use crate::core::fleet_plan::FleetPlan;
@@ -113,28 +114,6 @@ fn saving_words(l: Lang, cur: &str, saving: Money, share: f64) -> String {
             money(saving, cur, l),
             percent(share, 1, l)
         )
-    }
-}
-
-/// How a term is said after "Commit N GPUs": "monthly", "for 1 year, all upfront", …
-pub fn term_words(lang: Lang, term: Term, payment: Payment) -> &'static str {
-    match (lang, term, payment) {
-        (Lang::En, Term::OneYear, Payment::AllUpfront) => "for 1 year, all upfront",
-        (Lang::En, Term::OneYear, Payment::Partial) => "for 1 year, partial upfront",
-        (Lang::En, Term::OneYear, Payment::NoUpfront) => "for 1 year, no upfront",
-        (Lang::En, Term::ThreeYear, Payment::AllUpfront) => "for 3 years, all upfront",
-        (Lang::En, Term::ThreeYear, Payment::Partial) => "for 3 years, partial upfront",
-        (Lang::En, Term::ThreeYear, Payment::NoUpfront) => "for 3 years, no upfront",
-        (Lang::En, Term::OnDemand, _) => "on demand",
-        (Lang::En, Term::Monthly, _) => "monthly",
-        (Lang::Zh, Term::OneYear, Payment::AllUpfront) => "包年（全预付）",
-        (Lang::Zh, Term::OneYear, Payment::Partial) => "包年（部分预付）",
-        (Lang::Zh, Term::OneYear, Payment::NoUpfront) => "包年（无预付）",
-        (Lang::Zh, Term::ThreeYear, Payment::AllUpfront) => "签三年（全预付）",
-        (Lang::Zh, Term::ThreeYear, Payment::Partial) => "签三年（部分预付）",
-        (Lang::Zh, Term::ThreeYear, Payment::NoUpfront) => "签三年（无预付）",
-        (Lang::Zh, Term::OnDemand, _) => "按量",
-        (Lang::Zh, Term::Monthly, _) => "包月",
     }
 }
 
