@@ -15,8 +15,8 @@ use gpu_rent_planner::core::fleet_plan::{plan_fleet, FleetPlan, TypePlan};
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
 use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::{profile, HistoryProfile};
-use gpu_rent_planner::fleet::{row_series, sync_with_history, type_inputs};
-use gpu_rent_planner::state::{AppState, Lang};
+use gpu_rent_planner::page::fleet::{row_series, sync_with_history, type_inputs};
+use gpu_rent_planner::page::state::{AppState, Lang};
 use std::hint::black_box;
 
 /// The inputs both benches use (bench/wasm_entry.rs builds the same two).
@@ -68,7 +68,7 @@ fn fleet_profiles(
         .map(|(row, i)| {
             let series = row_series(&row.keys, types).expect("every row has its type");
             profile(
-                &gpu_rent_planner::url::quantize(&series),
+                &gpu_rent_planner::link::quantize(&series),
                 &i.profile_settings(),
             )
             .expect("valid series")
@@ -222,33 +222,33 @@ fn analysis(c: &mut Criterion) {
 }
 
 fn links(c: &mut Criterion) {
-    use gpu_rent_planner::url::{self, LinkHistory, LinkState};
+    use gpu_rent_planner::link::{self, LinkHistory, LinkState};
     let mut g = c.benchmark_group("url");
     let query = "?v=1&lang=en&monthly=9000&ondemand=25&hours=730";
     g.throughput(Throughput::Bytes(query.len() as u64));
-    g.bench_function("decode", |b| b.iter(|| url::decode(black_box(query))));
+    g.bench_function("decode", |b| b.iter(|| link::decode(black_box(query))));
 
     // A link with every input changed and a 30-day hourly history.
     let parsed =
         parse(&generate_hourly_csv(30 * 24), &ParseOptions::default()).expect("bench input parses");
-    let series = url::quantize(&parsed.series);
+    let series = link::quantize(&parsed.series);
     let mut state = LinkState::default();
     state.inputs.monthly_price = 7300.0;
     state.inputs.on_demand_price = 20.0;
     state.tz = Some(gpu_rent_planner::core::zone::ZoneChoice::Offset(480));
     state.history = Some(LinkHistory::one(series.clone(), false));
-    let data = url::encode_series(&series, false);
-    let full = url::encode(&state, Some(&data));
+    let data = link::encode_series(&series, false);
+    let full = link::encode(&state, Some(&data));
     g.throughput(Throughput::Elements(series.values.len() as u64));
     // The `data` value: varint series, deflate, base64url.
     g.bench_function("encode_series_30d", |b| {
-        b.iter(|| url::encode_series(black_box(&series), false))
+        b.iter(|| link::encode_series(black_box(&series), false))
     });
     // The query string around an already encoded history.
     g.bench_function("encode_query_30d", |b| {
-        b.iter(|| url::encode(black_box(&state), Some(black_box(&data))))
+        b.iter(|| link::encode(black_box(&state), Some(black_box(&data))))
     });
-    g.bench_function("decode_30d", |b| b.iter(|| url::decode(black_box(&full))));
+    g.bench_function("decode_30d", |b| b.iter(|| link::decode(black_box(&full))));
     g.finish();
 }
 
@@ -285,7 +285,7 @@ fn slurm(c: &mut Criterion) {
         b.iter(|| {
             let p = parse(black_box(&text), &opts).expect("the export parses");
             let h = profile(
-                &gpu_rent_planner::url::quantize(&p.series),
+                &gpu_rent_planner::link::quantize(&p.series),
                 &inputs_.profile_settings(),
             )
             .expect("valid series");

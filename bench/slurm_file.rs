@@ -54,7 +54,7 @@ fn read(path: &str) {
     let t_parse = t0.elapsed();
     let inputs = PlanInputs::default();
     let h = profile(
-        &gpu_rent_planner::url::quantize(&parsed.series),
+        &gpu_rent_planner::link::quantize(&parsed.series),
         &inputs.profile_settings(),
     )
     .expect("a valid series");

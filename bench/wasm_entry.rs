@@ -11,8 +11,8 @@ use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::{profile, HistoryProfile};
 use gpu_rent_planner::core::series::UsageSeries;
-use gpu_rent_planner::fleet::{row_series, sync_with_history, type_inputs};
-use gpu_rent_planner::state::{AppState, Lang};
+use gpu_rent_planner::page::fleet::{row_series, sync_with_history, type_inputs};
+use gpu_rent_planner::page::state::{AppState, Lang};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -96,7 +96,7 @@ pub fn analyse_fleet() -> f64 {
                 return -1.0;
             };
             match profile(
-                &gpu_rent_planner::url::quantize(&series),
+                &gpu_rent_planner::link::quantize(&series),
                 &i.profile_settings(),
             ) {
                 Ok(p) => profiles.push(p),
@@ -200,7 +200,7 @@ pub fn gen_hourly(hours: usize) -> String {
 /// (`browser::js_text`: the browser's TextEncoder, one copy, a UTF-8 check).
 #[wasm_bindgen]
 pub fn load_text(text: JsValue) -> usize {
-    let text = gpu_rent_planner::browser::js_text(&text).unwrap_or_default();
+    let text = gpu_rent_planner::web::browser::js_text(&text).unwrap_or_default();
     let n = text.len();
     TEXT.with(|t| *t.borrow_mut() = text);
     n

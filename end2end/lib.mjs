@@ -52,7 +52,7 @@ export async function openPage(browser, url, contextOptions = {}) {
 /**
  * Wait until every card shows the last change: after a burst of changes (each within 120 ms
  * of the one before) the cards off screen catch up when it pauses, marked meanwhile by
- * `<html data-settling>` (src/context.rs, SETTLE_MS).
+ * `<html data-settling>` (src/page/context.rs, SETTLE_MS).
  */
 /** The corpus of real exports (tests/corpus/, sources in its README). */
 export const CORPUS = path.join(ROOT, 'tests', 'corpus');
@@ -130,7 +130,7 @@ export function precached(dir = path.resolve(ROOT, process.env.GRP_DIST || 'dist
 }
 
 /**
- * On an open page: wait until the build's service worker (src/offline.rs registers it once
+ * On an open page: wait until the build's service worker (src/web/offline.rs registers it once
  * the page is ready and idle) is active, i.e. its whole build is cached. Returns its scope,
  * script URL and the cache names of the origin.
  */

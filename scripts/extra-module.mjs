@@ -8,9 +8,9 @@
 //       the first-stage module (issue 21, src/first_stage.rs); scripts/prerender.mjs adds
 //       its loader to index.html;
 //   node scripts/extra-module.mjs reader-worker reader --worker
-//       the readers' worker (issue 36, src/reader_worker.rs), plus the worker's script
+//       the readers' worker (issue 36, src/workers/reader_worker.rs), plus the worker's script
 //       reader-worker-<hash>.js that starts it; scripts/finish.mjs names that script in
-//       <meta name="grp-reader"> for src/reader_client.rs.
+//       <meta name="grp-reader"> for src/workers/reader_client.rs.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

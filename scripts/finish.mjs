@@ -2,7 +2,7 @@
 //   1. minify the wasm-bindgen JS glue with terser (trunk's minifier leaves it at 54 KB;
 //      measured 9.4 -> 7.2 KB gzip) and rewrite its `integrity` hash in index.html;
 //   1a. name the readers' worker script in <meta name="grp-reader"> (issue 36,
-//       src/reader_client.rs; scripts/extra-module.mjs built it, reader-worker-<hash>.js);
+//       src/workers/reader_client.rs; scripts/extra-module.mjs built it, reader-worker-<hash>.js);
 //   1b. join trunk's stylesheets into one file, in their order (eight render-blocking requests
 //      were one; measured: Lighthouse mobile, served plain, a 30-day link's LCP 2.61 -> 2.27 s);
 //   2. scripts/csp.mjs: pin trunk's inline loader in the CSP;
@@ -60,7 +60,7 @@ for (const name of [...glue, ...firstGlue]) {
 // 1a. The readers' worker, by name (relative to the public URL, as the page's other files).
 html = html.replace(/<meta name="?grp-(reader|query)"?[^>]*>/g, '');
 html = html.replace('</head>', `<meta name="grp-reader" content="${publicUrl}${readerWorker[0]}"></head>`);
-// The query writer's worker (issue 38, src/query_client.rs), likewise.
+// The query writer's worker (issue 38, src/workers/query_client.rs), likewise.
 html = html.replace('</head>', `<meta name="grp-query" content="${publicUrl}${queryWorker[0]}"></head>`);
 
 // 1b. Every stylesheet link without a media query, in document order, becomes one file

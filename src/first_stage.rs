@@ -5,7 +5,7 @@
 //! index.html. Opened with the defaults, the copy's figures are the default plan's and it is
 //! shown at once. Opened with a link (or an autosaved session) the copy is shown with its
 //! figures hidden (`#prerender[data-pending]`): this module decodes the same query, plans it
-//! with the application's own code ([`crate::pipeline::headline_for_query`]), writes the
+//! with the application's own code ([`crate::page::pipeline::headline_for_query`]), writes the
 //! headline's texts into the copy's `data-slot` elements and shows them. When it cannot say
 //! exactly what the application will say (a history `pipeline::read_link_series` declines,
 //! a headline that is an error message or a warning), it leaves the figures hidden: the page
@@ -15,8 +15,8 @@
 use web_sys::Document;
 
 use crate::core::zone::ZoneChoice;
+use crate::page::state::Lang;
 use crate::present::headline::HeadlineView;
-use crate::state::Lang;
 
 /// The attribute on `<html>` once this module has finished (`filled` or `left`); the
 /// application's loader waits for it before fetching the application's .wasm, so the
@@ -61,21 +61,21 @@ fn fill(doc: &Document) -> bool {
         return false;
     };
     let query = match source.as_str() {
-        "saved" => match crate::browser::storage_get(crate::context::AUTOSAVE_KEY) {
+        "saved" => match crate::web::browser::storage_get(crate::page::context::AUTOSAVE_KEY) {
             Ok(Some(q)) => q,
             _ => return false,
         },
-        _ => crate::browser::start_query(),
+        _ => crate::web::browser::start_query(),
     };
-    let langs = crate::browser::browser_languages();
+    let langs = crate::web::browser::browser_languages();
     let langs: Vec<&str> = langs.iter().map(String::as_str).collect();
-    let zone = |tz: &ZoneChoice| crate::time_zones::resolve(tz);
-    let Some((lang, Ok(view))) = crate::pipeline::headline_for_query(
+    let zone = |tz: &ZoneChoice| crate::web::time_zones::resolve(tz);
+    let Some((lang, Ok(view))) = crate::page::pipeline::headline_for_query(
         &query,
         &langs,
         zone,
-        crate::time_zones::locale_date_order(),
-        &crate::pipeline::read_link_series,
+        crate::web::time_zones::locale_date_order(),
+        &crate::page::pipeline::read_link_series,
     ) else {
         return false;
     };

@@ -3,7 +3,7 @@
 use crate::core::calendar::civil_from_days;
 use crate::core::money::Money;
 use crate::core::zone::Zone;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 /// Parse what a user typed into a number field: accepts full-width digits and
 /// punctuation, thousands separators (`,` `，` `_` and spaces), a leading currency

@@ -1,5 +1,8 @@
 //! Mount, with the panic hook first and the network closed once the wasm runs.
 
+// The panic banner: the application binary's own (not the library's), beside the other
+// browser bindings.
+#[path = "web/panic_banner.rs"]
 mod panic_banner;
 
 fn main() {
@@ -28,7 +31,7 @@ fn main() {
                 let _ = root.set_attribute("data-mounting", "");
             }
         }
-        leptos::mount::mount_to_body(gpu_rent_planner::app::App);
+        leptos::mount::mount_to_body(gpu_rent_planner::page::app::App);
     };
     if shown {
         after_first_paint(start, 60);

@@ -3,10 +3,10 @@
 //! user reads (not on HTML).
 #![cfg(target_arch = "wasm32")]
 
-use gpu_rent_planner::app::Planner;
 use gpu_rent_planner::core::plan::PlanInputs;
 use gpu_rent_planner::i18n::Lang;
-use gpu_rent_planner::state::AppState;
+use gpu_rent_planner::page::app::Planner;
+use gpu_rent_planner::page::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -170,7 +170,7 @@ async fn bad_text_survives_changes_to_other_inputs() {
 /// pairs), a lone surrogate, and long texts whose multi-byte end needs the buffer to grow.
 #[wasm_bindgen_test]
 fn js_text_matches_wasm_bindgen_strings() {
-    use gpu_rent_planner::browser::js_text;
+    use gpu_rent_planner::web::browser::js_text;
     use wasm_bindgen::JsValue;
     let long_ascii = "2026-11-01 00:00,3\n".repeat(50_000);
     let cases = [
@@ -197,7 +197,7 @@ fn js_text_matches_wasm_bindgen_strings() {
 /// instants the tz database gives; an unknown name is `None`.
 #[wasm_bindgen_test]
 fn named_zones_follow_daylight_saving() {
-    use gpu_rent_planner::time_zones;
+    use gpu_rent_planner::web::time_zones;
     let la = time_zones::named("America/Los_Angeles").expect("Chromium knows Los Angeles");
     assert_eq!(la.offset_at(1_772_964_000 - 60), -480); // 2026-03-08 09:59 UTC: PST
     assert_eq!(la.offset_at(1_772_964_000), -420); // 10:00 UTC: PDT

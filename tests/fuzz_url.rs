@@ -8,7 +8,7 @@
 #[path = "common/fuzz.rs"]
 mod common;
 
-use gpu_rent_planner::url::decode;
+use gpu_rent_planner::link::decode;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
@@ -186,9 +186,9 @@ fn regression_links() {
 use gpu_rent_planner::core::ingest::DateOrder;
 use gpu_rent_planner::core::series::UsageSeries;
 use gpu_rent_planner::core::zone::{Zone, ZoneChoice};
-use gpu_rent_planner::pipeline::{headline_for_query, read_link_series, read_text};
-use gpu_rent_planner::state::UsageMode;
-use gpu_rent_planner::url::{encode_with_history, LinkHistory, LinkState};
+use gpu_rent_planner::link::{encode_with_history, LinkHistory, LinkState};
+use gpu_rent_planner::page::pipeline::{headline_for_query, read_link_series, read_text};
+use gpu_rent_planner::page::state::UsageMode;
 
 /// The zone a link names, as the browser would resolve it: fixed offsets, and one named
 /// zone with daylight saving (Europe/Berlin's 2026 changes) for `tz=Europe/Berlin`.

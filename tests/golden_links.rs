@@ -5,8 +5,8 @@
 //! The links live in `tests/fixtures/golden_links.json`: one list, also opened in Chromium,
 //! Firefox and WebKit by the cross-engine smoke suite (`end2end/engines/`).
 //!
-//! Each link is opened the way the page opens it: `url::decode`, the history (if any)
-//! written out as text with `url::series_to_csv`, read back with `core::ingest::parse`
+//! Each link is opened the way the page opens it: `link::decode`, the history (if any)
+//! written out as text with `link::series_to_csv`, read back with `core::ingest::parse`
 //! under the link's options, quantised, profiled, planned.
 //!
 //! Hand checks:
@@ -24,19 +24,19 @@ use gpu_rent_planner::core::ingest::{self, ParseOptions};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanOutputs};
 use gpu_rent_planner::core::profile::profile;
 use gpu_rent_planner::core::zone::ZoneChoice;
-use gpu_rent_planner::state::UsageMode;
-use gpu_rent_planner::url;
+use gpu_rent_planner::link;
+use gpu_rent_planner::page::state::UsageMode;
 
 /// Open a link as the page does; return its outputs.
 fn open(link: &str) -> PlanOutputs {
     let query = link.split_once('?').map(|(_, q)| q).unwrap_or(link);
-    let (state, problems) = url::decode(query);
+    let (state, problems) = link::decode(query);
     assert_eq!(problems, vec![], "{link}");
     let prof = state.history.as_ref().and_then(|h| {
         if state.mode != UsageMode::Data {
             return None;
         }
-        let text = url::series_to_csv(&h.series);
+        let text = link::series_to_csv(&h.series);
         let opts = ParseOptions {
             column: state.column,
             gaps: state.gaps,
@@ -52,7 +52,7 @@ fn open(link: &str) -> PlanOutputs {
         assert_eq!(parsed.series, h.series, "text round trip");
         Some(
             profile(
-                &url::quantize(&parsed.series),
+                &link::quantize(&parsed.series),
                 &state.inputs.profile_settings(),
             )
             .expect("profile"),
@@ -174,8 +174,8 @@ fn golden_links_are_stable_when_re_encoded() {
     // Opening a golden link and writing it again gives a link that opens the same.
     for c in &fixture().cases {
         let query = c.link.split_once('?').map(|(_, q)| q).unwrap_or(&c.link);
-        let (state, _) = url::decode(query);
-        let again = url::encode_with_history(&state);
+        let (state, _) = link::decode(query);
+        let again = link::encode_with_history(&state);
         assert_eq!(figures(&open(&again)), c.expect, "{}", c.name);
     }
 }
@@ -195,10 +195,10 @@ fn hand_checked_figures() {
 
 #[test]
 fn unknown_parameters_and_newer_versions() {
-    let (s, p) = url::decode("v=1&utm_source=doc&monthly=8000&future_thing=1");
+    let (s, p) = link::decode("v=1&utm_source=doc&monthly=8000&future_thing=1");
     assert_eq!((s.inputs.monthly_price, p), (8000.0, vec![]));
-    let (_, p) = url::decode("v=4&monthly=8000");
-    assert_eq!(p, vec![url::LinkProblem::NewerVersion(4)]);
+    let (_, p) = link::decode("v=4&monthly=8000");
+    assert_eq!(p, vec![link::LinkProblem::NewerVersion(4)]);
 }
 
 /// Version 2 links (the commitment terms): saved links with the term figures they must open
@@ -255,17 +255,17 @@ fn version_2_term_links_open_identically() {
 /// cent. Never edit this case; add new ones.
 #[test]
 fn version_3_team_link_opens_identically() {
-    use gpu_rent_planner::team_memos::{shapley_of, table, teams_data};
+    use gpu_rent_planner::page::team_memos::{shapley_of, table, teams_data};
     const LINK: &str = "?v=3&monthly=12000&lookback=all&lambda=0&tz=0&data=Y2ZkYXjywoaBmdGR0YnR-QX7C_YL_AwMIPoFO4jeIc7IyAgA";
-    let (link, problems) = url::decode(LINK.trim_start_matches('?'));
+    let (link, problems) = link::decode(LINK.trim_start_matches('?'));
     assert_eq!(problems, vec![]);
     let h = link.history.as_ref().expect("a history");
     assert_eq!(h.teams.len(), 3);
     // Opened as the page opens it: the history's text read back, teams included.
-    let text = url::history_to_csv(h);
+    let text = link::history_to_csv(h);
     let mut parsed = ingest::parse(&text, &ParseOptions::default()).expect("reads back");
-    url::quantize_parsed(&mut parsed);
-    let state = link.app_state(gpu_rent_planner::state::Lang::En);
+    link::quantize_parsed(&mut parsed);
+    let state = link.app_state(gpu_rent_planner::page::state::Lang::En);
     let d = teams_data(&state, &parsed).expect("teams");
     assert_eq!(d.names, ["A", "B", "C"]);
     let prof = profile(&parsed.series, &state.inputs.profile_settings()).unwrap();

@@ -1,9 +1,9 @@
-//! The panic banner (src/panic_banner.rs, used by main.rs) in headless Chromium: the hook's
+//! The panic banner (src/web/panic_banner.rs, used by main.rs) in headless Chromium: the hook's
 //! DOM work on a copy of index.html's banner markup, read from index.html itself.
 #![cfg(target_arch = "wasm32")]
 
 #[allow(dead_code)] // install() and hook() are main.rs's
-#[path = "../src/panic_banner.rs"]
+#[path = "../src/web/panic_banner.rs"]
 mod panic_banner;
 
 use wasm_bindgen::JsCast;

@@ -1,5 +1,5 @@
 // Offline and installable (issue 36): the service worker (scripts/offline.mjs writes sw.js,
-// src/offline.rs registers it once the page is ready and idle) and the web manifest.
+// src/web/offline.rs registers it once the page is ready and idle) and the web manifest.
 // - After one visit, the default page and every golden link open with the network gone (the
 //   browser offline AND the server down), every [data-value] equal to an online visit's.
 // - An update from one build to the next, served from the same origin: the next visit still

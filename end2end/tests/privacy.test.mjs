@@ -9,7 +9,7 @@
 // page's origin. docs/formulas.md only when a "Formula" link is clicked (a navigation the
 // user asked for).
 //
-// The service worker (issue 36, src/offline.rs, scripts/offline.mjs): once the page is ready
+// The service worker (issue 36, src/web/offline.rs, scripts/offline.mjs): once the page is ready
 // and idle it registers sw.js, which fetches this build's own files once (its precache list,
 // read from DIST/sw.js), from the page's origin; nothing else. A later visit is served from
 // that cache: what reaches the network is the browser's update check of sw.js.
@@ -32,8 +32,8 @@ const DIST = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
 /**
  * Files the page itself may fetch after load, on a user's action, as path patterns (each
  * from the page's origin and in the build's precache list too, each once): the readers'
- * worker on the first history read (issue 36, src/reader_client.rs), the query writer's
- * when its panel is first opened (issue 38, src/query_client.rs).
+ * worker on the first history read (issue 36, src/workers/reader_client.rs), the query writer's
+ * when its panel is first opened (issue 38, src/workers/query_client.rs).
  */
 const ON_DEMAND = [/\/reader-(worker-)?[0-9a-f]{16}(_bg\.wasm|\.js)$/, /\/query-(worker-)?[0-9a-f]{16}(_bg\.wasm|\.js)$/];
 

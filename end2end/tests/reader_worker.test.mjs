@@ -1,5 +1,5 @@
 // The readers' worker (issue 36): the history is read in a Web Worker of its own
-// (src/reader_worker.rs, a module the page fetches on the first read), never on the page's
+// (src/workers/reader_worker.rs, a module the page fetches on the first read), never on the page's
 // thread; the page's main module holds no reader.
 //
 // These tests block the service worker (offline.test.mjs tests it) so that every request seen

@@ -8,7 +8,6 @@ use leptos::prelude::*;
 use crate::components::what_if::{starts_open, WhatIfSummary};
 use crate::inputs::ACTION_INPUTS;
 
-use crate::browser;
 use crate::components::bilingual;
 use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
@@ -16,11 +15,12 @@ use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::text_field::TextField;
 use crate::components::when::When;
-use crate::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::core::action::{DEFAULT_METRIC, DEFAULT_PROMETHEUS, DEFAULT_TARGET};
 use crate::i18n::pick;
 use crate::inputs::{by_testid, Group};
+use crate::page::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::present::action::ActionView;
+use crate::web::browser;
 
 /// One snippet: its text in `<pre data-testid>` (exactly what Copy copies) and the button.
 #[component]

@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::context::{memo_of, use_ctx};
 use crate::core::ingest::CurReport;
+use crate::page::context::{memo_of, use_ctx};
+use crate::page::state::Lang;
 use crate::present::bill_read::bill_read;
-use crate::state::Lang;
 
 #[component]
 pub fn BillReport(cur: CurReport, lang: Lang) -> impl IntoView {
@@ -19,7 +19,7 @@ pub fn BillReport(cur: CurReport, lang: Lang) -> impl IntoView {
     let fill = move |_| {
         let fills = cur.with_value(|c| c.price_fills(hours.get_untracked()));
         state.update(|s| {
-            crate::fleet::fill_prices(s, &fills);
+            crate::page::fleet::fill_prices(s, &fills);
         });
         filled.set(true);
     };

@@ -3,16 +3,16 @@
 
 use leptos::prelude::*;
 
-use crate::chart_memos;
 use crate::charts::breakeven as chart;
 use crate::components::bilingual;
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::components::how_computed::HowComputed;
+use crate::page::chart_memos;
 
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
-use crate::context::{error_of, flag_of, is_ok, text_of, use_ctx, Part};
 use crate::i18n::texts;
+use crate::page::context::{error_of, flag_of, is_ok, text_of, use_ctx, Part};
 use crate::present::breakeven::BreakevenView;
 
 #[component]

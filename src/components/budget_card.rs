@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::chart_memos;
 use crate::charts::budget as chart;
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::components::how_computed::HowComputed;
+use crate::page::chart_memos;
 
 use crate::components::bilingual;
 
@@ -15,8 +15,8 @@ use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
 use crate::components::input_fields::InputFields;
 use crate::components::when::When;
-use crate::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::inputs::Group;
+use crate::page::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::present::budget::BudgetView;
 
 #[component]

@@ -10,10 +10,10 @@ use plotters::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-use crate::canvas_backend::ChartBackend;
 use crate::charts::text::words;
 use crate::charts::{self, ChartError, ChartStyle};
 use crate::i18n::Lang;
+use crate::web::canvas_backend::ChartBackend;
 
 type DrawFn = dyn Fn(&DrawingArea<ChartBackend, Shift>, &ChartStyle) -> Result<(), ChartError>;
 
@@ -396,7 +396,7 @@ pub fn ChartCanvas(
                 w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
         }
         // In view (or nearly): only then is a change drawn at once.
-        crate::on_screen::watch(canvas.clone().into(), in_view);
+        crate::page::on_screen::watch(canvas.clone().into(), in_view);
         let scheme = dark_scheme();
         let mq = scheme.clone();
         let on_scheme = Closure::<dyn FnMut()>::new(move || {
@@ -452,7 +452,7 @@ pub fn ChartCanvas(
                 h.detach();
             }
         });
-        crate::on_screen::unwatch(in_view);
+        crate::page::on_screen::unwatch(in_view);
     });
 
     // Anything the picture depends on changed: in view, redraw in this frame; out of view,

@@ -9,7 +9,7 @@ use crate::components::card_body::CardBody;
 
 use crate::components::bilingual;
 use crate::components::figure::Figure;
-use crate::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
+use crate::page::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::present::effective::EffectiveView;
 
 #[component]

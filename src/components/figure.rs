@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::components::bilingual;
-use crate::context::use_ctx;
+use crate::page::context::use_ctx;
 use crate::present::Shown;
 
 #[component]
@@ -13,7 +13,7 @@ pub fn Figure(
     testid: &'static str,
     en: &'static str,
     zh: &'static str,
-    /// The figure as shown (see [`crate::context::shown_of`]).
+    /// The figure as shown (see [`crate::page::context::shown_of`]).
     shown: Signal<Shown>,
 ) -> impl IntoView {
     let lang = use_ctx().lang;

@@ -14,8 +14,8 @@ use crate::components::bilingual;
 use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
 use crate::components::input_fields::InputFields;
-use crate::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::inputs::Group;
+use crate::page::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::present::hidden::HiddenView;
 
 #[component]

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::components::bilingual;
-use crate::context::use_ctx;
+use crate::page::context::use_ctx;
 
 #[component]
 pub fn HowComputed(

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 
 use crate::components::slider_field::SliderField;
-use crate::context::use_ctx;
 use crate::inputs::InputSpec;
+use crate::page::context::use_ctx;
 
 #[component]
 pub fn InputField(spec: &'static InputSpec) -> impl IntoView {
@@ -16,7 +16,7 @@ pub fn InputField(spec: &'static InputSpec) -> impl IntoView {
     };
     let value = Memo::new(move |_| state.with(|s| spec.shown(&s.inputs)));
     let on_commit = Callback::new(move |v: f64| {
-        crate::context::typed();
+        crate::page::context::typed();
         state.update(|s| spec.commit(&mut s.inputs, v))
     });
     let label = Signal::derive(move || spec.label(lang.get()).to_string());

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::Lang;
-use crate::url::{param, HistoryError, LinkProblem};
+use crate::link::{param, HistoryError, LinkProblem};
 
 fn history_reason(lang: Lang, e: HistoryError) -> &'static str {
     let zh = lang == Lang::Zh;

@@ -12,8 +12,8 @@ use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
 use crate::components::input_fields::InputFields;
 use crate::components::when::When;
-use crate::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::inputs::Group;
+use crate::page::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::present::own_hardware::OwnHardwareView;
 
 /// PUE: finite, 1 ≤ PUE ≤ 5 (the engine's rule).

@@ -7,7 +7,6 @@ use crate::components::bilingual;
 use crate::components::bill_report::BillReport;
 use crate::components::read_check::{ReadCheck, ReadWarning};
 use crate::components::slider_field::SliderField;
-use crate::context::{memo_of, use_ctx};
 use crate::core::error::{non_negative, Field};
 use crate::core::ingest::{
     ColumnChoice, ColumnMeaning, ColumnUse, DateOrder, Delimiter, Format, GapPolicy, IngestError,
@@ -17,10 +16,11 @@ use crate::core::ingest::{
 use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::{local_minute, percent};
 use crate::i18n::{pick, Lang};
+use crate::page::context::{memo_of, use_ctx};
+use crate::page::state::ParseStatus;
 use crate::present::read_check;
 use crate::present::slurm_read;
 use crate::present::{prom_read, ReportLine};
-use crate::state::ParseStatus;
 
 /// The time forms the user can choose, with their stable keys.
 const TIME_FORMS: [(&str, TimeForm); 5] = [
@@ -70,7 +70,7 @@ pub fn zone_text(l: Lang, r: &ParseReport, chosen: &ZoneChoice, dst: bool) -> (S
     };
     match chosen {
         ZoneChoice::Auto => {
-            let name = crate::time_zones::browser_zone_name().unwrap_or_else(|| label.clone());
+            let name = crate::web::time_zones::browser_zone_name().unwrap_or_else(|| label.clone());
             let text = match l {
                 Lang::En => format!(
                     "{name}{dst_note}: this browser's zone (the timestamps carry no offset)"

@@ -12,8 +12,8 @@ use crate::components::card_body::CardBody;
 use crate::components::bilingual;
 
 use crate::components::input_fields::InputFields;
-use crate::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::inputs::Group;
+use crate::page::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::present::pools::PoolsView;
 
 #[component]

@@ -6,12 +6,12 @@ use crate::components::bilingual;
 
 use crate::components::input_fields::InputFields;
 use crate::components::type_bar::TypeBar;
-use crate::context::{memo_of, use_ctx};
 use crate::core::breakeven::HOURS_PER_MONTH_CHOICES;
 use crate::i18n::{texts, Lang};
 use crate::inputs::Group;
-use crate::presets::{PRESETS, PRESETS_DATE};
-use crate::state::Currency;
+use crate::page::context::{memo_of, use_ctx};
+use crate::page::presets::{PRESETS, PRESETS_DATE};
+use crate::page::state::Currency;
 
 #[component]
 pub fn PricesPanel() -> impl IntoView {

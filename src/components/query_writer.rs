@@ -17,12 +17,12 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::components::bilingual;
 use crate::components::bill_report::BillReport;
-use crate::context::use_ctx;
 use crate::core::ingest::CurReport;
 use crate::i18n::{pick, Lang};
-use crate::query_client::{ask, Kind};
-use crate::reader_wire::field;
-use crate::state::ParseStatus;
+use crate::page::context::use_ctx;
+use crate::page::state::ParseStatus;
+use crate::workers::query_client::{ask, Kind};
+use crate::workers::reader_wire::field;
 
 fn find(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
     root.query_selector(&format!("[data-testid={id}]"))
@@ -221,7 +221,9 @@ pub fn QueryWriter() -> impl IntoView {
                 move |a| {
                     let bytes = a.as_ref().and_then(|a| prop(a, field::RATES_ANSWER));
                     rates.set(Some(bytes.and_then(|b| {
-                        crate::reader_wire::decode_rates(&js_sys::Uint8Array::new(&b).to_vec())
+                        crate::workers::reader_wire::decode_rates(
+                            &js_sys::Uint8Array::new(&b).to_vec(),
+                        )
                     })))
                 },
             ),
@@ -242,7 +244,7 @@ pub fn QueryWriter() -> impl IntoView {
             .and_then(|p| p.text_content())
             .unwrap_or_default();
         wasm_bindgen_futures::spawn_local(async move {
-            let ok = crate::browser::copy_text(&text).await;
+            let ok = crate::web::browser::copy_text(&text).await;
             let l = lang.get_untracked();
             if let Some(s) = find(&r, "query-copied") {
                 s.set_text_content(Some(if ok {

@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
-use crate::context::use_ctx;
 use crate::core::ingest::ColumnMeaning;
 use crate::i18n::{pick, Lang};
+use crate::page::context::use_ctx;
 use crate::present::read_check::{
     alternative_text, confirm_text, meaning_key, warnings_heading, Ask,
 };

@@ -22,13 +22,13 @@ use crate::components::card_body::CardBody;
 use crate::components::input_fields::InputFields;
 use crate::components::rows::Rows;
 use crate::components::when::When;
-use crate::context::{count_of, error_of, is_ok, shown_at, text_at, text_of};
-use crate::context::{flag_of, use_ctx, Part};
 use crate::core::error::{non_negative, Field, Problem};
 use crate::core::review::{ReviewMonthInput, MAX_QUEUE_HOURS, MAX_REVIEW_SPEND};
 use crate::format::{number_trim, parse_number, plain};
 use crate::i18n::{error_message, pick, Lang};
 use crate::inputs::Group;
+use crate::page::context::{count_of, error_of, is_ok, shown_at, text_at, text_of};
+use crate::page::context::{flag_of, use_ctx, Part};
 use crate::present::review::ReviewView;
 
 /// One typed month as the user's text.

@@ -8,9 +8,9 @@
 use leptos::prelude::*;
 
 use crate::components::bilingual;
-use crate::context::use_ctx;
 use crate::i18n::pick;
-use crate::scroll_signal::per_scroll_frame;
+use crate::page::context::use_ctx;
+use crate::web::scroll_signal::per_scroll_frame;
 
 /// (heading id, English, Chinese). A heading missing from the page (the fleet card of a
 /// one-type plan) has no link.
@@ -105,7 +105,7 @@ fn current_section() -> &'static str {
 pub fn SectionIndex() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
-    let fleet = Memo::new(move |_| ctx.state.with(|s| crate::fleet::active(&s.fleet)));
+    let fleet = Memo::new(move |_| ctx.state.with(|s| crate::page::fleet::active(&s.fleet)));
     let current = per_scroll_frame(SECTIONS[0].0, current_section);
     view! {
         <nav class="section-index" aria-label=move || pick(lang.get(), "Sections", "章节")>

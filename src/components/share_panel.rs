@@ -6,13 +6,13 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 
-use crate::browser;
-use crate::context::{use_ctx, ShareCtx, AUTOSAVE_KEY};
 use crate::core::profile::Lookback;
-use crate::export;
 use crate::i18n::{pick, Lang};
-use crate::state::ParseStatus;
-use crate::url::{self, LinkState, PRACTICAL_LINK_CHARS};
+use crate::link::{self, LinkState, PRACTICAL_LINK_CHARS};
+use crate::page::context::{use_ctx, ShareCtx, AUTOSAVE_KEY};
+use crate::page::export;
+use crate::page::state::ParseStatus;
+use crate::web::browser;
 
 /// A shorter link offered when the full one is too long.
 #[derive(Clone, PartialEq)]
@@ -93,19 +93,19 @@ pub fn SharePanel() -> impl IntoView {
             let ParseStatus::Done(Ok(parsed)) = p else {
                 return (None, None, None);
             };
-            let window = url::trim_history(&url::link_history(parsed), lookback);
+            let window = link::trim_history(&link::link_history(parsed), lookback);
             let shorter =
-                (window.series.len() < parsed.series.len()).then(|| url::encode_history(&window));
+                (window.series.len() < parsed.series.len()).then(|| link::encode_history(&window));
             // A histogram is one series: a typed history's link keeps its types (docs/url.md).
             let histogram = window
                 .types
                 .is_empty()
-                .then(|| url::encode_series(&window.series, true));
+                .then(|| link::encode_series(&window.series, true));
             // The teams take most of a long link: the window's hours without them.
             let no_teams = (!window.teams.is_empty()).then(|| {
                 let mut plain = window.clone();
                 plain.teams.clear();
-                url::encode_history(&plain)
+                link::encode_history(&plain)
             });
             (shorter, histogram, no_teams)
         })
@@ -122,14 +122,14 @@ pub fn SharePanel() -> impl IntoView {
                 out.push(Fallback {
                     histogram: false,
                     no_teams: false,
-                    link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(data))),
+                    link: format!("{base}{}", link::encode(&LinkState::of(&state), Some(data))),
                 });
             }
             if let Some(data) = no_teams {
                 out.push(Fallback {
                     histogram: false,
                     no_teams: true,
-                    link: format!("{base}{}", url::encode(&LinkState::of(&state), Some(data))),
+                    link: format!("{base}{}", link::encode(&LinkState::of(&state), Some(data))),
                 });
             }
             if let Some(data) = histogram {
@@ -138,7 +138,7 @@ pub fn SharePanel() -> impl IntoView {
                 out.push(Fallback {
                     histogram: true,
                     no_teams: false,
-                    link: format!("{base}{}", url::encode(&hist, Some(data))),
+                    link: format!("{base}{}", link::encode(&hist, Some(data))),
                 });
             }
             out
@@ -154,7 +154,7 @@ pub fn SharePanel() -> impl IntoView {
             Some(input),
         )
     };
-    let page = crate::context::use_page().page;
+    let page = crate::page::context::use_page().page;
     let copy_markdown = move |_| {
         let l = lang.get_untracked();
         let md = ctx.state.with_untracked(|s| {
@@ -183,7 +183,7 @@ pub fn SharePanel() -> impl IntoView {
                             ctx.currency.get_untracked(),
                             &link.get_untracked(),
                         );
-                        if let Some(teams) = use_context::<crate::team_memos::TeamMemos>() {
+                        if let Some(teams) = use_context::<crate::page::team_memos::TeamMemos>() {
                             teams.table.with_untracked(|t| {
                                 if let Some(Ok(t)) = t {
                                     teams.shapley.with_untracked(|sh| {

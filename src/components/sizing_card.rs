@@ -6,21 +6,21 @@ use leptos::prelude::*;
 
 use std::sync::Arc;
 
-use crate::chart_memos;
 use crate::charts::{cost, load_duration};
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw, Layers};
 use crate::components::rows::Rows;
+use crate::page::chart_memos;
 
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
 
-use crate::context::{
-    count_of, error_of, flag_of, is_ok, memo_of, text_at, text_of, use_ctx, Part,
-};
 use crate::core::plan::BaselineRule;
 use crate::i18n::{pick, Lang};
+use crate::page::context::{
+    count_of, error_of, flag_of, is_ok, memo_of, text_at, text_of, use_ctx, Part,
+};
 use crate::present::sizing::{GuardView, SizingView};
 
 const BASELINE_RULES: [BaselineRule; 6] = [

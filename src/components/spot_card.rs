@@ -16,8 +16,8 @@ use crate::components::figure::Figure;
 use crate::components::card_body::CardBody;
 use crate::components::input_fields::InputFields;
 use crate::components::when::When;
-use crate::context::{error_of, flag_of, is_ok, memo_of, shown_of, text_of, use_ctx, Part};
 use crate::inputs::{young_or_one, Group};
+use crate::page::context::{error_of, flag_of, is_ok, memo_of, shown_of, text_of, use_ctx, Part};
 use crate::present::spot::{NoCheckpointView, SpotView};
 
 #[component]

@@ -7,9 +7,9 @@
 use leptos::prelude::*;
 
 use crate::components::bilingual;
-use crate::context::{text_of, use_ctx, Part};
+use crate::page::context::{text_of, use_ctx, Part};
 use crate::present::headline::HeadlineView;
-use crate::scroll_signal::per_scroll_frame;
+use crate::web::scroll_signal::per_scroll_frame;
 
 /// The bar shows once the headline's bottom has scrolled above the top of the screen.
 fn answer_scrolled_away() -> bool {

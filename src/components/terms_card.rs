@@ -13,8 +13,8 @@ use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::rows::Rows;
-use crate::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
 use crate::inputs::Group;
+use crate::page::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
 use crate::present::terms::TermsView;
 
 #[component]

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::context::use_ctx;
 use crate::core::action::{clean_text, MAX_TEXT_CHARS};
 use crate::inputs::InputSpec;
+use crate::page::context::use_ctx;
 
 /// A declared text input (`inputs::Value::Text`): the field keeps what is typed; the state
 /// gets it cleaned and cut.

@@ -6,10 +6,10 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 use crate::components::when::When;
-use crate::context::{memo_of, use_ctx};
-use crate::fleet::{self, NameError, MAX_TYPES};
 use crate::i18n::pick;
-use crate::state::{Lang, UsageMode};
+use crate::page::context::{memo_of, use_ctx};
+use crate::page::fleet::{self, NameError, MAX_TYPES};
+use crate::page::state::{Lang, UsageMode};
 
 fn name_error(l: Lang, e: &NameError) -> String {
     match (l, e) {

@@ -1,4 +1,4 @@
-//! A newer build of the page is installed and waiting (the service worker, `crate::offline`):
+//! A newer build of the page is installed and waiting (the service worker, `crate::web::offline`):
 //! say so, and offer to switch now. It never switches by itself: the page on screen keeps its
 //! own build until the next visit.
 
@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 use crate::i18n::Lang;
-use crate::offline;
+use crate::web::offline;
 
 #[component]
 pub fn UpdateNotice(#[prop(into)] lang: Signal<Lang>) -> impl IntoView {

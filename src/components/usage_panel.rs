@@ -9,14 +9,14 @@ use wasm_bindgen::JsCast;
 use crate::components::input_fields::InputFields;
 use crate::components::parse_report::ParseReportView;
 use crate::components::query_writer::QueryWriter;
-use crate::context::{memo_of, use_ctx, HistoryFile};
 use crate::core::examples::{self, Example};
 use crate::core::profile::{Lookback, LOOKBACK_CHOICES};
 use crate::core::prom_samples::PromSample;
 use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{pick, Lang};
 use crate::inputs::Group;
-use crate::state::UsageMode;
+use crate::page::context::{memo_of, use_ctx, HistoryFile};
+use crate::page::state::UsageMode;
 
 fn sample_name(l: Lang, s: Example) -> &'static str {
     match s {
@@ -101,7 +101,7 @@ fn set_history(
 fn box_text(ev: &web_sys::Event) -> String {
     ev.target()
         .and_then(|t| js_sys::Reflect::get(&t, &wasm_bindgen::JsValue::from_str("value")).ok())
-        .and_then(|v| crate::browser::js_text(&v))
+        .and_then(|v| crate::web::browser::js_text(&v))
         .unwrap_or_else(|| event_target_value(ev))
 }
 
@@ -120,14 +120,14 @@ fn read_file(
         let size = file.size();
         if size <= PREVIEW_ABOVE_BYTES as f64 {
             if let Ok(v) = wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                if let Some(text) = crate::browser::js_text(&v) {
+                if let Some(text) = crate::web::browser::js_text(&v) {
                     set_history(text, usage_text, usage_file, textarea, false);
                 }
             }
             return;
         }
         let mut head = Vec::new();
-        crate::browser::read_blob(&file, 0.0, PREVIEW_READ_BYTES.min(size), &mut head).await;
+        crate::web::browser::read_blob(&file, 0.0, PREVIEW_READ_BYTES.min(size), &mut head).await;
         let head = String::from_utf8_lossy(&head);
         // Whole lines only (the read may end inside one).
         let head = head.rfind('\n').map_or(&*head, |i| &head[..i]);
@@ -153,10 +153,10 @@ const PART_HOUR_OFFSETS: [i32; 10] = [-570, -210, 210, 270, 330, 345, 390, 570, 
 fn zone_options(chosen: ZoneChoice) -> Vec<(String, String)> {
     let mut out = vec![("auto".to_string(), String::new())];
     let mut names: Vec<String> = Vec::new();
-    if let Some(own) = crate::time_zones::browser_zone_name() {
+    if let Some(own) = crate::web::time_zones::browser_zone_name() {
         names.push(own);
     }
-    for n in crate::time_zones::NAMED_ZONES {
+    for n in crate::web::time_zones::NAMED_ZONES {
         if !names.iter().any(|x| x == n) {
             names.push(n.to_string());
         }
@@ -217,7 +217,8 @@ pub fn UsagePanel() -> impl IntoView {
     let load_text = move |text: &dyn Fn(i64, i32) -> String| {
         let now = (js_sys::Date::now() / 1000.0) as i64;
         let start = now - now.rem_euclid(3600) - 30 * 24 * 3600;
-        let offset = state.with_untracked(|st| crate::time_zones::resolve(&st.tz).offset_at(now));
+        let offset =
+            state.with_untracked(|st| crate::web::time_zones::resolve(&st.tz).offset_at(now));
         set_history(text(start, offset), usage_text, usage_file, textarea, false);
         state.update(|st| st.mode = UsageMode::Data);
     };
@@ -363,7 +364,7 @@ pub fn UsagePanel() -> impl IntoView {
                                 let selected = tz.with_untracked(|t| t.key() == key);
                                 let label = if key == "auto" {
                                     let l = lang.get();
-                                    let own = crate::time_zones::browser_zone_name().unwrap_or_else(|| pick(l, "unknown", "未知").to_string());
+                                    let own = crate::web::time_zones::browser_zone_name().unwrap_or_else(|| pick(l, "unknown", "未知").to_string());
                                     match l {
                                         Lang::En => format!("automatic: the file's offset, else {own}"),
                                         Lang::Zh => format!("自动：文件自带时区，否则 {own}"),

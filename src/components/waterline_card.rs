@@ -3,11 +3,11 @@
 
 use leptos::prelude::*;
 
-use crate::chart_memos;
 use crate::charts::usage as chart;
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw, Layers};
 use crate::components::how_computed::HowComputed;
 use crate::i18n::pick;
+use crate::page::chart_memos;
 
 use std::sync::Arc;
 
@@ -17,7 +17,7 @@ use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
-use crate::context::{count_of, error_of, flag_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::page::context::{count_of, error_of, flag_of, is_ok, text_at, text_of, use_ctx, Part};
 use crate::present::waterline::WaterlineView;
 
 #[component]

@@ -12,8 +12,8 @@
 use leptos::prelude::*;
 
 use crate::components::bilingual;
-use crate::context::use_ctx;
 use crate::inputs::WhatIfInputs;
+use crate::page::context::use_ctx;
 
 /// Whether the card starts open: its inputs differ from their defaults (read once, when
 /// the page is built from a link or a session; later it opens when the planner opens it).

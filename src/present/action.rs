@@ -15,7 +15,7 @@ use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::region::{BreakEvenGb, Region, RegionPlan};
 use crate::format::{money, number_trim, plain};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionView {
@@ -543,7 +543,7 @@ mod tests {
             enc(hostile),
             enc(hostile)
         );
-        let (s, problems) = crate::url::decode(&q);
+        let (s, problems) = crate::link::decode(&q);
         assert_eq!(problems, vec![]);
         let i = s.inputs.clone();
         assert_eq!(
@@ -552,8 +552,8 @@ mod tests {
         );
         assert_eq!(i.queue_metric, "a b: c");
         // Written back: the same link values, percent-encoded.
-        let again = crate::url::encode(&s, None);
-        let (back, _) = crate::url::decode(&again);
+        let again = crate::link::encode(&s, None);
+        let (back, _) = crate::link::decode(&again);
         assert_eq!(back.inputs, i);
         assert!(!again.contains(['<', '"', ' ', '\n']), "{again}");
         let v = present(Lang::En, "$", &i, &plan(&i), None).unwrap();
@@ -561,7 +561,7 @@ mod tests {
         assert!(v.keda.contains("name: \"x\\\" kind: Secret"), "{}", v.keda);
         assert_eq!(v.keda.lines().count(), 20, "{}", v.keda);
         // A version-1 link never sets them.
-        let (old, _) = crate::url::decode(&q.replace("v=2", "v=1"));
+        let (old, _) = crate::link::decode(&q.replace("v=2", "v=1"));
         assert_eq!(old.inputs.region_note, "");
     }
 
@@ -616,9 +616,10 @@ mod tests {
             enc(hostile),
             enc(hostile)
         );
-        let (s, _) = crate::url::decode(&q);
+        let (s, _) = crate::link::decode(&q);
         let i = s.inputs;
-        let md = crate::export::markdown(Lang::En, &i, &plan(&i), None, "¥", "https://x.test/");
+        let md =
+            crate::page::export::markdown(Lang::En, &i, &plan(&i), None, "¥", "https://x.test/");
         // The note in the card's section and in the inputs list: code spans only.
         assert!(
             md.contains(&format!("- Second region: `{hostile}`\n")),

@@ -5,7 +5,7 @@ use crate::core::breakeven::BreakEven;
 use crate::core::error::InputError;
 use crate::format::{number, number_trim, plain};
 use crate::i18n::{breakeven_explainer, monthly_never_pays, utilization_of_month};
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakevenView {

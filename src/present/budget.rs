@@ -7,7 +7,7 @@ use crate::core::error::InputError;
 use crate::core::plan::PlanInputs;
 use crate::format::{money, number_trim, percent};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BudgetView {

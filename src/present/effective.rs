@@ -5,7 +5,7 @@ use crate::core::effective::{Cheaper, EffectiveCost};
 use crate::core::error::InputError;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct EffectiveView {

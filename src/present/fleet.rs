@@ -8,7 +8,7 @@ use crate::core::money::Money;
 use crate::core::terms::Term;
 use crate::format::{money, percent};
 use crate::i18n::{error_message, pick};
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FleetRowView {

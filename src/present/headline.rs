@@ -8,10 +8,10 @@ use crate::core::money::Money;
 use crate::core::plan::Baseline;
 use crate::core::pools::ThreePools;
 use crate::core::sizing::SizingTable;
-use crate::core::terms::{Payment, Term};
+use crate::core::terms::Term;
 use crate::format::{money, percent};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeadlineView {
@@ -156,6 +156,7 @@ mod tests {
     use crate::core::error::{Field, Problem};
     use crate::core::money::Money;
     use crate::core::plan::BaselineRule;
+    use crate::core::terms::Payment;
 
     #[test]
     fn read_check_mark_in_both_languages() {

@@ -8,7 +8,7 @@ use crate::core::money::Money;
 use crate::core::plan::PlanInputs;
 use crate::format::{money, number_trim, plain};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct HiddenView {

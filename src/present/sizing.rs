@@ -7,7 +7,7 @@ use crate::core::error::InputError;
 use crate::core::sizing::{RecentDropGuard, SizingRow, SizingRule, SizingTable};
 use crate::format::{money, number_trim, percent};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 /// A sizing rule's name (the card's table and the Markdown export).
 pub fn rule_name(l: Lang, r: SizingRule) -> &'static str {

@@ -6,8 +6,8 @@ use crate::core::ingest::{SacctProblem, SlurmReport, SACCT_COMMAND, UNTYPED_LABE
 use crate::core::zone::Zone;
 use crate::format::{local_minute, number_trim};
 use crate::i18n::pick;
+use crate::page::state::Lang;
 use crate::present::ReportLine as Line;
-use crate::state::Lang;
 
 /// The format's name in the "Read as" list and line.
 pub fn format_name(l: Lang) -> &'static str {

@@ -9,7 +9,7 @@ use crate::core::plan::PlanInputs;
 use crate::core::spot::{NoCheckpointRun, SpotEffective, FIRST_ORDER_LIMIT};
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 /// With checkpoints.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,7 +8,7 @@ use crate::core::money::Money;
 use crate::core::teams::{IdleSplit, Shapley, TeamTable};
 use crate::format::{money, number_trim, percent};
 use crate::i18n::{error_message, pick};
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 /// Teams listed one per row before "show all": the largest by GPU-hours; the others are summed
 /// in one row (a price change rewrites the rows shown, and 200 teams' 2 800 cells cost

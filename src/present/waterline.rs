@@ -7,7 +7,7 @@ use crate::core::profile::Band;
 use crate::core::waterline::Waterline;
 use crate::format::{number_trim, plain};
 use crate::i18n::pick;
-use crate::state::Lang;
+use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaterlineView {

@@ -65,7 +65,7 @@ pub fn register(on_update: impl Fn() + 'static) {
 
 fn when_ready() {
     if page_ready() {
-        crate::browser::when_idle(IDLE_TIMEOUT_MS, || {
+        crate::web::browser::when_idle(IDLE_TIMEOUT_MS, || {
             wasm_bindgen_futures::spawn_local(start())
         });
     } else {

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::context::Ctx;
 use crate::core::ingest::{Parsed, TeamSource};
 use crate::core::money::Money;
 use crate::core::plan::{PlanInputs, PlanOutputs};
@@ -17,7 +16,8 @@ use crate::core::teams::{
     parse_fixed, plan_cost, shapley, team_table_with, PlanPools, Shapley, ShapleyRun, TeamTable,
     TeamTableInputs, TeamUsage, TeamsPrep,
 };
-use crate::state::{AppState, ParseStatus, UsageMode};
+use crate::page::context::Ctx;
+use crate::page::state::{AppState, ParseStatus, UsageMode};
 
 /// How long after the last change the Shapley column is computed.
 pub const SHAPLEY_DELAY_MS: u32 = 250;
@@ -51,9 +51,9 @@ pub fn teams_data(s: &AppState, parsed: &Parsed) -> Option<TeamsData> {
 
 /// What [`teams_data`] reads of the state: a history is the usage, and in a fleet the row
 /// shown (its name and history keys). A memo of it changes only when they do.
-pub fn shown_of(s: &AppState) -> Option<Option<crate::state::TypeRow>> {
+pub fn shown_of(s: &AppState) -> Option<Option<crate::page::state::TypeRow>> {
     (s.mode == UsageMode::Data).then(|| {
-        crate::fleet::active(&s.fleet)
+        crate::page::fleet::active(&s.fleet)
             .then(|| s.fleet.types.get(s.fleet.selected).cloned())
             .flatten()
             .map(|mut r| {
@@ -65,7 +65,7 @@ pub fn shown_of(s: &AppState) -> Option<Option<crate::state::TypeRow>> {
 
 /// [`teams_data`] from [`shown_of`].
 pub fn teams_data_for(
-    shown: &Option<Option<crate::state::TypeRow>>,
+    shown: &Option<Option<crate::page::state::TypeRow>>,
     parsed: &Parsed,
 ) -> Option<TeamsData> {
     let row = shown.as_ref()?;
@@ -73,7 +73,8 @@ pub fn teams_data_for(
     let fleet = row.is_some() && parsed.types.len() >= 2;
     let (series, values, type_name): (UsageSeries, Vec<Vec<f64>>, Option<String>) = if fleet {
         let row = row.as_ref()?;
-        let series = crate::url::quantize(&crate::fleet::row_series(&row.keys, &parsed.types)?);
+        let series =
+            crate::link::quantize(&crate::page::fleet::row_series(&row.keys, &parsed.types)?);
         let values = row_team_values(teams, parsed, &row.keys, series.values.len());
         (series, values, Some(row.name.clone()))
     } else {
@@ -210,7 +211,8 @@ pub fn fleet_table(
     plan: &crate::core::fleet_plan::FleetPlan,
 ) -> Option<Result<TeamTable, crate::core::error::InputError>> {
     let teams = parsed.teams.as_ref()?;
-    if s.mode != UsageMode::Data || !crate::fleet::active(&s.fleet) || parsed.types.len() < 2 {
+    if s.mode != UsageMode::Data || !crate::page::fleet::active(&s.fleet) || parsed.types.len() < 2
+    {
         return None;
     }
     let fixed = match parse_fixed(&s.inputs.team_shares) {
@@ -222,7 +224,7 @@ pub fn fleet_table(
     };
     let mut sum: Option<TeamTable> = None;
     for (row, t) in plan.rows.iter().zip(&s.fleet.types) {
-        let series = crate::fleet::row_series(&t.keys, &parsed.types)?;
+        let series = crate::page::fleet::row_series(&t.keys, &parsed.types)?;
         let values = row_team_values(teams, parsed, &t.keys, series.values.len());
         let usage: Vec<TeamUsage> = teams
             .teams
@@ -312,26 +314,29 @@ fn shapley_chunk(
     if !report(None, spent_ms) {
         return;
     }
-    let t0 = crate::browser::now_ms();
+    let t0 = crate::web::browser::now_ms();
     let refs: Vec<&[f64]> = d.values.iter().map(|v| v.as_slice()).collect();
     let mut cost = |v: &[f64]| plan_cost(&inputs, &d.series, v);
     loop {
         match run.step(&refs, &mut cost, 1) {
             Ok(Some(done)) => {
-                report(Some(Ok(done)), spent_ms + crate::browser::now_ms() - t0);
+                report(
+                    Some(Ok(done)),
+                    spent_ms + crate::web::browser::now_ms() - t0,
+                );
                 return;
             }
             Err(e) => {
-                report(Some(Err(e)), spent_ms + crate::browser::now_ms() - t0);
+                report(Some(Err(e)), spent_ms + crate::web::browser::now_ms() - t0);
                 return;
             }
             Ok(None) => {}
         }
-        if crate::browser::now_ms() - t0 >= SHAPLEY_CHUNK_MS {
+        if crate::web::browser::now_ms() - t0 >= SHAPLEY_CHUNK_MS {
             break;
         }
     }
-    let spent = spent_ms + crate::browser::now_ms() - t0;
+    let spent = spent_ms + crate::web::browser::now_ms() - t0;
     drop(refs);
     gloo_timers::callback::Timeout::new(0, move || {
         shapley_chunk(run, d, inputs, spent, report);

@@ -2380,23 +2380,23 @@ mod tests {
     fn a_30_day_hourly_history_of_four_teams_fits_in_8000_characters() {
         // Measured (recorded in docs/url.md): `lang`, `tz` and the `data` of four teams,
         // query string only (untyped; and typed, two types, the fleet parameters left out).
-        use crate::state::{Lang, UsageMode};
+        use crate::page::state::{Lang, UsageMode};
         let mut lengths = Vec::new();
         for (samples, typed) in [(true, false), (false, false), (false, true)] {
             let h = four_teams(samples, typed);
             assert_eq!(h.series.len(), 720);
-            let state = crate::url::LinkState {
+            let state = crate::link::LinkState {
                 lang: Some(Lang::En),
                 mode: UsageMode::Data,
                 tz: Some(crate::core::zone::ZoneChoice::Offset(480)),
                 history: Some(h.clone()),
                 ..Default::default()
             };
-            let q = crate::url::encode_with_history(&state);
-            let (back, problems) = crate::url::decode(&q);
+            let q = crate::link::encode_with_history(&state);
+            let (back, problems) = crate::link::decode(&q);
             assert_eq!(problems, vec![]);
             assert_eq!(back.history.as_ref(), Some(&h));
-            let without = crate::url::encode_with_history(&crate::url::LinkState {
+            let without = crate::link::encode_with_history(&crate::link::LinkState {
                 history: Some(LinkHistory {
                     teams: Vec::new(),
                     ..h.clone()
@@ -2416,6 +2416,6 @@ mod tests {
         // typed one is not (eight noisy series): the share panel's lookback window.
         assert!(lengths[..2]
             .iter()
-            .all(|&l| l + 60 <= crate::url::PRACTICAL_LINK_CHARS));
+            .all(|&l| l + 60 <= crate::link::PRACTICAL_LINK_CHARS));
     }
 }

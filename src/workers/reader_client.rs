@@ -14,9 +14,9 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::js_object;
 use crate::core::ingest::{IngestError, ParseOptions, ParseResult};
-use crate::reader_wire::{self, field};
+use crate::web::browser::js_object;
+use crate::workers::reader_wire::{self, field};
 
 /// The `<meta>` whose `content` is the worker script's URL.
 pub const META_NAME: &str = "grp-reader";
@@ -159,7 +159,7 @@ pub(crate) fn start_worker(
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options(&url, &options)
-        .map_err(|e| crate::browser::js_text(&e).unwrap_or_else(|| "no worker".into()))?;
+        .map_err(|e| crate::web::browser::js_text(&e).unwrap_or_else(|| "no worker".into()))?;
     let message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             on_message(e.data())

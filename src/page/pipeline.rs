@@ -11,11 +11,11 @@ use crate::core::ingest::{self, ParseOptions, ParseResult, Parsed};
 use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use crate::core::profile::{profile, HistoryProfile, ProfileSettings};
 use crate::core::zone::Zone;
-use crate::fleet::{active, row_series, type_inputs};
+use crate::link::{self, LinkState};
+use crate::page::fleet::{active, row_series, type_inputs};
+use crate::page::state::{AppState, Lang, UsageMode};
 use crate::present::headline::HeadlineView;
 use crate::present::{self, FleetResult, Presented};
-use crate::state::{AppState, Lang, UsageMode};
-use crate::url::{self, LinkState};
 
 /// One profile per type of a fleet that reads a typed history (empty otherwise).
 pub type TypeProfiles = Vec<Result<HistoryProfile, InputError>>;
@@ -25,10 +25,10 @@ pub fn read_history(text: &str, options: &ParseOptions) -> ParseResult {
     quantized(ingest::parse(text, options))
 }
 
-/// Round a parse result as a link carries it (`url::quantize_parsed`).
+/// Round a parse result as a link carries it (`link::quantize_parsed`).
 pub fn quantized(mut result: ParseResult) -> ParseResult {
     if let Ok(parsed) = &mut result {
-        url::quantize_parsed(parsed);
+        link::quantize_parsed(parsed);
     }
     result
 }
@@ -49,9 +49,9 @@ pub fn type_profiles(
         (Some(keys), Some(parsed)) if parsed.types.len() >= 2 => keys
             .into_iter()
             .map(|keys| match row_series(&keys, &parsed.types) {
-                // Each type is rounded as a link carries it (`url::quantize_parsed`); a
+                // Each type is rounded as a link carries it (`link::quantize_parsed`); a
                 // merge's sum is rounded again (0.1 + 0.2 is not 0.3 in binary).
-                Some(series) => profile(&url::quantize(&series), settings),
+                Some(series) => profile(&link::quantize(&series), settings),
                 None => Err(InputError::new(Field::UsageHistory, Problem::Empty)),
             })
             .collect(),
@@ -156,7 +156,7 @@ pub fn fleet_plan(
 }
 
 /// How the history a link carries is read: [`read_text`] as the page reads it (the text
-/// `url::history_to_csv` writes, parsed), or [`read_link_series`] without parsing (the
+/// `link::history_to_csv` writes, parsed), or [`read_link_series`] without parsing (the
 /// first-stage module: the text reader is most of the application's size). The answer:
 /// `None` when this reader cannot say what the page will read (then nothing is shown early),
 /// `Some(None)` when there is no usable history.
@@ -178,7 +178,7 @@ pub fn read_text(link: &LinkState, options: &ParseOptions) -> Option<Option<Pars
 /// A link's history as the page would read it back, without the text: one series (no GPU
 /// types) whose hours follow each other (no gap for the gap policy to act on), on whole
 /// UTC hours, in a planning zone the link names. Those read back to the same values
-/// (`url::series_to_csv` writes them exactly; tests/fuzz_url.rs checks this path against
+/// (`link::series_to_csv` writes them exactly; tests/fuzz_url.rs checks this path against
 /// [`read_text`]); anything else is `None`.
 pub fn read_link_series(link: &LinkState, options: &ParseOptions) -> Option<Option<Parsed>> {
     let Some(h) = &link.history else {
@@ -212,7 +212,7 @@ pub fn read_link_series(link: &LinkState, options: &ParseOptions) -> Option<Opti
         report: ingest::ParseReport::new(ingest::Format::Table, options),
         types: Vec::new(),
     };
-    url::quantize_parsed(&mut parsed);
+    link::quantize_parsed(&mut parsed);
     Some(Some(parsed))
 }
 
@@ -244,7 +244,7 @@ pub fn headline_for_query(
     locale_date_order: ingest::DateOrder,
     read: ReadHistory,
 ) -> Option<(Lang, Presented<HeadlineView>)> {
-    let (link, _problems) = url::decode(query);
+    let (link, _problems) = link::decode(query);
     let lang = link
         .lang
         .unwrap_or_else(|| Lang::from_browser(browser_langs.iter().copied()));
@@ -260,7 +260,7 @@ pub fn headline_for_query(
     // A history with two or more GPU types makes (or matches) the fleet's types.
     if let Some(p) = parsed {
         if s.mode == UsageMode::Data && p.types.len() >= 2 {
-            crate::fleet::sync_with_history(&mut s, &p.types);
+            crate::page::fleet::sync_with_history(&mut s, &p.types);
         }
     }
     let settings = s.inputs.profile_settings();
@@ -285,7 +285,7 @@ pub fn headline_for_query(
 pub fn usage_text(link: &LinkState) -> String {
     link.history
         .as_ref()
-        .map(url::history_to_csv)
+        .map(link::history_to_csv)
         .unwrap_or_default()
 }
 
@@ -299,7 +299,7 @@ mod tests {
     use crate::core::ingest::DateOrder;
     use crate::core::series::UsageSeries;
     use crate::core::zone::ZoneChoice;
-    use crate::url::LinkHistory;
+    use crate::link::LinkHistory;
 
     fn fixed(tz: &ZoneChoice) -> Zone {
         match tz {
@@ -371,11 +371,11 @@ mod tests {
                 history: Some(LinkHistory::one(series.clone(), false)),
                 ..LinkState::default()
             };
-            let query = url::encode_with_history(&state);
+            let query = link::encode_with_history(&state);
             let (got_lang, got) = open(&query);
             assert_eq!(got_lang, lang);
             // Step by step, as the page's memos.
-            let (link, problems) = url::decode(&query);
+            let (link, problems) = link::decode(&query);
             assert_eq!(problems, vec![]);
             let s = link.app_state(Lang::En);
             assert_eq!(s.mode, UsageMode::Data);
@@ -399,7 +399,7 @@ mod tests {
     #[test]
     fn a_fleet_link_gets_the_fleet_s_headline() {
         let query = "?v=2&lang=en&gpus=4&used=600&type.0=A100&type.1=H100&gpus.1=2&used.1=700&monthly.1=15000&ondemand.1=40";
-        let (link, problems) = url::decode(query);
+        let (link, problems) = link::decode(query);
         assert_eq!(problems, vec![]);
         let s = link.app_state(Lang::En);
         assert!(active(&s.fleet));

@@ -8,14 +8,14 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::js_object;
 use crate::i18n::Lang;
 use crate::present::query_form;
-use crate::reader_wire::{self, field};
+use crate::web::browser::js_object;
+use crate::workers::reader_wire::{self, field};
 
 /// Start: answer the page's messages, and say so.
 pub fn run() {
-    crate::reader_worker::listen(on_message);
+    crate::workers::reader_worker::listen(on_message);
 }
 
 fn on_message(data: JsValue) {
@@ -74,5 +74,5 @@ fn on_message(data: JsValue) {
 }
 
 fn post(message: &JsValue) {
-    crate::reader_worker::post(message, None);
+    crate::workers::reader_worker::post(message, None);
 }

@@ -8,12 +8,12 @@ use leptos::prelude::*;
 use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::{HistoryProfile, ProfileSettings};
-use crate::fleet::active;
-use crate::pipeline;
+use crate::page::fleet::active;
+use crate::page::pipeline;
+use crate::page::state::{AppState, ParseStatus, UsageMode};
 use crate::present::FleetResult;
-use crate::state::{AppState, ParseStatus, UsageMode};
 
-pub use crate::pipeline::TypeProfiles;
+pub use crate::page::pipeline::TypeProfiles;
 
 /// The fleet reads a typed history: the usage mode is the history's, it has two or more
 /// types, and the fleet has its rows.

@@ -12,9 +12,9 @@ use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{js_object, now_ms};
 use crate::core::ingest::{self, ByteStepper, ParseOptions, ParseResult, Stepper};
-use crate::reader_wire::{self, field};
+use crate::web::browser::{js_object, now_ms};
+use crate::workers::reader_wire::{self, field};
 
 /// Bytes per slice of a text (~1 ms of work), then the clock is looked at.
 const PARSE_SLICE_BYTES: usize = 64 * 1024;
@@ -115,7 +115,7 @@ async fn read_file(file: &web_sys::Blob, options: &ParseOptions, id: f64) -> Opt
     while let Some(at) = stepper.wants() {
         buf.clear();
         let end = at.saturating_add(FILE_SLICE_BYTES).min(size);
-        let read = crate::browser::read_blob(file, at as f64, end as f64, &mut buf).await;
+        let read = crate::web::browser::read_blob(file, at as f64, end as f64, &mut buf).await;
         if !current(id) {
             return None;
         }

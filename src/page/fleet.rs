@@ -10,8 +10,8 @@ use crate::core::ingest::{PriceFill, TypedSeries};
 use crate::core::plan::PlanInputs;
 use crate::core::series::UsageSeries;
 use crate::inputs::INPUTS;
-use crate::presets::Preset;
-use crate::state::{AppState, Fleet, TypeRow};
+use crate::page::presets::Preset;
+use crate::page::state::{AppState, Fleet, TypeRow};
 
 /// Longest type name (characters).
 pub const MAX_NAME_CHARS: usize = 40;
@@ -326,7 +326,7 @@ pub fn row_series(keys: &[String], types: &[TypedSeries]) -> Option<UsageSeries>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::Lang;
+    use crate::page::state::Lang;
 
     fn state() -> AppState {
         AppState::new(PlanInputs::default(), Lang::En)

@@ -13,9 +13,9 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
-use crate::browser::js_object;
-use crate::reader_client::start_worker;
-use crate::reader_wire::field;
+use crate::web::browser::js_object;
+use crate::workers::reader_client::start_worker;
+use crate::workers::reader_wire::field;
 
 /// The `<meta>` whose `content` is the query worker script's URL.
 pub const META_NAME: &str = "grp-query";

@@ -187,7 +187,7 @@ fn ask_zone_name() -> Option<String> {
 pub fn browser_zone() -> Zone {
     browser_zone_name()
         .and_then(|n| named(&n))
-        .unwrap_or_else(|| Zone::fixed(crate::browser::utc_offset_minutes()))
+        .unwrap_or_else(|| Zone::fixed(crate::web::browser::utc_offset_minutes()))
 }
 
 /// The zone a choice names (`Auto`: the browser's). A name the browser does not know falls

@@ -7,7 +7,6 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 
-use crate::browser;
 use crate::components::action_card::ActionCard;
 use crate::components::breakeven_card::BreakevenCard;
 use crate::components::budget_card::BudgetCard;
@@ -30,17 +29,18 @@ use crate::components::teams_card::TeamsCard;
 use crate::components::terms_card::TermsCard;
 use crate::components::usage_panel::UsagePanel;
 use crate::components::waterline_card::WaterlineCard;
-use crate::context::{memo_of, page_memo, Ctx, HistoryFile, ShareCtx, AUTOSAVE_KEY};
 use crate::core::ingest::ParseOptions;
 use crate::core::plan::PlanOutputs;
 use crate::core::zone::ZoneChoice;
-use crate::fleet_memos;
 use crate::i18n::texts;
-use crate::pipeline::{quantized, PARSE_AT_ONCE_BYTES};
-use crate::reader_client;
-use crate::state::{AppState, Lang, ParseStatus, UsageMode};
-use crate::time_zones;
-use crate::url::{self, LinkState};
+use crate::link::{self, LinkState};
+use crate::page::context::{memo_of, page_memo, Ctx, HistoryFile, ShareCtx, AUTOSAVE_KEY};
+use crate::page::fleet_memos;
+use crate::page::pipeline::{quantized, PARSE_AT_ONCE_BYTES};
+use crate::page::state::{AppState, Lang, ParseStatus, UsageMode};
+use crate::web::browser;
+use crate::web::time_zones;
+use crate::workers::reader_client;
 
 /// Autosave waits this long after the last change (typing is never blocked).
 const AUTOSAVE_DELAY_MS: u32 = 500;
@@ -56,7 +56,7 @@ const LONG_URL_DELAY_MS: u32 = 400;
 /// The options a history is read with: the planning zone `tz` resolved by the browser
 /// (daylight saving included), the locale's order of day and month.
 pub fn read_options(options: ParseOptions, tz: &ZoneChoice) -> ParseOptions {
-    crate::pipeline::zoned_options(
+    crate::page::pipeline::zoned_options(
         options,
         tz,
         time_zones::resolve(tz),
@@ -86,7 +86,7 @@ pub fn App() -> impl IntoView {
         saved.clone().unwrap_or_default()
     };
     let last_session = saved.filter(|q| has_link && *q != start);
-    let (link, problems) = url::decode(&opened);
+    let (link, problems) = link::decode(&opened);
 
     let lang = link.lang.unwrap_or_else(|| {
         let tags = browser::browser_languages();
@@ -95,13 +95,14 @@ pub fn App() -> impl IntoView {
     let state = RwSignal::new(link.app_state(lang));
     let histogram = link.history.as_ref().is_some_and(|h| h.histogram);
     // The history the link carried becomes the usage text (reads back to the same series).
-    let usage_text = RwSignal::new(crate::pipeline::usage_text(&link));
+    let usage_text = RwSignal::new(crate::page::pipeline::usage_text(&link));
     // The link's history at once, without the reader when the link's own series says it all
     // (`pipeline::read_link_series`, as the first stage shows it); the reader's answer, with
     // its full report, replaces it when it comes (the same series: tests/fuzz_url.rs).
     let at_once = link.history.as_ref().and_then(|_| {
         let s = state.get_untracked();
-        crate::pipeline::read_link_series(&link, &read_options(s.parse_options, &s.tz)).flatten()
+        crate::page::pipeline::read_link_series(&link, &read_options(s.parse_options, &s.tz))
+            .flatten()
     });
     let parse_status =
         RwSignal::new(at_once.map_or(ParseStatus::Empty, |p| ParseStatus::Done(Ok(p))));
@@ -109,7 +110,9 @@ pub fn App() -> impl IntoView {
     // The history as the link carries it, compressed once per parse (not per keystroke).
     let data = Memo::new(move |_| {
         parse_status.with(|p| match p {
-            ParseStatus::Done(Ok(parsed)) => Some(url::encode_history(&url::link_history(parsed))),
+            ParseStatus::Done(Ok(parsed)) => {
+                Some(link::encode_history(&link::link_history(parsed)))
+            }
             _ => None,
         })
     });
@@ -138,7 +141,7 @@ pub fn App() -> impl IntoView {
     let query = Memo::new(move |_| {
         let mut link = state.with(LinkState::of);
         link.tz = Some(tz.get());
-        data.with(|d| url::encode(&link, d.as_deref()))
+        data.with(|d| link::encode(&link, d.as_deref()))
     });
 
     // The one writer of the URL: `replace`, so typing never spams history. Never inside the
@@ -382,12 +385,12 @@ pub fn Planner(
                     ParseStatus::Done(Ok(parsed)) => Some(parsed),
                     _ => None,
                 };
-                crate::pipeline::selected_profile(mode, profiles, selected, parsed, &settings)
+                crate::page::pipeline::selected_profile(mode, profiles, selected, parsed, &settings)
             })
         })
     });
     let outputs: Memo<PlanOutputs> = Memo::new(move |_| {
-        profile.with(|p| inputs.with(|i| crate::pipeline::outputs(i, p.as_ref())))
+        profile.with(|p| inputs.with(|i| crate::page::pipeline::outputs(i, p.as_ref())))
     });
 
     let fleet = fleet_memos::fleet_plan(state, profiles, outputs, profile);
@@ -398,7 +401,7 @@ pub fn Planner(
             if let ParseStatus::Done(Ok(parsed)) = p {
                 if data && parsed.types.len() >= 2 {
                     let mut s = state.get_untracked();
-                    if crate::fleet::sync_with_history(&mut s, &parsed.types) {
+                    if crate::page::fleet::sync_with_history(&mut s, &parsed.types) {
                         state.set(s);
                     }
                 }
@@ -419,7 +422,7 @@ pub fn Planner(
     };
     provide_context(ctx);
     provide_context(page_memo(ctx));
-    provide_context(crate::team_memos::team_memos(ctx));
+    provide_context(crate::page::team_memos::team_memos(ctx));
 
     let text = move || texts(lang.get());
     let toggle_lang = move |_| state.update(|s| s.lang = s.lang.other());

@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::HistoryProfile;
-use crate::on_screen::CardView;
+use crate::page::on_screen::CardView;
+use crate::page::state::{AppState, Lang, ParseStatus};
 use crate::present::{self, Page, Presented, Shown};
-use crate::state::{AppState, Lang, ParseStatus};
 
 /// localStorage key of the autosaved session: the same query string as the link.
 pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
