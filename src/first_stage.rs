@@ -15,7 +15,7 @@
 use web_sys::Document;
 
 use crate::core::zone::ZoneChoice;
-use crate::page::state::Lang;
+use crate::format::Lang;
 use crate::present::headline::HeadlineView;
 
 /// The attribute on `<html>` once this module has finished (`filled` or `left`); the

@@ -1,9 +1,93 @@
-//! Locale-aware parsing and formatting of numbers for the page (pure, natively tested).
+//! The page's language and currency label, and locale-aware parsing and formatting of numbers
+//! (pure, natively tested).
 
 use crate::core::calendar::civil_from_days;
 use crate::core::money::Money;
 use crate::core::zone::Zone;
-use crate::page::state::Lang;
+
+/// The page language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code {
+            "en" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+
+    /// Pick a language from a browser language tag list (`navigator.languages`).
+    pub fn from_browser<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
+        for tag in tags {
+            let tag = tag.to_ascii_lowercase();
+            if tag.starts_with("zh") {
+                return Lang::Zh;
+            }
+            if tag.starts_with("en") {
+                return Lang::En;
+            }
+        }
+        Lang::En
+    }
+
+    /// The BCP 47 tag for the `<html lang>` attribute.
+    pub fn html_tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        }
+    }
+}
+
+/// The currency label (no conversion ever happens).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Currency {
+    #[default]
+    Cny,
+    Usd,
+}
+
+impl Currency {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Currency::Cny => "¥",
+            Currency::Usd => "$",
+        }
+    }
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::Cny => "cny",
+            Currency::Usd => "usd",
+        }
+    }
+    pub fn from_code(code: &str) -> Option<Currency> {
+        match code {
+            "cny" => Some(Currency::Cny),
+            "usd" => Some(Currency::Usd),
+            _ => None,
+        }
+    }
+}
 
 /// Parse what a user typed into a number field: accepts full-width digits and
 /// punctuation, thousands separators (`,` `，` `_` and spaces), a leading currency

@@ -5,7 +5,7 @@
 
 use crate::core::error::{Field, InputError, Problem};
 use crate::format::number_trim;
-pub use crate::page::state::Lang;
+pub use crate::format::Lang;
 
 pub struct Text {
     pub app_title: &'static str,

@@ -28,7 +28,7 @@ use crate::core::spot::{MAX_INTERRUPTION_RATE, MAX_JOB_HOURS, MAX_SPOT_DURATION_
 use crate::core::teams::IdleSplit;
 use crate::core::terms::{self, MAX_HORIZON_MONTHS};
 use crate::core::waterline::MAX_QUANTILE_PERCENT;
-use crate::page::state::Lang;
+use crate::format::Lang;
 
 /// Where on the page a run of number fields is placed (a card places its group with
 /// `<InputFields group=…/>`, in table order). `Hidden`: read from links only, or placed by

@@ -265,7 +265,7 @@ fn version_3_team_link_opens_identically() {
     let text = link::history_to_csv(h);
     let mut parsed = ingest::parse(&text, &ParseOptions::default()).expect("reads back");
     link::quantize_parsed(&mut parsed);
-    let state = link.app_state(gpu_rent_planner::page::state::Lang::En);
+    let state = link.app_state(gpu_rent_planner::format::Lang::En);
     let d = teams_data(&state, &parsed).expect("teams");
     assert_eq!(d.names, ["A", "B", "C"]);
     let prof = profile(&parsed.series, &state.inputs.profile_settings()).unwrap();

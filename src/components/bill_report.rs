@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 
 use crate::core::ingest::CurReport;
+use crate::format::Lang;
 use crate::page::context::{memo_of, use_ctx};
-use crate::page::state::Lang;
 use crate::present::bill_read::bill_read;
 
 #[component]

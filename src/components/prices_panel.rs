@@ -7,11 +7,11 @@ use crate::components::bilingual;
 use crate::components::input_fields::InputFields;
 use crate::components::type_bar::TypeBar;
 use crate::core::breakeven::HOURS_PER_MONTH_CHOICES;
+use crate::format::Currency;
 use crate::i18n::{texts, Lang};
 use crate::inputs::Group;
 use crate::page::context::{memo_of, use_ctx};
 use crate::page::presets::{PRESETS, PRESETS_DATE};
-use crate::page::state::Currency;
 
 #[component]
 pub fn PricesPanel() -> impl IntoView {

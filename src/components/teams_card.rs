@@ -201,8 +201,8 @@ pub fn TeamsCard() -> impl IntoView {
             .with(|o| o.baseline.as_ref().map_or(0, |b| b.gpus));
         let teams = memos.data.with(|d| d.as_ref().map_or(0, |d| d.names.len()));
         match lang.get() {
-            crate::page::state::Lang::En => format!("GPUs busy per hour over the plan's lookback, stacked by team ({teams} teams; the largest seven shown apart), with the {n} committed GPUs as a line."),
-            crate::page::state::Lang::Zh => format!("方案回看期内每小时在用的 GPU，按团队堆叠（{teams} 个团队，最大的七个单独显示），横线为 {n} 张包月卡。"),
+            crate::format::Lang::En => format!("GPUs busy per hour over the plan's lookback, stacked by team ({teams} teams; the largest seven shown apart), with the {n} committed GPUs as a line."),
+            crate::format::Lang::Zh => format!("方案回看期内每小时在用的 GPU，按团队堆叠（{teams} 个团队，最大的七个单独显示），横线为 {n} 张包月卡。"),
         }
     });
     // A fleet: every team over all the types (plain rows: it changes with the fleet's plan).
@@ -269,8 +269,8 @@ pub fn TeamsCard() -> impl IntoView {
             <div class:hidden=move || split.get() != IdleSplit::Fixed>{shares_field}</div>
             {move || type_name.get().map(|t| view! {
                 <p class="field-hint" data-testid="teams-type">{move || match lang.get() {
-                    crate::page::state::Lang::En => format!("GPU type {t}: choose another type in the fleet table to see its teams."),
-                    crate::page::state::Lang::Zh => format!("GPU 型号 {t}：在机群表中选择其他型号可查看其团队。"),
+                    crate::format::Lang::En => format!("GPU type {t}: choose another type in the fleet table to see its teams."),
+                    crate::format::Lang::Zh => format!("GPU 型号 {t}：在机群表中选择其他型号可查看其团队。"),
                 }}</p>
             })}
             <p class="error" role="alert" data-testid="teams-error" class:hidden=ok>{error}</p>
@@ -403,8 +403,8 @@ pub fn TeamsCard() -> impl IntoView {
                 })}
                 {move || (merged.get() > 0).then(|| view! {
                     <p class="field-hint" data-testid="teams-merged">{move || match lang.get() {
-                        crate::page::state::Lang::En => format!("{} smaller teams are summed as “(other teams)”.", merged.get()),
-                        crate::page::state::Lang::Zh => format!("较小的 {} 个团队合并为“（其他团队）”。", merged.get()),
+                        crate::format::Lang::En => format!("{} smaller teams are summed as “(other teams)”.", merged.get()),
+                        crate::format::Lang::Zh => format!("较小的 {} 个团队合并为“（其他团队）”。", merged.get()),
                     }}</p>
                 })}
                 <p class="field-hint">{bilingual(
@@ -422,6 +422,6 @@ pub fn TeamsCard() -> impl IntoView {
     }
 }
 
-fn bilingual_text(l: crate::page::state::Lang, en: &'static str, zh: &'static str) -> String {
+fn bilingual_text(l: crate::format::Lang, en: &'static str, zh: &'static str) -> String {
     crate::i18n::pick(l, en, zh).to_string()
 }

@@ -539,7 +539,7 @@ fn table_timing() {
     for _ in 0..20 {
         let t = team_table_with(&prep, &usage, &pools, &TeamTableInputs::default()).unwrap();
         let v = crate::present::teams::present(
-            crate::page::state::Lang::En,
+            crate::format::Lang::En,
             "¥",
             &Ok(t.clone()),
             t.total,

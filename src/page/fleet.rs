@@ -326,7 +326,7 @@ pub fn row_series(keys: &[String], types: &[TypedSeries]) -> Option<UsageSeries>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::state::Lang;
+    use crate::format::Lang;
 
     fn state() -> AppState {
         AppState::new(PlanInputs::default(), Lang::En)

@@ -4,7 +4,7 @@
 
 use crate::core::ingest::normalize_type;
 use crate::core::plan::PlanInputs;
-use crate::page::state::Currency;
+use crate::format::Currency;
 
 /// An example price set. Dated, editable, never a quote.
 pub struct Preset {

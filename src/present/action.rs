@@ -13,9 +13,9 @@ use crate::core::fleet_plan::FleetPlan;
 use crate::core::money::Money;
 use crate::core::plan::{PlanInputs, PlanOutputs};
 use crate::core::region::{BreakEvenGb, Region, RegionPlan};
+use crate::format::Lang;
 use crate::format::{money, number_trim, plain};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionView {

@@ -9,8 +9,8 @@ use crate::core::ingest::{
 };
 use crate::core::money::Money;
 use crate::format::{money, number, number_trim};
+use crate::format::{Currency, Lang};
 use crate::i18n::pick;
-use crate::page::state::{Currency, Lang};
 
 /// The format's name in the format list and the "read as" line.
 pub fn format_name(l: Lang) -> &'static str {

@@ -3,9 +3,9 @@
 use super::{failed, Presented, Shown};
 use crate::core::breakeven::BreakEven;
 use crate::core::error::InputError;
+use crate::format::Lang;
 use crate::format::{number, number_trim, plain};
 use crate::i18n::{breakeven_explainer, monthly_never_pays, utilization_of_month};
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakevenView {

@@ -5,9 +5,9 @@ use super::{failed, Presented, Shown};
 use crate::core::budget::{BudgetSplit, ImpliedSplit};
 use crate::core::error::InputError;
 use crate::core::plan::PlanInputs;
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BudgetView {

@@ -3,9 +3,9 @@
 use super::{failed, Presented, Shown};
 use crate::core::effective::{Cheaper, EffectiveCost};
 use crate::core::error::InputError;
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct EffectiveView {

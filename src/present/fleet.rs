@@ -6,9 +6,9 @@ use super::{Presented, Shown};
 use crate::core::fleet_plan::{FleetError, FleetPlan, FleetRow};
 use crate::core::money::Money;
 use crate::core::terms::Term;
+use crate::format::Lang;
 use crate::format::{money, percent};
 use crate::i18n::{error_message, pick};
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FleetRowView {

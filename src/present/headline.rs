@@ -9,9 +9,9 @@ use crate::core::plan::Baseline;
 use crate::core::pools::ThreePools;
 use crate::core::sizing::SizingTable;
 use crate::core::terms::Term;
+use crate::format::Lang;
 use crate::format::{money, percent};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeadlineView {

@@ -6,9 +6,9 @@ use crate::core::error::InputError;
 use crate::core::money::Money;
 use crate::core::own_hw::OwnHardware;
 use crate::core::plan::PlanInputs;
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnHardwareView {

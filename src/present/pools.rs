@@ -5,9 +5,9 @@ use super::{failed, Presented, Shown};
 use crate::core::error::InputError;
 use crate::core::money::Money;
 use crate::core::pools::ThreePools;
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 /// One pool's row: what it holds, what it costs a month, its share of the total.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,9 +5,9 @@
 use super::{failed, Presented, Shown};
 use crate::core::error::InputError;
 use crate::core::review::{Review, ReviewAction, ReviewRow, ReviewSource};
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReviewView {

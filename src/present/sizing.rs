@@ -5,9 +5,9 @@ use super::{failed, Presented, Shown};
 use crate::core::commitment::Commitment;
 use crate::core::error::InputError;
 use crate::core::sizing::{RecentDropGuard, SizingRow, SizingRule, SizingTable};
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 /// A sizing rule's name (the card's table and the Markdown export).
 pub fn rule_name(l: Lang, r: SizingRule) -> &'static str {

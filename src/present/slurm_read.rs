@@ -4,9 +4,9 @@
 
 use crate::core::ingest::{SacctProblem, SlurmReport, SACCT_COMMAND, UNTYPED_LABEL};
 use crate::core::zone::Zone;
+use crate::format::Lang;
 use crate::format::{local_minute, number_trim};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 use crate::present::ReportLine as Line;
 
 /// The format's name in the "Read as" list and line.

@@ -7,9 +7,9 @@ use crate::core::error::InputError;
 use crate::core::money::Money;
 use crate::core::plan::PlanInputs;
 use crate::core::spot::{NoCheckpointRun, SpotEffective, FIRST_ORDER_LIMIT};
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent, plain};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 /// With checkpoints.
 #[derive(Debug, Clone, PartialEq)]

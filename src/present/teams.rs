@@ -6,9 +6,9 @@ use super::{Presented, Shown};
 use crate::core::ingest::{TeamSource, OTHER_TEAMS, UNALLOCATED};
 use crate::core::money::Money;
 use crate::core::teams::{IdleSplit, Shapley, TeamTable};
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent};
 use crate::i18n::{error_message, pick};
-use crate::page::state::Lang;
 
 /// Teams listed one per row before "show all": the largest by GPU-hours; the others are summed
 /// in one row (a price change rewrites the rows shown, and 200 teams' 2 800 cells cost

@@ -5,9 +5,9 @@ use super::{failed, Presented, Shown};
 use crate::core::error::InputError;
 use crate::core::money::Money;
 use crate::core::terms::{NotRecommended, Payment, Term, TermRow, Terms};
+use crate::format::Lang;
 use crate::format::{money, number_trim, percent};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 /// How a term is said after "Commit N GPUs": "monthly", "for 1 year, all upfront", …
 pub fn term_words(lang: Lang, term: Term, payment: Payment) -> &'static str {

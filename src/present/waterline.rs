@@ -5,9 +5,9 @@ use super::{failed, Presented, Shown};
 use crate::core::error::InputError;
 use crate::core::profile::Band;
 use crate::core::waterline::Waterline;
+use crate::format::Lang;
 use crate::format::{number_trim, plain};
 use crate::i18n::pick;
-use crate::page::state::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaterlineView {
