@@ -57,7 +57,7 @@ pub fn template(l: Lang) -> String {
         format!(r#"<label class="query-field for-promql"><span>{}</span><select id="query-prom" data-testid="query-prom"><option value="dcgm">{}</option><option value="kube">{}</option></select></label>"#,
             t("Metric", "指标"), t("DCGM utilisation (busy GPUs)", "DCGM 利用率（忙碌 GPU）"), t("Kubernetes GPU requests", "Kubernetes GPU 申请量")),
         input("query-threshold", "number", t("Busy at or above (%)", "忙碌阈值（%）"), "for-dcgm"),
-        input("query-types", "text", t("GPU types (comma-separated; empty: all)", "GPU 型号（逗号分隔；留空为全部）"), ""),
+        input("query-types", "text", t("GPU models or EC2 instance types (comma-separated; empty: all)", "GPU 型号或 EC2 实例类型（逗号分隔；留空为全部）"), ""),
         input("query-team", "text", t("Group by team (tag key, label or Slurm field; empty: none)", "按团队分组（标签键、label 或 Slurm 字段；留空为不分组）"), ""),
         format!(r#"<label class="query-check for-bill"><input type="checkbox" id="query-rates" data-testid="query-rates">{}</label></div>"#,
             t("Effective rates per GPU model instead (to fill the prices)", "改为按 GPU 型号的实际单价（用于填入价格）")),

@@ -133,8 +133,9 @@ pub struct Source {
     pub tags: Option<Tags>,
 }
 
-/// The instance types counted: every listed one, or the chosen models' (error for a type key
-/// no instance has — the bill can hold no such GPU).
+/// The instance types counted: every listed one, or the chosen models' and the chosen
+/// instance types themselves (an entry with a `.`, `p4d.24xlarge`: type keys have none);
+/// error for a type key no instance has — the bill can hold no such GPU.
 pub fn instances(types: &[String]) -> Result<Vec<&'static GpuInstance>, QueryError> {
     if types.is_empty() {
         return Ok(GPU_INSTANCES.iter().collect());
@@ -143,15 +144,23 @@ pub fn instances(types: &[String]) -> Result<Vec<&'static GpuInstance>, QueryErr
         .iter()
         .map(|g| normalize_type(g.model))
         .collect();
+    let chosen = |g: &GpuInstance, k: &str, t: &str| {
+        let t = t.trim();
+        t == k || g.instance_type.eq_ignore_ascii_case(t)
+    };
     for t in types {
-        if !keys.iter().any(|k| k == t.trim()) {
+        if !GPU_INSTANCES
+            .iter()
+            .zip(&keys)
+            .any(|(g, k)| chosen(g, k, t))
+        {
             return Err(QueryError::UnknownType(t.clone()));
         }
     }
     Ok(GPU_INSTANCES
         .iter()
         .zip(&keys)
-        .filter(|(_, k)| types.iter().any(|t| t.trim() == k.as_str()))
+        .filter(|(g, k)| types.iter().any(|t| chosen(g, k, t)))
         .map(|(g, _)| g)
         .collect())
 }

@@ -116,8 +116,9 @@ pub struct QuerySpec {
     pub start: i64,
     pub end: i64,
     /// The GPU models counted, as type keys (`core::ingest::normalize_type`: `a100-40g`,
-    /// `h100`); empty: every GPU. For the bills, the instance types of these models (the
-    /// page's instance → GPU table, `core::gpu_instances`).
+    /// `h100`) or EC2 instance types (`p4d.24xlarge`, from the page's instance → GPU table,
+    /// `core::gpu_instances`); empty: every GPU. For the bills, a model counts every instance
+    /// type of it, an instance type only itself.
     pub types: Vec<String>,
     /// DCGM: a GPU is busy at a sample at or above this utilisation (percent).
     pub busy_threshold_percent: f64,
@@ -179,8 +180,13 @@ impl Default for QuerySpec {
 /// The query (or command) text for `spec`: exactly what the page shows and copies.
 pub fn write(spec: &QuerySpec) -> Result<String, QueryError> {
     check_window(spec)?;
-    // The types as the user typed them (`A100 40GB`, `h100`) become type keys, once.
+    // The types as the user typed them (`A100 40GB`, `h100`) become type keys, once; an EC2
+    // instance type of the page's instance → GPU table (`p4d.24xlarge`) stays one for the
+    // bills read by instance type (only that size is counted) and is its GPU model's key for
+    // the others.
     let mut spec = spec.clone();
+    let by_instance = matches!(spec.engine, Engine::Athena | Engine::AthenaCur2)
+        || (spec.engine == Engine::DuckDb && spec.duck_source != DuckSource::Sacct);
     let mut keys: Vec<String> = Vec::new();
     for t in spec
         .types
@@ -188,7 +194,11 @@ pub fn write(spec: &QuerySpec) -> Result<String, QueryError> {
         .map(|t| t.trim())
         .filter(|t| !t.is_empty())
     {
-        let key = crate::core::ingest::normalize_type(t);
+        let key = match crate::core::gpu_instances::lookup(t) {
+            Some(g) if by_instance => g.instance_type.to_string(),
+            Some(g) => crate::core::ingest::normalize_type(g.model),
+            None => crate::core::ingest::normalize_type(t),
+        };
         if key.is_empty() {
             return Err(QueryError::UnknownType(t.to_string()));
         }
@@ -256,6 +266,44 @@ pub fn utc_text(t: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An instance type counts only itself in a bill, and its GPU model elsewhere.
+    #[test]
+    fn instance_types() {
+        let spec = QuerySpec {
+            engine: Engine::DuckDb,
+            duck_source: DuckSource::Cur,
+            path: "cur.parquet".into(),
+            start: 1_793_577_600,
+            end: 1_793_577_600 + 86_400,
+            types: vec![" P4D.24xlarge ".into()],
+            ..Default::default()
+        };
+        let q = write(&spec).unwrap();
+        assert!(q.contains("'p4d.24xlarge'"), "{q}");
+        assert!(!q.contains("'p4de.24xlarge'") && !q.contains("'g5.xlarge'"));
+        let model = write(&QuerySpec {
+            types: vec!["A100 40GB".into()],
+            ..spec.clone()
+        })
+        .unwrap();
+        assert!(model.contains("'p4d.24xlarge'") && !model.contains("'p4de.24xlarge'"));
+        // Slurm knows no instance types: the model's key.
+        let sacct = write(&QuerySpec {
+            engine: Engine::DuckDb,
+            duck_source: DuckSource::Sacct,
+            ..spec.clone()
+        })
+        .unwrap();
+        let by_key = write(&QuerySpec {
+            engine: Engine::DuckDb,
+            duck_source: DuckSource::Sacct,
+            types: vec!["a100-40g".into()],
+            ..spec.clone()
+        })
+        .unwrap();
+        assert_eq!(sacct, by_key);
+    }
 
     #[test]
     fn days_and_windows() {
