@@ -24,6 +24,12 @@ use crate::page::state::ParseStatus;
 use crate::workers::query_client::{ask, Kind};
 use crate::workers::reader_wire::field;
 
+/// Said when the query writer's worker could not be reached.
+const UNAVAILABLE: (&str, &str) = (
+    "The query writer could not be loaded. Reload the page to try again.",
+    "无法加载查询生成器。请刷新页面重试。",
+);
+
 fn find(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
     root.query_selector(&format!("[data-testid={id}]"))
         .ok()
@@ -88,15 +94,7 @@ fn show(root: &web_sys::Element, l: Lang, answer: Option<JsValue>) {
                 .and_then(|t| t.as_string())
                 .unwrap_or_default(),
         ),
-        None => (
-            None,
-            pick(
-                l,
-                "The query writer could not be loaded. Reload the page to try again.",
-                "无法加载查询生成器。请刷新页面重试。",
-            )
-            .to_string(),
-        ),
+        None => (None, pick(l, UNAVAILABLE.0, UNAVAILABLE.1).to_string()),
     };
     if let Some(attrs) = answer.as_ref().and_then(|a| prop(a, field::ATTRS)) {
         for pair in js_sys::Array::from(&attrs).iter() {
@@ -130,14 +128,13 @@ pub fn QueryWriter() -> impl IntoView {
     let body: NodeRef<leptos::html::Div> = NodeRef::new();
     let opened = RwSignal::new(false);
     let root = move || body.get_untracked().map(web_sys::Element::from);
-    let zh = move || lang.get_untracked() == Lang::Zh;
     let update = move || {
         let Some(r) = root() else {
             return;
         };
         ask(
             Kind::Query,
-            zh(),
+            lang.get_untracked(),
             &[(field::FIELDS, values(&r).into())],
             move |a| show(&r, lang.get_untracked(), a),
         );
@@ -165,13 +162,7 @@ pub fn QueryWriter() -> impl IntoView {
                 (today - 30 * 86_400, today - 86_400)
             });
             let threshold = state.with_untracked(|s| s.parse_options.busy_threshold_percent);
-            let day = |t: i64| {
-                js_sys::Date::new(&((t * 1000) as f64).into())
-                    .to_iso_string()
-                    .as_string()
-                    .unwrap_or_default()[..10]
-                    .to_string()
-            };
+            let day = crate::core::query::day_text;
             [
                 ("query-engine", "duckdb".to_string()),
                 ("query-start", day(a)),
@@ -183,28 +174,23 @@ pub fn QueryWriter() -> impl IntoView {
             .map(|(k, v)| JsValue::from(js_sys::Array::of2(&(*k).into(), &v.as_str().into())))
             .collect()
         };
-        ask(
-            Kind::Form,
-            l == Lang::Zh,
-            &[(field::FORM, JsValue::TRUE)],
-            move |a| {
-                let html = a
-                    .as_ref()
-                    .and_then(|a| prop(a, field::FORM_HTML))
-                    .and_then(|h| h.as_string());
-                match html {
-                    Some(html) => {
-                        r.set_inner_html(&html);
-                        restore(&r, &kept);
-                        update();
-                    }
-                    None => {
-                        r.set_inner_html(r#"<pre data-testid="query-text" data-ready="false"></pre><p class="field-error" role="alert" data-testid="query-error"></p>"#);
-                        show(&r, l, None);
-                    }
+        ask(Kind::Form, l, &[(field::FORM, JsValue::TRUE)], move |a| {
+            let html = a
+                .as_ref()
+                .and_then(|a| prop(a, field::FORM_HTML))
+                .and_then(|h| h.as_string());
+            match html {
+                Some(html) => {
+                    r.set_inner_html(&html);
+                    restore(&r, &kept);
+                    update();
                 }
-            },
-        );
+                None => {
+                    r.set_inner_html(r#"<pre data-testid="query-text" data-ready="false"></pre><p class="field-error" role="alert" data-testid="query-error"></p>"#);
+                    show(&r, l, None);
+                }
+            }
+        });
     });
     let rates: RwSignal<Option<Option<Result<CurReport, String>>>> = RwSignal::new(None);
     let on_input = move |ev: web_sys::Event| {
@@ -216,7 +202,7 @@ pub fn QueryWriter() -> impl IntoView {
         {
             Some(t) => ask(
                 Kind::Rates,
-                zh(),
+                lang.get_untracked(),
                 &[(field::RATES, t.value().into())],
                 move |a| {
                     let bytes = a.as_ref().and_then(|a| prop(a, field::RATES_ANSWER));
@@ -279,7 +265,7 @@ pub fn QueryWriter() -> impl IntoView {
                 match r {
                     Some(Ok(cur)) => view! { <BillReport cur lang=l /> }.into_any(),
                     Some(Err(e)) => view! { <p class="field-error" role="alert" data-testid="query-rates-error">{e}</p> }.into_any(),
-                    None => view! { <p class="field-error" role="alert" data-testid="query-rates-error">{pick(l, "The query writer could not be loaded. Reload the page to try again.", "无法加载查询生成器。请刷新页面重试。")}</p> }.into_any(),
+                    None => view! { <p class="field-error" role="alert" data-testid="query-rates-error">{pick(l, UNAVAILABLE.0, UNAVAILABLE.1)}</p> }.into_any(),
                 }
             })}
         </details>

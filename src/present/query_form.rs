@@ -165,10 +165,7 @@ pub fn spec_of(
         "kube" => PromSource::KubeRequests,
         _ => PromSource::Dcgm,
     };
-    let bill = matches!(
-        engine,
-        Engine::Athena | Engine::AthenaCur2 | Engine::BigQuery
-    ) || (engine == Engine::DuckDb && duck_source != DuckSource::Sacct);
+    let bill = query::reads_bill(engine, duck_source);
     let attrs = [
         ("data-engine", engine.id()),
         (

@@ -13,6 +13,7 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
+use crate::format::Lang;
 use crate::web::browser::js_object;
 use crate::workers::reader_client::start_worker;
 use crate::workers::reader_wire::field;
@@ -54,7 +55,7 @@ pub enum Kind {
 /// `done` once with the answer (`None`: no worker), unless a newer request of this kind came.
 pub fn ask(
     kind: Kind,
-    zh: bool,
+    lang: Lang,
     fields: &[(&str, JsValue)],
     done: impl FnOnce(Option<JsValue>) + 'static,
 ) {
@@ -65,7 +66,7 @@ pub fn ask(
     WAITING.with(|w| w.borrow_mut()[kind as usize] = Some((qid, Box::new(done))));
     let mut all = vec![
         (field::QID, JsValue::from_f64(qid)),
-        (field::LANG, JsValue::from_str(if zh { "zh" } else { "en" })),
+        (field::LANG, JsValue::from_str(lang.code())),
     ];
     all.extend(fields.iter().cloned());
     send(js_object(&all));

@@ -23,10 +23,10 @@ fn on_message(data: JsValue) {
     let Some(qid) = get(field::QID).filter(|q| !q.is_undefined()) else {
         return;
     };
-    let l = match get(field::LANG).and_then(|v| v.as_string()).as_deref() {
-        Some("zh") => Lang::Zh,
-        _ => Lang::En,
-    };
+    let l = get(field::LANG)
+        .and_then(|v| v.as_string())
+        .and_then(|c| Lang::from_code(&c))
+        .unwrap_or_default();
     let reply = if get(field::FORM).is_some_and(|f| f.is_truthy()) {
         js_object(&[
             (field::QID, qid),

@@ -25,7 +25,7 @@ pub mod field {
     pub const READY: &str = "ready";
     /// The query writer's worker (issue 38, `query_worker`): every message carries a number
     /// [`QID`] (a newer one replaces the one waiting) and the page's language [`LANG`]
-    /// (`"zh"` or `"en"`). Page → worker: [`FORM`] (the form's template is wanted),
+    /// (`Lang::code`). Page → worker: [`FORM`] (the form's template is wanted),
     /// [`FIELDS`] (the form's values, an array of `[id, value]`), or [`RATES`] (a bills'
     /// rates answer to read). Worker → page: [`FORM_HTML`], or [`TEXT_OUT`] / [`ERROR`]
     /// with [`ATTRS`] (`[name, value]` pairs for the form), or [`RATES_ANSWER`]

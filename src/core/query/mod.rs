@@ -177,6 +177,17 @@ impl Default for QuerySpec {
     }
 }
 
+/// A bill read by EC2 instance type: a CUR in Athena or DuckDB.
+pub fn reads_instance_types(engine: Engine, source: DuckSource) -> bool {
+    matches!(engine, Engine::Athena | Engine::AthenaCur2)
+        || (engine == Engine::DuckDb && source != DuckSource::Sacct)
+}
+
+/// A bill (a CUR, or GCP's billing export): it has effective rates ([`QuerySpec::rates`]).
+pub fn reads_bill(engine: Engine, source: DuckSource) -> bool {
+    engine == Engine::BigQuery || reads_instance_types(engine, source)
+}
+
 /// The query (or command) text for `spec`: exactly what the page shows and copies.
 pub fn write(spec: &QuerySpec) -> Result<String, QueryError> {
     check_window(spec)?;
@@ -185,8 +196,7 @@ pub fn write(spec: &QuerySpec) -> Result<String, QueryError> {
     // bills read by instance type (only that size is counted) and is its GPU model's key for
     // the others.
     let mut spec = spec.clone();
-    let by_instance = matches!(spec.engine, Engine::Athena | Engine::AthenaCur2)
-        || (spec.engine == Engine::DuckDb && spec.duck_source != DuckSource::Sacct);
+    let by_instance = reads_instance_types(spec.engine, spec.duck_source);
     let mut keys: Vec<String> = Vec::new();
     for t in spec
         .types
