@@ -13,6 +13,9 @@ use crate::core::breakeven::{self, MAX_HOURS_PER_MONTH};
 use crate::core::budget::MAX_BUDGET;
 use crate::core::burst::{BillingIncrement, MAX_JOBS, MAX_JOB_HOURS as MAX_BURST_JOB_HOURS};
 use crate::core::error::{non_negative, positive, whole, Field, InputError, Problem};
+use crate::core::growth::{
+    self, MAX_CAP_PERCENT, MAX_DECLINE_PERCENT, MAX_GROWTH_PERCENT, MIN_GROWTH_PERCENT,
+};
 use crate::core::hidden::{
     MAX_EGRESS_GB, MAX_EGRESS_PRICE, MAX_HIDDEN_MONTHLY, MAX_IDLE_TIMEOUT_HOURS, MAX_SESSIONS,
 };
@@ -49,6 +52,8 @@ pub enum Group {
     Hidden,
     Review,
     Terms,
+    /// § 22 growth, the ladder's cap and the risk scenario (the growth card).
+    Growth,
     /// § 17 the second region's prices and data transfer (the "Put it into practice" card).
     Region,
     /// No generic field: a select or a control of its own.
@@ -1144,6 +1149,58 @@ pub static INPUTS: &[InputSpec] = &[
         group: Group::Terms,
         value: Value::Count { get: |i| i.months_left, set: |i, v| i.months_left = v },
         range: range(0.0, 36.0, 1.0, |v| whole(Field::MonthsLeft, v, f64::from(MAX_HORIZON_MONTHS))),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "growth",
+        since: 4,
+        per_type: false,
+        testid: "growth-per-month",
+        field: Field::Growth,
+        label: ("Growth per month (%)", "每月增长（%）"),
+        hint: ("auto: the history's fitted trend (0 without 28 days of history); or type a % per month, negative for a decline.", "auto：历史拟合出的趋势（历史不足 28 天时为 0）；或填写每月百分比，负数表示下降。"),
+        group: Group::Own,
+        value: Value::RealOrAuto { get: |i| i.growth_percent, set: |i, v| i.growth_percent = v, automatic: |_| 0.0 },
+        range: range(MIN_GROWTH_PERCENT, MAX_GROWTH_PERCENT, 0.5, growth::growth_percent),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "growthend",
+        since: 4,
+        per_type: false,
+        testid: "growth-end-level",
+        field: Field::GrowthEndLevel,
+        label: ("Or: the waterline at the horizon's end (GPUs)", "或：规划期末的水位（卡）"),
+        hint: ("0: not used. Otherwise the growth per month that reaches it: (level ÷ waterline now)^(1/horizon) − 1.", "0：不使用。否则按达到该水位所需的每月增长计算：(期末水位 ÷ 当前水位)^(1/规划期) − 1。"),
+        group: Group::Growth,
+        value: Value::Real { get: |i| i.growth_end_level, set: |i, v| i.growth_end_level = v },
+        range: range(0.0, 1000.0, 1.0, |v| non_negative(Field::GrowthEndLevel, v, growth::MAX_END_LEVEL)),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "decline",
+        since: 4,
+        per_type: false,
+        testid: "growth-decline",
+        field: Field::GrowthDecline,
+        label: ("Risk: if usage reverses, decline per month (%)", "风险：若用量反转，每月下降（%）"),
+        hint: ("The second future each plan is tried on, besides growth stopping.", "除增长停止外，用来检验各方案的第二种情形。"),
+        group: Group::Growth,
+        value: Value::Real { get: |i| i.growth_decline_percent, set: |i, v| i.growth_decline_percent = v },
+        range: range(0.0, MAX_DECLINE_PERCENT, 0.5, |v| non_negative(Field::GrowthDecline, v, MAX_DECLINE_PERCENT)),
+        hint_now: None,
+    },
+    InputSpec {
+        param: "laddercap",
+        since: 4,
+        per_type: false,
+        testid: "ladder-cap",
+        field: Field::LadderCap,
+        label: ("Commit at most (% of the projected waterline)", "最多承诺（预测水位的 %）"),
+        hint: ("100 %: never commit more GPUs than the month's projected minimum stable waterline.", "100 %：承诺的卡数不超过当月预测的最低稳定水位。"),
+        group: Group::Growth,
+        value: Value::Real { get: |i| i.ladder_cap_percent, set: |i, v| i.ladder_cap_percent = v },
+        range: range(0.0, MAX_CAP_PERCENT, 5.0, |v| non_negative(Field::LadderCap, v, MAX_CAP_PERCENT)),
         hint_now: None,
     },
     InputSpec {

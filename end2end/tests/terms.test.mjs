@@ -35,7 +35,7 @@ test('the worked example typed in: 1 year all upfront pays back in month 8 and i
   // The link carries the offer and opens the same plan in a fresh page.
   await page.waitForFunction(() => location.search.includes('y1up=90000'));
   const link = await page.evaluate(() => location.search);
-  assert.match(link, /^\?v=3&/);
+  assert.match(link, /^\?v=4&/);
   const again = await openPage(browser, server.url + link);
   assert.equal(await cell(again.page, '1y', 'term-breakeven-months'), '8');
   assert.equal(await again.page.getAttribute('[data-testid=recommended-term]', 'data-value'), '1y');

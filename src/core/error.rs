@@ -46,6 +46,12 @@ pub enum Field {
     Autoscaler,
     /// § 21 the fixed percentages of the idle committed cost per team.
     TeamShares,
+    /// § 22 growth per month, the level at the horizon's end, the decline of the risk
+    /// scenario and the ladder's cap.
+    Growth,
+    GrowthEndLevel,
+    GrowthDecline,
+    LadderCap,
 }
 
 impl Field {
@@ -88,6 +94,10 @@ impl Field {
             Field::Region => "region",
             Field::Autoscaler => "autoscaler",
             Field::TeamShares => "team-shares",
+            Field::Growth => "growth-per-month",
+            Field::GrowthEndLevel => "growth-end-level",
+            Field::GrowthDecline => "growth-decline",
+            Field::LadderCap => "ladder-cap",
         }
     }
 }

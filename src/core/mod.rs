@@ -16,6 +16,7 @@ pub mod examples;
 pub mod fleet;
 pub mod fleet_plan;
 pub mod gpu_instances;
+pub mod growth;
 pub mod hidden;
 pub mod idle_split;
 pub mod ingest;

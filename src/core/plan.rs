@@ -18,6 +18,7 @@ use super::commitment::{commitment, load_duration, Commitment, LoadDuration};
 use super::effective::{effective_cost, EffectiveCost};
 use super::error::{Field, InputError, Problem};
 use super::hidden::{hidden_costs, HiddenCosts, HiddenInputs};
+use super::growth::{growth_plan, GrowthInputs, GrowthPlan};
 use super::own_hw::{own_hardware, OwnHardware, OwnHardwareInputs};
 use super::pools::{three_pools, ThreePools};
 use super::prices::{spot_price, Prices};
@@ -146,6 +147,13 @@ pub struct PlanInputs {
     pub horizon_months: u32,
     /// Months left on a current commitment (new terms start after them). Default 0.
     pub months_left: u32,
+    /// § 22 growth per month in percent (`None`: automatic, the fitted trend), the projected
+    /// waterline at the horizon's end (0: not given), the decline per month of the risk
+    /// scenario and the ladder's cap as a share of the projected waterline (percent).
+    pub growth_percent: Option<f64>,
+    pub growth_end_level: f64,
+    pub growth_decline_percent: f64,
+    pub ladder_cap_percent: f64,
     /// § 17 a second region for the elastic and spot pools: on-demand and spot prices per
     /// GPU-hour (0: none), GB moved per elastic GPU-hour, transfer price per GB. Default 0.
     pub alt_on_demand_price: f64,
@@ -218,6 +226,10 @@ impl Default for PlanInputs {
             term_3y_monthly: 0.0,
             horizon_months: DEFAULT_HORIZON_MONTHS,
             months_left: 0,
+            growth_percent: None,
+            growth_end_level: 0.0,
+            growth_decline_percent: crate::core::growth::DEFAULT_DECLINE_PERCENT,
+            ladder_cap_percent: crate::core::growth::DEFAULT_CAP_PERCENT,
             alt_on_demand_price: 0.0,
             alt_spot_price: 0.0,
             data_gb_per_gpu_hour: 0.0,
@@ -255,6 +267,16 @@ impl PlanInputs {
             },
             horizon_months: self.horizon_months,
             months_left: self.months_left,
+        }
+    }
+
+    /// The § 22 inputs.
+    pub fn growth_inputs(&self) -> GrowthInputs {
+        GrowthInputs {
+            growth_percent: self.growth_percent,
+            end_level: self.growth_end_level,
+            decline_percent: self.growth_decline_percent,
+            cap_percent: self.ladder_cap_percent,
         }
     }
 
@@ -337,6 +359,8 @@ pub struct PlanOutputs {
     pub review: Result<Option<Review>, InputError>,
     /// § 15 commitment terms: which to buy, when it pays back, what it risks.
     pub terms: Result<Terms, InputError>,
+    /// § 22 the plan over the horizon with growth, the ladder and the risks.
+    pub growth: Result<GrowthPlan, InputError>,
 }
 
 /// Plan without a history (the sliders stand in for it).
@@ -441,6 +465,19 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         };
         let rule = |at: &Prices| baseline_n(inputs, h, at, &wl);
         terms(&h.window, p, &inputs.term_inputs(), &rule, recent)
+    });
+
+    // § 22 over the horizon with growth, scaling the § 5 waterline.
+    let growth = both.clone().and_then(|(p, h)| {
+        let w = wl.as_ref().map_err(Clone::clone)?;
+        growth_plan(
+            h,
+            p,
+            &inputs.term_inputs(),
+            w.overall,
+            w.quantile,
+            &inputs.growth_inputs(),
+        )
     });
 
     // The plan buys the recommended term when it is a 1- or 3-year one (else monthly, as
@@ -588,6 +625,7 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
 
     PlanOutputs {
         terms: term_table,
+        growth,
         breakeven,
         history: history_info,
         effective_cost: effective,

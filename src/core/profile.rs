@@ -257,6 +257,11 @@ impl Distribution {
         }
     }
 
+    /// (value, hours) sorted by value, equal values merged.
+    pub fn points(&self) -> &[(f64, f64)] {
+        &self.points
+    }
+
     /// Hours in the distribution.
     pub fn hours(&self) -> f64 {
         self.weight
@@ -322,6 +327,10 @@ pub enum ProfileSource {
     Sliders,
 }
 
+/// One day of the lookback window: its day number (local, or the 24-hour block without
+/// timestamps) and its hourly values (§ 22's trend).
+pub type DayHours = (i64, Vec<f64>);
+
 /// Everything history-dependent; build once with [`profile`], reuse for every price change.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryProfile {
@@ -341,6 +350,9 @@ pub struct HistoryProfile {
     pub guard: Option<(LevelProfile, LevelProfile)>,
     /// Per calendar month of the whole series (chronological); empty for sliders.
     pub months: Vec<MonthProfile>,
+    /// The lookback window's days (local day number, or 24-hour block without timestamps)
+    /// and their hourly values, for § 22's trend; empty for sliders.
+    pub days: Vec<DayHours>,
 }
 
 /// Validate a series: non-empty, finite, 0 ≤ u ≤ MAX_GPUS, timestamps matching and increasing.
@@ -484,6 +496,18 @@ pub fn profile(
         }
     };
 
+    let mut days: Vec<DayHours> = Vec::new();
+    for (i, &u) in series.values.iter().enumerate().skip(start) {
+        let day = match &series.timestamps {
+            Some(ts) => local_day_and_second(series, ts[i]).0,
+            None => ((i - start) / 24) as i64,
+        };
+        match days.last_mut() {
+            Some((d, v)) if *d == day => v.push(u),
+            _ => days.push((day, vec![u])),
+        }
+    }
+
     let recent =
         LevelProfile::from_values(&series.values[window_start(series, GUARD_RECENT_DAYS)..]);
     let long = LevelProfile::from_values(&series.values[window_start(series, GUARD_LONG_DAYS)..]);
@@ -498,6 +522,7 @@ pub fn profile(
         bands,
         guard: Some((recent, long)),
         months,
+        days,
     })
 }
 
@@ -531,6 +556,7 @@ impl HistoryProfile {
             bands: None,
             guard: None,
             months: Vec::new(),
+            days: Vec::new(),
         })
     }
 }

@@ -24,8 +24,9 @@ pub use history::{
 /// (`v`, `lang`, `monthly`, `ondemand`, `hours`) are version 1 too, and so is a link without
 /// `v`. Version 2 added the commitment terms (`y1up` … `left`, see `inputs::INPUTS`, each
 /// input names the version that introduced it): a version-1 link never sets them. Version 3
-/// added the teams (issue 37: `idlesplit`, `teamshares`, series format 3).
-pub const VERSION: u32 = 3;
+/// added the teams (issue 37: `idlesplit`, `teamshares`, series format 3). Version 4 added
+/// growth (issue 40: `growth`, `growthend`, `decline`, `laddercap`).
+pub const VERSION: u32 = 4;
 
 /// A link longer than this (whole URL, characters) is too long to share comfortably
 /// (chat apps, mail clients and docs start cutting or refusing around 8 000).
@@ -491,7 +492,7 @@ mod tests {
             ..LinkState::default()
         };
         let q = encode(&state, None);
-        assert_eq!(q, "?v=3&lang=zh&monthly=5999.99&ondemand=12.34&hours=744");
+        assert_eq!(q, "?v=4&lang=zh&monthly=5999.99&ondemand=12.34&hours=744");
         let (back, problems) = decode(&q);
         assert_eq!(back, state);
         assert!(problems.is_empty());
@@ -499,7 +500,7 @@ mod tests {
 
     #[test]
     fn defaults_write_only_the_version() {
-        assert_eq!(encode(&LinkState::default(), None), "?v=3");
+        assert_eq!(encode(&LinkState::default(), None), "?v=4");
         assert_eq!(decode("?v=1"), (LinkState::default(), vec![]));
         assert_eq!(decode(""), (LinkState::default(), vec![]));
     }
@@ -524,7 +525,33 @@ mod tests {
         );
         let mut st = LinkState::default();
         st.inputs.term_1y_upfront = 90_000.0;
-        assert_eq!(encode(&st, None), "?v=3&y1up=90000");
+        assert_eq!(encode(&st, None), "?v=4&y1up=90000");
+    }
+
+    #[test]
+    fn growth_is_read_from_version_4_links_only() {
+        let (s, p) = decode("?v=3&growth=5&decline=10&laddercap=80&growthend=40");
+        assert_eq!(p, vec![]);
+        let d = PlanInputs::default();
+        assert_eq!(s.inputs.growth_percent, None);
+        assert_eq!(s.inputs.growth_decline_percent, d.growth_decline_percent);
+        assert_eq!(s.inputs.ladder_cap_percent, d.ladder_cap_percent);
+        assert_eq!(s.inputs.growth_end_level, 0.0);
+        let (s, p) = decode("?v=4&growth=-2.5&decline=10&laddercap=80&growthend=40");
+        assert_eq!(p, vec![]);
+        assert_eq!(s.inputs.growth_percent, Some(-2.5));
+        assert_eq!(s.inputs.growth_decline_percent, 10.0);
+        assert_eq!(s.inputs.ladder_cap_percent, 80.0);
+        assert_eq!(s.inputs.growth_end_level, 40.0);
+        let (s, _) = decode("?v=4&growth=auto");
+        assert_eq!(s.inputs.growth_percent, None);
+        let mut st = LinkState::default();
+        st.inputs.growth_percent = Some(5.0);
+        assert_eq!(encode(&st, None), "?v=4&growth=5");
+        // Somebody else's text: not a number, reported, the default kept.
+        let (s, p) = decode("?v=4&growth=%3Cscript%3E");
+        assert_eq!(s.inputs.growth_percent, None);
+        assert_eq!(p.len(), 1);
     }
 
     /// Every field changed from its default: written, read back identically.
@@ -580,6 +607,10 @@ mod tests {
                 term_3y_monthly: 1_200.0,
                 horizon_months: 30,
                 months_left: 4,
+                growth_percent: Some(-2.5),
+                growth_end_level: 48.0,
+                growth_decline_percent: 7.5,
+                ladder_cap_percent: 120.0,
                 alt_on_demand_price: 19.5,
                 alt_spot_price: 6.25,
                 data_gb_per_gpu_hour: 5.0,
@@ -626,8 +657,8 @@ mod tests {
         let (back, problems) = decode(&q);
         assert_eq!(problems, vec![]);
         assert_eq!(back, state);
-        // Each field has its own parameter: 60 inputs + lang, cur, mode, col, gaps, smi, v.
-        assert_eq!(q.matches('&').count() + 1, 67, "{q}");
+        // Each field has its own parameter: 64 inputs + lang, cur, mode, col, gaps, smi, v.
+        assert_eq!(q.matches('&').count() + 1, 71, "{q}");
         assert!(q.contains("&rule=custom&custom=7&"), "{q}");
         assert!(q.contains("&lookback=all&"), "{q}");
         assert!(q.contains("&billing=hour&"), "{q}");
@@ -766,7 +797,7 @@ mod tests {
             ..LinkState::default()
         };
         let q = encode_with_history(&state);
-        assert!(q.starts_with("?v=3&tz=480&data="), "{q}");
+        assert!(q.starts_with("?v=4&tz=480&data="), "{q}");
         let (back, p) = decode(&q);
         assert_eq!(p, vec![]);
         state.column = ColumnChoice::Auto; // the restored history has one column
@@ -774,7 +805,7 @@ mod tests {
         // Sliders chosen while a history is kept: `mode=sliders` is written.
         state.mode = UsageMode::Sliders;
         let q = encode_with_history(&state);
-        assert!(q.starts_with("?v=3&mode=sliders&tz=480&data="), "{q}");
+        assert!(q.starts_with("?v=4&mode=sliders&tz=480&data="), "{q}");
         assert_eq!(decode(&q).0.mode, UsageMode::Sliders);
         // No tz: the series' own offset.
         let no_tz = q.replace("&tz=480", "");

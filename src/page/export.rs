@@ -665,7 +665,7 @@ mod tests {
         let out = plan(&inputs);
         let md = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=1");
         // Prices and usage always (5), then what differs: the interval and the idle time (in
-        // minutes, as the field shows it); 57 - 5 - 2 others at their defaults.
+        // minutes, as the field shows it); 61 - 5 - 2 others at their defaults.
         assert!(
             md.contains("\n### Inputs\n\n- Monthly price per GPU: 9000\n"),
             "{md}"
@@ -676,7 +676,7 @@ mod tests {
             md.contains("- Idle time before auto-stop (minutes): 15\n"),
             "{md}"
         );
-        assert!(md.contains("- 52 other inputs at their defaults"), "{md}");
+        assert!(md.contains("- 56 other inputs at their defaults"), "{md}");
         let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=1");
         assert!(zh.contains("- 自动关机前的闲置时间（分钟）：15\n"), "{zh}");
     }
