@@ -140,9 +140,18 @@ pub fn field_name(lang: Lang, field: Field) -> &'static str {
         Field::Autoscaler => ("Autoscaler settings", "自动扩缩容设置"),
         Field::TeamShares => ("Fixed shares per team", "各团队固定比例"),
         Field::Growth => ("Growth per month (%)", "每月增长（%）"),
-        Field::GrowthEndLevel => ("Waterline at the horizon's end (GPUs)", "规划期末的水位（卡）"),
-        Field::GrowthDecline => ("If usage reverses: decline per month (%)", "若用量反转：每月下降（%）"),
-        Field::LadderCap => ("Commit at most (% of the projected waterline)", "最多承诺（预测水位的 %）"),
+        Field::GrowthEndLevel => (
+            "Waterline at the horizon's end (GPUs)",
+            "规划期末的水位（卡）",
+        ),
+        Field::GrowthDecline => (
+            "If usage reverses: decline per month (%)",
+            "若用量反转：每月下降（%）",
+        ),
+        Field::LadderCap => (
+            "Commit at most (% of the projected waterline)",
+            "最多承诺（预测水位的 %）",
+        ),
     };
     pick(lang, en, zh)
 }

@@ -11,6 +11,8 @@ pub mod chart_canvas;
 pub mod effective_cost_card;
 pub mod figure;
 pub mod fleet_card;
+pub mod growth_card;
+pub mod growth_field;
 pub mod headline_card;
 pub mod hidden_costs_card;
 pub mod how_computed;

@@ -14,7 +14,7 @@ use crate::web::scroll_signal::per_scroll_frame;
 
 /// (heading id, English, Chinese). A heading missing from the page (the fleet card of a
 /// one-type plan) has no link.
-const SECTIONS: [(&str, &str, &str); 14] = [
+const SECTIONS: [(&str, &str, &str); 15] = [
     ("headline-heading", "The plan", "方案"),
     ("fleet-heading", "Fleet", "机群"),
     ("share-heading", "Share", "分享"),
@@ -22,6 +22,7 @@ const SECTIONS: [(&str, &str, &str); 14] = [
     ("sizing-heading", "How many to commit", "买多少"),
     ("waterline-heading", "Waterline", "水位"),
     ("terms-heading", "Terms", "期限"),
+    ("growth-heading", "Growth", "增长"),
     ("pools-heading", "Pools", "三个池"),
     ("budget-heading", "Budget", "预算"),
     ("spot-heading", "Spot", "竞价"),

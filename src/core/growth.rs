@@ -578,12 +578,12 @@ pub fn ladder(offers: &[Offer], load: &Load, future: &Future, step: u32) -> Vec<
         reach[t] = reach[t].min(reach[t + 1]);
     }
     let levels = |t: usize| (reach[t] / step) as usize; // highest level index
-    // best[c]: cheapest cost of months 1..=t ending at level c·step.
+                                                        // best[c]: cheapest cost of months 1..=t ending at level c·step.
     let mut best: Vec<i64> = Vec::new();
     let mut from: Vec<Vec<u32>> = Vec::with_capacity(h as usize);
-    for t in 0..h as usize {
+    for (t, &(cover_t, _)) in cover.iter().enumerate() {
         let k = levels(t);
-        let c_t = cover[t].0.cents();
+        let c_t = cover_t.cents();
         let f = future.factors[t];
         let mut next = vec![0_i64; k + 1];
         let mut arg = vec![0_u32; k + 1];
@@ -599,9 +599,7 @@ pub fn ladder(offers: &[Offer], load: &Load, future: &Future, step: u32) -> Vec<
                 }
             }
             let level = c as u32 * step;
-            next[c] = run.0
-                + (c as i64) * i64::from(step) * c_t
-                + load.elastic(f, level).cents();
+            next[c] = run.0 + (c as i64) * i64::from(step) * c_t + load.elastic(f, level).cents();
             arg[c] = run.1;
         }
         best = next;
@@ -701,7 +699,7 @@ pub fn rate(
     horizon: u32,
 ) -> Result<(f64, RateSource), InputError> {
     if inputs.end_level != 0.0 {
-        if !(inputs.end_level > 0.0) || !inputs.end_level.is_finite() || inputs.end_level > MAX_END_LEVEL {
+        if inputs.end_level.is_nan() || inputs.end_level < 0.0 || inputs.end_level > MAX_END_LEVEL {
             return Err(InputError::new(
                 Field::GrowthEndLevel,
                 Problem::TooLarge { max: MAX_END_LEVEL },
@@ -794,7 +792,11 @@ pub fn growth_plan(
     // The cheapest plan made for each other future.
     let best_for = |future: &Future| -> Money {
         let l = replay(
-            &purchases(&mut ladder(&offers, &load, future, step), &offers, future.h()),
+            &purchases(
+                &mut ladder(&offers, &load, future, step),
+                &offers,
+                future.h(),
+            ),
             &offers,
             &load,
             future,

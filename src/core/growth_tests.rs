@@ -77,7 +77,10 @@ fn worked_example_plans_compared() {
     assert_eq!(cost(PlanKind::MonthlyOnly), 77_432_697); // 83 × 9 000 + 27 326.97
     assert_eq!(cost(PlanKind::AllNow(Term::Monthly)), 86_952_697); // 594 000 + 275 526.97
     assert_eq!(cost(PlanKind::AllNow(Term::OneYear)), 80_352_697); // 528 000 + 275 526.97
-    assert_eq!(g.plan(PlanKind::AllNow(Term::OneYear)).unwrap().gpus_now, 11);
+    assert_eq!(
+        g.plan(PlanKind::AllNow(Term::OneYear)).unwrap().gpus_now,
+        11
+    );
     assert_eq!(g.recommended().kind, PlanKind::Ladder);
 }
 
@@ -90,9 +93,15 @@ fn worked_example_risks() {
     };
     // Flat: best 10 on 1 year = 480 000. Decline 5 %: best 7 on 1 year, 457 655.10.
     assert_eq!(risk(PlanKind::Ladder), (4_800_000, 7_034_490));
-    assert_eq!(risk(PlanKind::AllNow(Term::OneYear)), (4_800_000, 7_034_490));
+    assert_eq!(
+        risk(PlanKind::AllNow(Term::OneYear)),
+        (4_800_000, 7_034_490)
+    );
     assert_eq!(risk(PlanKind::MonthlyOnly), (6_900_000, 1_910_000));
-    assert_eq!(risk(PlanKind::AllNow(Term::Monthly)), (6_900_000, 1_910_000));
+    assert_eq!(
+        risk(PlanKind::AllNow(Term::Monthly)),
+        (6_900_000, 1_910_000)
+    );
     assert_eq!(risk(PlanKind::OnDemand), (39_600_000, 27_720_000));
 }
 
@@ -211,10 +220,18 @@ fn trend_recovers_known_growth() {
         assert_eq!(avg.points, 90);
         assert_eq!(avg.span_days, 90);
         let err = avg.percent - g * 100.0;
-        assert!(err.abs() < 1.0, "g {g}: fitted {} (error {err})", avg.percent);
+        assert!(
+            err.abs() < 1.0,
+            "g {g}: fitted {} (error {err})",
+            avg.percent
+        );
         assert!(avg.low <= avg.percent && avg.percent <= avg.high);
         assert!(avg.low <= g * 100.0 + 1.0 && g * 100.0 - 1.0 <= avg.high);
-        assert!((wl.percent - g * 100.0).abs() < 2.0, "waterline {}", wl.percent);
+        assert!(
+            (wl.percent - g * 100.0).abs() < 2.0,
+            "waterline {}",
+            wl.percent
+        );
     }
 }
 

@@ -13,6 +13,7 @@ use crate::components::budget_card::BudgetCard;
 use crate::components::burst_card::BurstCard;
 use crate::components::effective_cost_card::EffectiveCostCard;
 use crate::components::fleet_card::FleetCard;
+use crate::components::growth_card::GrowthCard;
 use crate::components::headline_card::HeadlineCard;
 use crate::components::hidden_costs_card::HiddenCostsCard;
 use crate::components::link_notice::LinkNotice;
@@ -467,6 +468,7 @@ pub fn Planner(
                     {move || step7.get().then(|| view! {
                         <WaterlineCard />
                         <TermsCard />
+                        <GrowthCard />
                     })}
                     {move || step8.get().then(|| view! {
                         <PoolsCard />

@@ -10,6 +10,7 @@ pub mod budget;
 pub mod burst;
 pub mod effective;
 pub mod fleet;
+pub mod growth;
 pub mod headline;
 pub mod hidden;
 pub mod own_hardware;
@@ -59,6 +60,8 @@ pub struct Page {
     pub own_hardware: Presented<own_hardware::OwnHardwareView>,
     pub review: Presented<review::ReviewView>,
     pub terms: Presented<terms::TermsView>,
+    /// § 22 growth over the horizon, the ladder, the risks.
+    pub growth: Presented<growth::GrowthView>,
     /// § 16 the fleet table (an empty message for one GPU type: the card is not shown).
     pub fleet: Presented<fleet::FleetView>,
     /// §§ 17–18 "Put it into practice": the configuration snippets and the elastic region.
@@ -103,6 +106,7 @@ pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bo
             i.review_queue_limit_hours,
         ),
         terms: terms::present(l, cur, &o.terms, i.hours_per_month),
+        growth: growth::present(l, cur, &o.growth),
         fleet: match fleet {
             Some(f) => fleet::present(l, cur, f, &names),
             None => Err(String::new()),

@@ -1,0 +1,158 @@
+//! § 22 Growth over the horizon: the history's trend, the growth used, the plans compared with
+//! it (all now, monthly only, the ladder), the ladder's tranches, the risks if growth stops or
+//! reverses, and the months one by one. The texts: `present::growth`; this file places them.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::components::bilingual;
+use crate::components::card_body::CardBody;
+use crate::components::growth_field::GrowthField;
+use crate::components::how_computed::HowComputed;
+use crate::components::input_fields::InputFields;
+use crate::components::rows::Rows;
+use crate::inputs::{by_param, Group};
+use crate::page::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::present::growth::GrowthView;
+
+#[component]
+pub fn GrowthCard() -> impl IntoView {
+    let lang = use_ctx().lang;
+    let view = Part::of(|p| &p.growth);
+    let text = move |part: fn(&GrowthView) -> String| text_of(view, part);
+    let plan = move |i: usize, part: fn(&GrowthView, usize) -> String| {
+        text_at(view, i, |v| v.plans.len(), part)
+    };
+    let tranche = move |i: usize, part: fn(&GrowthView, usize) -> String| {
+        text_at(view, i, |v| v.tranches.len(), part)
+    };
+    let month = move |i: usize, part: fn(&GrowthView, usize) -> String| {
+        text_at(view, i, |v| v.months.len(), part)
+    };
+    let plans = count_of(view, |v| v.plans.len());
+    let tranches = count_of(view, |v| v.tranches.len());
+    let months = count_of(view, |v| v.months.len());
+    let growth = by_param("growth").expect("the growth input is declared");
+    view! {
+        <section node_ref=view.view.node class="card" aria-labelledby="growth-heading">
+            <h2 id="growth-heading">{bilingual(lang, "Growth over the horizon: when to commit", "增长与承诺阶梯：什么时候承诺多少")}</h2>
+            <p class="field-hint">{bilingual(
+                lang,
+                "The terms above assume the last weeks repeat. Here the history's trend carries the usage forward month by month, and commitments can be bought in tranches (a ladder) as the growth shows.",
+                "上面的期限比较假设最近几周会一直重复。这里按历史趋势逐月推算用量，并允许随增长分批（阶梯式）购买承诺。",
+            )}</p>
+            <div class="field-grid">
+                <GrowthField spec=growth />
+                <InputFields group_of=Group::Growth />
+            </div>
+            <CardBody ok=is_ok(view) error=error_of(view) error_testid="growth-error">
+                <p>
+                    {bilingual(lang, "Trend of the history: ", "历史趋势：")}
+                    <strong data-testid="trend-fitted" data-value=text(|v| v.trend.value.clone())>{text(|v| v.trend.text.clone())}</strong>
+                    " ("<span data-testid="trend-interval" data-value=text(|v| v.interval.value.clone())>{text(|v| v.interval.text.clone())}</span>")"
+                </p>
+                <p class="field-hint" data-testid="trend-note">{text(|v| v.trend_note.clone())}</p>
+                <p data-testid="growth-rate" data-value=text(|v| v.rate.value.clone())>{text(|v| v.rate.text.clone())}</p>
+                <p class="term-recommendation">
+                    <strong data-testid="recommended-ladder" data-value=text(|v| v.recommended.value.clone())>
+                        {text(|v| v.recommended.text.clone())}
+                    </strong>
+                </p>
+                <div class="table-wrap" tabindex="0">
+                    <table class="term-table" data-testid="growth-plans">
+                        <caption>{bilingual(lang, "Each plan over the months compared, with the growth", "各方案在比较月份内的成本（含增长）")}</caption>
+                        <thead><tr>
+                            <th scope="col">{bilingual(lang, "Plan", "方案")}</th>
+                            <th scope="col">{bilingual(lang, "GPUs committed", "承诺的卡数")}</th>
+                            <th scope="col">{bilingual(lang, "Expected cost", "预期成本")}</th>
+                            <th scope="col">{bilingual(lang, "Lost if growth stops", "增长停止时的损失")}</th>
+                            <th scope="col">{bilingual(lang, "Lost if it reverses", "增长反转时的损失")}</th>
+                        </tr></thead>
+                        <tbody>
+                            <Rows count=plans row=Arc::new(move |i| view! {
+                                <tr data-plan=plan(i, |v, i| v.plans[i].key.clone())
+                                    class=plan(i, |v, i| if v.plans[i].recommended { "recommended".into() } else { String::new() })>
+                                    <th scope="row">{plan(i, |v, i| v.plans[i].name.clone())}</th>
+                                    <td data-label=bilingual(lang, "GPUs committed", "承诺的卡数")>{plan(i, |v, i| v.plans[i].gpus.clone())}</td>
+                                    <td data-label=bilingual(lang, "Expected cost", "预期成本") data-testid="growth-plan-cost" data-value=plan(i, |v, i| v.plans[i].cost.value.clone())>
+                                        {plan(i, |v, i| v.plans[i].cost.text.clone())}
+                                    </td>
+                                    <td data-label=bilingual(lang, "Lost if growth stops", "增长停止时的损失") data-testid="growth-risk-flat" data-value=plan(i, |v, i| v.plans[i].risk_flat.value.clone())>
+                                        {plan(i, |v, i| v.plans[i].risk_flat.text.clone())}
+                                    </td>
+                                    <td data-label=bilingual(lang, "Lost if it reverses", "增长反转时的损失") data-testid="growth-risk-decline" data-value=plan(i, |v, i| v.plans[i].risk_decline.value.clone())>
+                                        {plan(i, |v, i| v.plans[i].risk_decline.text.clone())}
+                                    </td>
+                                </tr>
+                            }.into_any()) />
+                        </tbody>
+                    </table>
+                </div>
+                <p class="field-hint" data-testid="growth-risk-note">{text(|v| v.risk_note.clone())}</p>
+                <h3>{bilingual(lang, "The ladder: what to buy when", "承诺阶梯：何时买多少")}</h3>
+                <div class="table-wrap" tabindex="0">
+                    <table class="term-table" data-testid="ladder-table">
+                        <caption>
+                            {bilingual(lang, "Each tranche kept to the horizon's end (renewed on its term); total ", "每档保持到规划期末（按其期限续约）；合计 ")}
+                            <span data-testid="ladder-total" data-value=text(|v| v.ladder_total.value.clone())>{text(|v| v.ladder_total.text.clone())}</span>
+                        </caption>
+                        <thead><tr>
+                            <th scope="col">{bilingual(lang, "When", "何时")}</th>
+                            <th scope="col">{bilingual(lang, "GPUs added", "新增卡数")}</th>
+                            <th scope="col">{bilingual(lang, "Term", "期限")}</th>
+                            <th scope="col">{bilingual(lang, "Terms bought", "购买的期数")}</th>
+                            <th scope="col">{bilingual(lang, "Commitment cost", "承诺成本")}</th>
+                        </tr></thead>
+                        <tbody>
+                            <Rows count=tranches row=Arc::new(move |i| view! {
+                                <tr data-month=tranche(i, |v, i| v.tranches[i].month.clone())>
+                                    <th scope="row">{tranche(i, |v, i| v.tranches[i].when.clone())}</th>
+                                    <td data-label=bilingual(lang, "GPUs added", "新增卡数") data-testid="ladder-add" data-value=tranche(i, |v, i| v.tranches[i].add.value.clone())>
+                                        {tranche(i, |v, i| v.tranches[i].add.text.clone())}
+                                    </td>
+                                    <td data-label=bilingual(lang, "Term", "期限") data-testid="ladder-term" data-value=tranche(i, |v, i| v.tranches[i].term.value.clone())>
+                                        {tranche(i, |v, i| v.tranches[i].term.text.clone())}
+                                    </td>
+                                    <td data-label=bilingual(lang, "Terms bought", "购买的期数")>{tranche(i, |v, i| v.tranches[i].terms_bought.clone())}</td>
+                                    <td data-label=bilingual(lang, "Commitment cost", "承诺成本") data-testid="ladder-cost" data-value=tranche(i, |v, i| v.tranches[i].cost.value.clone())>
+                                        {tranche(i, |v, i| v.tranches[i].cost.text.clone())}
+                                    </td>
+                                </tr>
+                            }.into_any()) />
+                        </tbody>
+                    </table>
+                </div>
+                <details class="how">
+                    <summary>{bilingual(lang, "Month by month", "逐月明细")}</summary>
+                    <div class="table-wrap" tabindex="0">
+                        <table class="term-table" data-testid="growth-months">
+                            <thead><tr>
+                                <th scope="col">{bilingual(lang, "Month", "月份")}</th>
+                                <th scope="col">{bilingual(lang, "Growth factor", "增长倍数")}</th>
+                                <th scope="col">{bilingual(lang, "Projected waterline (GPUs)", "预测水位（卡）")}</th>
+                                <th scope="col">{bilingual(lang, "GPU-hours", "卡时")}</th>
+                                <th scope="col">{bilingual(lang, "Ladder: committed", "阶梯：已承诺")}</th>
+                                <th scope="col">{bilingual(lang, "Ladder: paid this month", "阶梯：当月支出")}</th>
+                            </tr></thead>
+                            <tbody>
+                                <Rows count=months row=Arc::new(move |i| view! {
+                                    <tr data-month=month(i, |v, i| v.months[i].month.clone())>
+                                        <th scope="row">{month(i, |v, i| v.months[i].month.clone())}</th>
+                                        <td data-label=bilingual(lang, "Growth factor", "增长倍数")>{month(i, |v, i| v.months[i].factor.clone())}</td>
+                                        <td data-label=bilingual(lang, "Projected waterline (GPUs)", "预测水位（卡）")>{month(i, |v, i| v.months[i].waterline.clone())}</td>
+                                        <td data-label=bilingual(lang, "GPU-hours", "卡时")>{month(i, |v, i| v.months[i].gpu_hours.clone())}</td>
+                                        <td data-label=bilingual(lang, "Ladder: committed", "阶梯：已承诺")>{month(i, |v, i| v.months[i].committed.clone())}</td>
+                                        <td data-label=bilingual(lang, "Ladder: paid this month", "阶梯：当月支出")>{month(i, |v, i| v.months[i].cost.clone())}</td>
+                                    </tr>
+                                }.into_any()) />
+                            </tbody>
+                        </table>
+                    </div>
+                </details>
+                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="growth-formula" anchor="growth"
+                    general="f_j = (1 + g)^j;  X_j(C) = r·(H/T)·Σ_t max(0, f_j·u_t − C);  cover(s) = min_m ⌈(h − s + 1)/m⌉·(U_m + m·R_m);  ladder = min over C_1 ≤ … ≤ C_h ≤ cap of Σ ΔC_s·cover(s) + Σ X_j(C_j)" />
+            </CardBody>
+        </section>
+    }
+}
