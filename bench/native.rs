@@ -305,5 +305,43 @@ fn slurm(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, ingest, analysis, links, fleet, slurm);
+/// § 22 (issue 40): the growth plan alone (trend, all now on each term, monthly only, the
+/// ladder's programme and the two risk futures' programmes) for a 36-month horizon with
+/// monthly, 1 year and 3 years offered, on the year loaded (lookback 30 days; waterline ~30
+/// GPUs) and on a large pool (the waterline × 60: the cap reaches ~2 000 levels, the
+/// programme's most before it steps).
+fn growth(c: &mut Criterion) {
+    use gpu_rent_planner::core::growth::{growth_plan, GrowthInputs};
+    use gpu_rent_planner::core::prices::Prices;
+    use gpu_rent_planner::core::terms::{TermInputs, TermOffer};
+    use gpu_rent_planner::core::waterline::waterline;
+    let text = generate_minutely_csv(525_600);
+    let parsed = parse(&text, &ParseOptions::default()).expect("the year parses");
+    let i = PlanInputs::default();
+    let prof = profile(&parsed.series, &i.profile_settings()).expect("valid");
+    let prices = Prices::new(i.monthly_price, i.on_demand_price, i.hours_per_month).unwrap();
+    let offers = TermInputs {
+        one_year: TermOffer { upfront: 90_000.0, monthly: 0.0 },
+        three_year: TermOffer { upfront: 108_000.0, monthly: 3_000.0 },
+        horizon_months: 36,
+        months_left: 0,
+    };
+    let growth = GrowthInputs { growth_percent: Some(5.0), ..GrowthInputs::default() };
+    let w = waterline(&prof, 5.0).expect("waterline").overall;
+    let mut g = c.benchmark_group("growth");
+    g.bench_function("36-months-3-terms-year", |b| {
+        b.iter(|| growth_plan(black_box(&prof), &prices, &offers, w, 0.05, &growth))
+    });
+    let big: Vec<f64> = parsed.series.values.iter().map(|v| v * 60.0).collect();
+    let mut series = parsed.series.clone();
+    series.values = big;
+    let big_prof = profile(&series, &i.profile_settings()).expect("valid");
+    let big_w = waterline(&big_prof, 5.0).expect("waterline").overall;
+    g.bench_function("36-months-3-terms-2000-levels", |b| {
+        b.iter(|| growth_plan(black_box(&big_prof), &prices, &offers, big_w, 0.05, &growth))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, ingest, analysis, links, fleet, slurm, growth);
 criterion_main!(benches);

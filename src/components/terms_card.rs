@@ -22,6 +22,7 @@ pub fn TermsCard() -> impl IntoView {
     let ctx = use_ctx();
     let (lang, currency, outputs) = (ctx.lang, ctx.currency, ctx.outputs);
     let view = Part::of(|p| &p.terms);
+    let growth = Part::in_card(view.view, |p| &p.growth);
     let text = move |part: fn(&TermsView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&TermsView, usize) -> String| {
         text_at(view, i, |v| v.rows.len(), part)
@@ -59,6 +60,7 @@ pub fn TermsCard() -> impl IntoView {
                 </p>
                 <p data-testid="terms-sentence">{text(|v| v.sentence.clone())}</p>
                 <p class="field-hint">{text(|v| v.compared.clone())}</p>
+                <p data-testid="terms-growth">{text_of(growth, |g| g.terms_line.clone())}</p>
                 <ul class="reasons" data-testid="terms-not-recommended">
                     <Rows count=reasons row=Arc::new(move |i| view! {
                         <li>{reason(i, |v, i| v.not_recommended[i].clone())}</li>

@@ -15,7 +15,7 @@ use crate::core::prom_samples::PromSample;
 use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{pick, Lang};
 use crate::inputs::Group;
-use crate::page::context::{memo_of, use_ctx, HistoryFile};
+use crate::page::context::{memo_of, text_of, use_ctx, HistoryFile, Part};
 use crate::page::state::UsageMode;
 
 fn sample_name(l: Lang, s: Example) -> &'static str {
@@ -193,6 +193,8 @@ pub fn UsagePanel() -> impl IntoView {
     let mode = memo_of(state, |s| s.mode);
     let mode = move || mode.get();
     let lookback = memo_of(state, |s| s.inputs.lookback);
+    // § 22 the trend over the lookback, beside the history's report.
+    let trend = Part::of(|p| &p.growth);
     let day_start = memo_of(state, |s| s.inputs.day_start_hour);
     let tz = memo_of(state, |s| s.tz.clone());
     let day_end = memo_of(state, |s| s.inputs.day_end_hour);
@@ -397,6 +399,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                 </div>
+                <p class="field-hint" data-testid="history-trend">{text_of(trend, |g| g.history_line.clone())}</p>
                 <InputFields group_of=Group::Quantile />
             </div>
         </section>

@@ -449,3 +449,27 @@ proptest! {
         }
     }
 }
+
+/// The error of the fitted trend over 50 noisy histories for each growth (the figures of the
+/// issue's note): `cargo test --lib measure_trend_error -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_trend_error() {
+    let settings = ProfileSettings {
+        lookback: Lookback::Days(90),
+        ..ProfileSettings::default()
+    };
+    for g in [-0.05, 0.0, 0.05, 0.20] {
+        let (mut sum, mut max, mut cover) = (0.0_f64, 0.0_f64, 0);
+        for seed in 1..=50u64 {
+            let p = profile(&synthetic(90, g, seed * 7919), &settings).unwrap();
+            let t = trends(&p.days, 0.05, 730.0 / 24.0).0.unwrap();
+            let e = (t.percent - g * 100.0).abs();
+            sum += e;
+            max = max.max(e);
+            cover += usize::from(t.low <= g * 100.0 && g * 100.0 <= t.high);
+        }
+        eprintln!("g {:+} %: mean |error| {:.3}, max {:.3} points, the interval holds it {cover}/50", g * 100.0, sum / 50.0, max);
+        assert!(max < 1.0 && cover >= 45);
+    }
+}

@@ -68,6 +68,10 @@ pub struct GrowthView {
     /// The two futures the risks are measured on.
     pub risk_note: String,
     pub formula: String,
+    /// Beside the history's report: the trend over the lookback (empty without one).
+    pub history_line: String,
+    /// In the terms card: the growth used and the plan it recommends.
+    pub terms_line: String,
 }
 
 fn signed(p: f64, l: Lang) -> String {
@@ -444,12 +448,34 @@ pub fn present(
             m(ladder)
         ),
     };
+    let history_line = match (&g.trend, l) {
+        (Some(t), Lang::En) => format!(
+            "Trend over the lookback: {} ({}), fitted on {} days; the growth card carries it forward.",
+            trend.text, interval.text, t.span_days
+        ),
+        (Some(t), Lang::Zh) => format!(
+            "回看窗口内的趋势：{}（{}），基于 {} 天拟合；增长卡片据此逐月推算。",
+            trend.text, interval.text, t.span_days
+        ),
+        (None, _) => String::new(),
+    };
+    let recommended = Shown::new(sentence(l, cur, g), g.recommended().kind.key());
+    let rate = Shown::new(rate_text(l, g), crate::format::plain(g.percent, 4));
+    let terms_line = match l {
+        Lang::En => format!(
+            "The table above assumes the usage stays as it was. {} {}",
+            rate.text, recommended.text
+        ),
+        Lang::Zh => format!("上表假设用量保持不变。{}{}", rate.text, recommended.text),
+    };
     Ok(GrowthView {
+        history_line,
+        terms_line,
         trend,
         interval,
         trend_note,
-        rate: Shown::new(rate_text(l, g), crate::format::plain(g.percent, 4)),
-        recommended: Shown::new(sentence(l, cur, g), g.recommended().kind.key()),
+        rate,
+        recommended,
         plans,
         tranches,
         ladder_total: shown(ladder),
