@@ -321,12 +321,21 @@ fn growth(c: &mut Criterion) {
     let prof = profile(&parsed.series, &i.profile_settings()).expect("valid");
     let prices = Prices::new(i.monthly_price, i.on_demand_price, i.hours_per_month).unwrap();
     let offers = TermInputs {
-        one_year: TermOffer { upfront: 90_000.0, monthly: 0.0 },
-        three_year: TermOffer { upfront: 108_000.0, monthly: 3_000.0 },
+        one_year: TermOffer {
+            upfront: 90_000.0,
+            monthly: 0.0,
+        },
+        three_year: TermOffer {
+            upfront: 108_000.0,
+            monthly: 3_000.0,
+        },
         horizon_months: 36,
         months_left: 0,
     };
-    let growth = GrowthInputs { growth_percent: Some(5.0), ..GrowthInputs::default() };
+    let growth = GrowthInputs {
+        growth_percent: Some(5.0),
+        ..GrowthInputs::default()
+    };
     let w = waterline(&prof, 5.0).expect("waterline").overall;
     let mut g = c.benchmark_group("growth");
     g.bench_function("36-months-3-terms-year", |b| {

@@ -50,7 +50,7 @@ pub fn GrowthCard() -> impl IntoView {
                 <p>
                     {bilingual(lang, "Trend of the history: ", "历史趋势：")}
                     <strong data-testid="trend-fitted" data-value=text(|v| v.trend.value.clone())>{text(|v| v.trend.text.clone())}</strong>
-                    " ("<span data-testid="trend-interval" data-value=text(|v| v.interval.value.clone())>{text(|v| v.interval.text.clone())}</span>")"
+                    " "<span data-testid="trend-interval" data-value=text(|v| v.interval.value.clone())>{text(|v| v.interval.text.clone())}</span>
                 </p>
                 <p class="field-hint" data-testid="trend-note">{text(|v| v.trend_note.clone())}</p>
                 <p data-testid="growth-rate" data-value=text(|v| v.rate.value.clone())>{text(|v| v.rate.text.clone())}</p>
@@ -60,7 +60,7 @@ pub fn GrowthCard() -> impl IntoView {
                     </strong>
                 </p>
                 <div class="table-wrap" tabindex="0">
-                    <table class="term-table" data-testid="growth-plans">
+                    <table class="growth-table" data-testid="growth-plans">
                         <caption>{bilingual(lang, "Each plan over the months compared, with the growth", "各方案在比较月份内的成本（含增长）")}</caption>
                         <thead><tr>
                             <th scope="col">{bilingual(lang, "Plan", "方案")}</th>
@@ -92,7 +92,7 @@ pub fn GrowthCard() -> impl IntoView {
                 <p class="field-hint" data-testid="growth-risk-note">{text(|v| v.risk_note.clone())}</p>
                 <h3>{bilingual(lang, "The ladder: what to buy when", "承诺阶梯：何时买多少")}</h3>
                 <div class="table-wrap" tabindex="0">
-                    <table class="term-table" data-testid="ladder-table">
+                    <table class="growth-table" data-testid="ladder-table">
                         <caption>
                             {bilingual(lang, "Each tranche kept to the horizon's end (renewed on its term); total ", "每档保持到规划期末（按其期限续约）；合计 ")}
                             <span data-testid="ladder-total" data-value=text(|v| v.ladder_total.value.clone())>{text(|v| v.ladder_total.text.clone())}</span>
@@ -126,7 +126,7 @@ pub fn GrowthCard() -> impl IntoView {
                 <details class="how">
                     <summary>{bilingual(lang, "Month by month", "逐月明细")}</summary>
                     <div class="table-wrap" tabindex="0">
-                        <table class="term-table" data-testid="growth-months">
+                        <table class="growth-table" data-testid="growth-months">
                             <thead><tr>
                                 <th scope="col">{bilingual(lang, "Month", "月份")}</th>
                                 <th scope="col">{bilingual(lang, "Growth factor", "增长倍数")}</th>

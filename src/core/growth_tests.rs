@@ -469,7 +469,12 @@ fn measure_trend_error() {
             max = max.max(e);
             cover += usize::from(t.low <= g * 100.0 && g * 100.0 <= t.high);
         }
-        eprintln!("g {:+} %: mean |error| {:.3}, max {:.3} points, the interval holds it {cover}/50", g * 100.0, sum / 50.0, max);
+        eprintln!(
+            "g {:+} %: mean |error| {:.3}, max {:.3} points, the interval holds it {cover}/50",
+            g * 100.0,
+            sum / 50.0,
+            max
+        );
         assert!(max < 1.0 && cover >= 45);
     }
 }

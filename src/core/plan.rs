@@ -359,8 +359,9 @@ pub struct PlanOutputs {
     pub review: Result<Option<Review>, InputError>,
     /// § 15 commitment terms: which to buy, when it pays back, what it risks.
     pub terms: Result<Terms, InputError>,
-    /// § 22 the plan over the horizon with growth, the ladder and the risks.
-    pub growth: Result<GrowthPlan, InputError>,
+    /// § 22 the plan over the horizon with growth, the ladder and the risks ([`plan_growth`]);
+    /// `None` where nothing shows it (the first stage, a fleet's other types).
+    pub growth: Option<Result<GrowthPlan, InputError>>,
 }
 
 /// Plan without a history (the sliders stand in for it).
@@ -402,6 +403,39 @@ fn baseline_n(
             }
         }
     }
+}
+
+/// § 22 for the plan's inputs and history (the sliders' on/off profile without one), scaling
+/// the § 5 waterline of `outputs`. Apart from [`plan_with_history`]: only the growth card reads
+/// it, so the first stage and a fleet's other types never run it (nor carry its code).
+pub fn plan_growth(
+    inputs: &PlanInputs,
+    history: Option<&HistoryProfile>,
+    outputs: &PlanOutputs,
+) -> Result<GrowthPlan, InputError> {
+    let p = Prices::new(
+        inputs.monthly_price,
+        inputs.on_demand_price,
+        inputs.hours_per_month,
+    )?;
+    let w = outputs.waterline.as_ref().map_err(Clone::clone)?;
+    let synthesized;
+    let h = match history {
+        Some(h) => h,
+        None => {
+            synthesized =
+                HistoryProfile::from_sliders(inputs.gpus, inputs.used_hours, p.hours_per_month)?;
+            &synthesized
+        }
+    };
+    growth_plan(
+        h,
+        &p,
+        &inputs.term_inputs(),
+        w.overall,
+        w.quantile,
+        &inputs.growth_inputs(),
+    )
 }
 
 /// Plan with an optional history profile built by [`super::profile::profile`].
@@ -465,19 +499,6 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
         };
         let rule = |at: &Prices| baseline_n(inputs, h, at, &wl);
         terms(&h.window, p, &inputs.term_inputs(), &rule, recent)
-    });
-
-    // § 22 over the horizon with growth, scaling the § 5 waterline.
-    let growth = both.clone().and_then(|(p, h)| {
-        let w = wl.as_ref().map_err(Clone::clone)?;
-        growth_plan(
-            h,
-            p,
-            &inputs.term_inputs(),
-            w.overall,
-            w.quantile,
-            &inputs.growth_inputs(),
-        )
     });
 
     // The plan buys the recommended term when it is a 1- or 3-year one (else monthly, as
@@ -625,7 +646,7 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
 
     PlanOutputs {
         terms: term_table,
-        growth,
+        growth: None,
         breakeven,
         history: history_info,
         effective_cost: effective,

@@ -391,7 +391,7 @@ pub fn Planner(
         })
     });
     let outputs: Memo<PlanOutputs> = Memo::new(move |_| {
-        profile.with(|p| inputs.with(|i| crate::page::pipeline::outputs(i, p.as_ref())))
+        profile.with(|p| inputs.with(|i| crate::page::pipeline::page_outputs(i, p.as_ref())))
     });
 
     let fleet = fleet_memos::fleet_plan(state, profiles, outputs, profile);

@@ -85,6 +85,18 @@ pub fn outputs(
     plan_with_history(inputs, profile.and_then(|p| p.as_ref().ok()))
 }
 
+/// The selected type's outputs with § 22 (the growth card's; the first stage's headline
+/// needs [`outputs`] only).
+pub fn page_outputs(
+    inputs: &PlanInputs,
+    profile: Option<&Result<HistoryProfile, InputError>>,
+) -> PlanOutputs {
+    let mut o = outputs(inputs, profile);
+    let history = profile.and_then(|p| p.as_ref().ok());
+    o.growth = Some(crate::core::plan::plan_growth(inputs, history, &o));
+    o
+}
+
 /// The other types of a fleet and their inputs (empty for one type).
 pub fn other_types(s: &AppState) -> Vec<(usize, PlanInputs)> {
     if !active(&s.fleet) {

@@ -450,11 +450,11 @@ pub fn present(
     };
     let history_line = match (&g.trend, l) {
         (Some(t), Lang::En) => format!(
-            "Trend over the lookback: {} ({}), fitted on {} days; the growth card carries it forward.",
+            "Trend over the lookback: {} {}, fitted on {} days; the growth card carries it forward.",
             trend.text, interval.text, t.span_days
         ),
         (Some(t), Lang::Zh) => format!(
-            "回看窗口内的趋势：{}（{}），基于 {} 天拟合；增长卡片据此逐月推算。",
+            "回看窗口内的趋势：{}{}，基于 {} 天拟合；增长卡片据此逐月推算。",
             trend.text, interval.text, t.span_days
         ),
         (None, _) => String::new(),

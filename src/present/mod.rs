@@ -106,7 +106,10 @@ pub fn page(s: &AppState, o: &PlanOutputs, fleet: &FleetResult, from_history: bo
             i.review_queue_limit_hours,
         ),
         terms: terms::present(l, cur, &o.terms, i.hours_per_month),
-        growth: growth::present(l, cur, &o.growth),
+        growth: match &o.growth {
+            Some(g) => growth::present(l, cur, g),
+            None => Err(String::new()),
+        },
         fleet: match fleet {
             Some(f) => fleet::present(l, cur, f, &names),
             None => Err(String::new()),
