@@ -197,8 +197,8 @@ fn hand_checked_figures() {
 fn unknown_parameters_and_newer_versions() {
     let (s, p) = link::decode("v=1&utm_source=doc&monthly=8000&future_thing=1");
     assert_eq!((s.inputs.monthly_price, p), (8000.0, vec![]));
-    let (_, p) = link::decode("v=4&monthly=8000");
-    assert_eq!(p, vec![link::LinkProblem::NewerVersion(4)]);
+    let (_, p) = link::decode("v=5&monthly=8000");
+    assert_eq!(p, vec![link::LinkProblem::NewerVersion(5)]);
 }
 
 /// Version 2 links (the commitment terms): saved links with the term figures they must open
