@@ -16,6 +16,9 @@ use crate::inputs::{by_param, Group};
 use crate::page::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
 use crate::present::growth::GrowthView;
 
+/// More than the plans a card compares (on demand, monthly only, three terms, the ladder).
+const MAX_PLANS: usize = 8;
+
 #[component]
 pub fn GrowthCard() -> impl IntoView {
     let lang = use_ctx().lang;
@@ -27,8 +30,9 @@ pub fn GrowthCard() -> impl IntoView {
     let tranche = move |i: usize, part: fn(&GrowthView, usize) -> String| {
         text_at(view, i, |v| v.tranches.len(), part)
     };
+    // A month's cell k = month × MAX_PLANS + plan: one index for `text_at`.
     let month = move |i: usize, part: fn(&GrowthView, usize) -> String| {
-        text_at(view, i, |v| v.months.len(), part)
+        text_at(view, i, |v| v.months.len() * MAX_PLANS, part)
     };
     let plans = count_of(view, |v| v.plans.len());
     let tranches = count_of(view, |v| v.tranches.len());
@@ -133,17 +137,23 @@ pub fn GrowthCard() -> impl IntoView {
                                 <th scope="col">{bilingual(lang, "Projected waterline (GPUs)", "预测水位（卡）")}</th>
                                 <th scope="col">{bilingual(lang, "GPU-hours", "卡时")}</th>
                                 <th scope="col">{bilingual(lang, "Ladder: committed", "阶梯：已承诺")}</th>
-                                <th scope="col">{bilingual(lang, "Ladder: paid this month", "阶梯：当月支出")}</th>
+                                <Rows count=plans row=Arc::new(move |j| view! {
+                                    <th scope="col">{plan(j, |v, j| v.plans[j].name.clone())}</th>
+                                }.into_any()) />
                             </tr></thead>
                             <tbody>
                                 <Rows count=months row=Arc::new(move |i| view! {
-                                    <tr data-month=month(i, |v, i| v.months[i].month.clone())>
-                                        <th scope="row">{month(i, |v, i| v.months[i].month.clone())}</th>
-                                        <td data-label=bilingual(lang, "Growth factor", "增长倍数")>{month(i, |v, i| v.months[i].factor.clone())}</td>
-                                        <td data-label=bilingual(lang, "Projected waterline (GPUs)", "预测水位（卡）")>{month(i, |v, i| v.months[i].waterline.clone())}</td>
-                                        <td data-label=bilingual(lang, "GPU-hours", "卡时")>{month(i, |v, i| v.months[i].gpu_hours.clone())}</td>
-                                        <td data-label=bilingual(lang, "Ladder: committed", "阶梯：已承诺")>{month(i, |v, i| v.months[i].committed.clone())}</td>
-                                        <td data-label=bilingual(lang, "Ladder: paid this month", "阶梯：当月支出")>{month(i, |v, i| v.months[i].cost.clone())}</td>
+                                    <tr data-month=month(i * MAX_PLANS, |v, k| v.months[k / MAX_PLANS].month.clone())>
+                                        <th scope="row">{month(i * MAX_PLANS, |v, k| v.months[k / MAX_PLANS].month.clone())}</th>
+                                        <td data-label=bilingual(lang, "Growth factor", "增长倍数")>{month(i * MAX_PLANS, |v, k| v.months[k / MAX_PLANS].factor.clone())}</td>
+                                        <td data-label=bilingual(lang, "Projected waterline (GPUs)", "预测水位（卡）")>{month(i * MAX_PLANS, |v, k| v.months[k / MAX_PLANS].waterline.clone())}</td>
+                                        <td data-label=bilingual(lang, "GPU-hours", "卡时")>{month(i * MAX_PLANS, |v, k| v.months[k / MAX_PLANS].gpu_hours.clone())}</td>
+                                        <td data-label=bilingual(lang, "Ladder: committed", "阶梯：已承诺")>{month(i * MAX_PLANS, |v, k| v.months[k / MAX_PLANS].committed.clone())}</td>
+                                        <Rows count=plans row=Arc::new(move |j| view! {
+                                            <td data-label=plan(j, |v, j| v.plans[j].name.clone()) data-plan=plan(j, |v, j| v.plans[j].key.clone())>
+                                                {month(i * MAX_PLANS + j, |v, k| v.months[k / MAX_PLANS].costs.get(k % MAX_PLANS).cloned().unwrap_or_default())}
+                                            </td>
+                                        }.into_any()) />
                                     </tr>
                                 }.into_any()) />
                             </tbody>

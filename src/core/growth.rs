@@ -180,6 +180,8 @@ pub struct PlanRow {
     pub risk_flat: Money,
     /// Money lost if usage falls x % a month.
     pub risk_decline: Money,
+    /// Each compared month's money with the growth: its purchases and the elastic rest.
+    pub months: Vec<Money>,
 }
 
 /// One tranche of the ladder.
@@ -209,8 +211,6 @@ pub struct MonthRow {
     pub gpu_hours: f64,
     /// The ladder's committed GPUs.
     pub committed: u32,
-    /// The ladder's money this month: its purchases and the elastic rest.
-    pub ladder_cost: Money,
 }
 
 /// § 22 result.
@@ -829,6 +829,7 @@ pub fn growth_plan(
                 cost,
                 risk_flat: loss(buys, &flat, best_flat),
                 risk_decline: loss(buys, &down, best_down),
+                months: months.iter().map(|m| m.1).collect(),
             }
         })
         .collect();
@@ -848,7 +849,6 @@ pub fn growth_plan(
                 waterline: waterline * f,
                 gpu_hours: load.gpu_hours(f),
                 committed: ladder_months[i].0,
-                ladder_cost: ladder_months[i].1,
             }
         })
         .collect();

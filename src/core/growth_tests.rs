@@ -63,10 +63,10 @@ fn worked_example_projection_and_ladder() {
     assert_eq!(cents(ladder.cost), 70_832_697);
     assert_eq!(ladder.gpus_now, 11);
     assert_eq!(ladder.gpus_last, 17);
-    let month_sum: Money = g.months.iter().map(|m| m.ladder_cost).sum();
+    let month_sum: Money = ladder.months.iter().copied().sum();
     assert_eq!(month_sum, ladder.cost);
     // Month 6: six monthly GPUs (the five added before renew, one new) and the elastic.
-    assert_eq!(cents(g.months[5].ladder_cost), 6 * 900_000 + 1_044_791);
+    assert_eq!(cents(ladder.months[5]), 6 * 900_000 + 1_044_791);
 }
 
 #[test]

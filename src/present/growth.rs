@@ -44,8 +44,10 @@ pub struct MonthView {
     pub factor: String,
     pub waterline: String,
     pub gpu_hours: String,
+    /// The ladder's committed GPUs.
     pub committed: String,
-    pub cost: String,
+    /// Each plan's money this month, in the order of `plans`.
+    pub costs: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -413,13 +415,14 @@ pub fn present(
     let months = g
         .months
         .iter()
-        .map(|r| MonthView {
+        .enumerate()
+        .map(|(t, r)| MonthView {
             month: r.month.to_string(),
             factor: format!("× {}", number_trim(r.factor, 3, l)),
             waterline: number_trim(r.waterline, 2, l),
             gpu_hours: number_trim(r.gpu_hours, 0, l),
             committed: r.committed.to_string(),
-            cost: m(r.ladder_cost),
+            costs: g.plans.iter().map(|p| m(p.months[t])).collect(),
         })
         .collect();
     let risk_note = match l {
