@@ -286,6 +286,13 @@ pub fn markdown(
             );
         }
     }
+    if let Some(Ok(g)) = out
+        .growth
+        .as_ref()
+        .map(|g| crate::present::growth::present(l, currency, g))
+    {
+        growth_markdown(&mut md, l, &g);
+    }
     md.push('\n');
     let scope = fleet.map(|f| crate::present::action::FleetScope {
         plan: f.plan,
@@ -480,6 +487,59 @@ pub fn sizing_csv(table: &SizingTable) -> String {
 }
 
 /// The term table as CSV (plain numbers; break-even hours and month empty where none).
+/// § 22 in the export: the growth used, the recommendation, each plan with its risks, the
+/// ladder's tranches (the growth card's own texts).
+fn growth_markdown(md: &mut String, l: Lang, g: &crate::present::growth::GrowthView) {
+    let _ = writeln!(
+        md,
+        "\n### {}\n\n{}{}{}\n\n{}\n\n| {} | {} | {} | {} | {} |\n|---|---:|---:|---:|---:|",
+        pick(l, "Growth over the horizon", "增长与承诺阶梯"),
+        g.rate.text,
+        if g.history_line.is_empty() { "" } else { " " },
+        g.history_line,
+        g.recommended.text,
+        pick(l, "Plan", "方案"),
+        pick(l, "GPUs committed", "承诺的卡数"),
+        pick(l, "Expected cost", "预期成本"),
+        pick(l, "Lost if growth stops", "增长停止时的损失"),
+        pick(l, "Lost if it reverses", "增长反转时的损失"),
+    );
+    for p in &g.plans {
+        let mark = if p.recommended {
+            pick(l, " (recommended)", "（推荐）")
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            md,
+            "| {}{mark} | {} | {} | {} | {} |",
+            cell(&p.name),
+            cell(&p.gpus),
+            cell(&p.cost.text),
+            cell(&p.risk_flat.text),
+            cell(&p.risk_decline.text)
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n| {} | {} | {} | {} |\n|---|---:|---|---:|",
+        pick(l, "When", "何时"),
+        pick(l, "GPUs added", "新增卡数"),
+        pick(l, "Term", "期限"),
+        pick(l, "Commitment cost", "承诺成本"),
+    );
+    for t in &g.tranches {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} |",
+            cell(&t.when),
+            t.add.text,
+            cell(&t.term.text),
+            cell(&t.cost.text)
+        );
+    }
+}
+
 pub fn terms_csv(terms: &Terms) -> String {
     let mut s = String::from(
         "term,payment,upfront_per_gpu,monthly_per_gpu,effective_monthly_per_gpu,breakeven_hours,gpus,monthly_total,saving_vs_on_demand,breakeven_month,months_compared,cost_over_horizon,stop_risk,drop_risk,recommended\n",
@@ -652,6 +712,40 @@ mod tests {
             "https://x.test/?v=1",
         );
         assert!(zh.contains("不包月") && zh.contains("盈亏平衡点") && zh.contains("打开方案"));
+    }
+
+    /// § 22's worked example in the export: the growth used, each plan with its risks, the
+    /// ladder's tranches.
+    #[test]
+    fn markdown_carries_the_growth_plan() {
+        let inputs = PlanInputs {
+            gpus: 10,
+            used_hours: 730.0,
+            on_demand_price: 20.0,
+            term_1y_upfront: 48_000.0,
+            horizon_months: 6,
+            growth_percent: Some(10.0),
+            ..PlanInputs::default()
+        };
+        let mut out = plan(&inputs);
+        out.growth = Some(crate::core::plan::plan_growth(&inputs, None, &out));
+        let md = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=4");
+        assert!(
+            md.contains("\n### Growth over the horizon\n\nGrowth used: +10 % a month, as typed.\n"),
+            "{md}"
+        );
+        assert!(md.contains("| The ladder (recommended) | 11 first, 17 by month 6 | ¥708,326.97 | ¥48,000.00 | ¥70,344.90 |\n"), "{md}");
+        assert!(
+            md.contains(
+                "| now | +11 | 1 year | ¥528,000.00 |\n| month 1 | +1 | monthly | ¥45,000.00 |\n"
+            ),
+            "{md}"
+        );
+        let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=4");
+        assert!(
+            zh.contains("| 承诺阶梯（推荐） | 起初 11，第 6 个月 17 | ¥708,326.97 |"),
+            "{zh}"
+        );
     }
 
     #[test]
