@@ -147,28 +147,19 @@ fn tranche_words(l: Lang, g: &GrowthPlan) -> String {
         .ladder
         .iter()
         .take(shown)
-        .map(|t| match (l, t.month == g.months_left) {
-            (Lang::En, true) => format!(
-                "{} GPUs {} on {}",
-                t.gpus,
-                when(l, t.month),
-                term_name(l, t.term)
-            ),
-            (Lang::Zh, true) => {
-                format!("{}{} 张{}", when(l, t.month), t.gpus, term_name(l, t.term))
+        .map(|t| {
+            let at = match (l, t.month) {
+                (Lang::En, 0) => "now".to_string(),
+                (Lang::En, m) => format!("at month {m}"),
+                (Lang::Zh, _) => when(l, t.month),
+            };
+            let (n, term) = (t.gpus, term_name(l, t.term));
+            match (l, t.month == g.months_left) {
+                (Lang::En, true) => format!("{n} GPUs {at} on {term}"),
+                (Lang::Zh, true) => format!("{at}买 {n} 张{term}"),
+                (Lang::En, false) => format!("+{n} {at} on {term}"),
+                (Lang::Zh, false) => format!("{at}加 {n} 张{term}"),
             }
-            (Lang::En, false) => format!(
-                "+{} at {} on {}",
-                t.gpus,
-                when(l, t.month),
-                term_name(l, t.term)
-            ),
-            (Lang::Zh, false) => format!(
-                "{}加 {} 张{}",
-                when(l, t.month),
-                t.gpus,
-                term_name(l, t.term)
-            ),
         })
         .collect();
     if g.ladder.len() > shown {
@@ -353,12 +344,12 @@ pub fn present(
                 Shown::new(
                     match l {
                         Lang::En => format!(
-                            "95 %: {} to {} a month",
+                            "(95 %: {} to {} a month)",
                             signed(t.low, l),
                             signed(t.high, l)
                         ),
                         Lang::Zh => format!(
-                            "95 % 区间：每月 {} 至 {}",
+                            "（95 % 区间：每月 {} 至 {}）",
                             signed(t.low, l),
                             signed(t.high, l)
                         ),
@@ -376,12 +367,12 @@ pub fn present(
             Shown::new(
                 pick(
                     l,
-                    "no trend (no history, or too few days)",
-                    "无趋势（没有历史或天数太少）",
+                    "none (it needs a history with at least 3 days of usage)",
+                    "无（需要至少 3 天有用量的历史）",
                 ),
                 "none",
             ),
-            Shown::new("—", "none"),
+            Shown::new("", "none"),
             String::new(),
         ),
     };
@@ -539,7 +530,7 @@ mod tests {
         assert_eq!(ladder.gpus, "11 first, 17 by month 6");
         let zh = present(Lang::Zh, "¥", &example()).unwrap();
         assert!(zh.recommended.text.starts_with(
-            "按每月 +10 % 的增长，承诺阶梯在 6 个月里共花 ¥708,326.97：现在11 张包年"
+            "按每月 +10 % 的增长，承诺阶梯在 6 个月里共花 ¥708,326.97：现在买 11 张包年，第 1 个月加 1 张包月"
         ));
         assert_eq!(zh.tranches[1].when, "第 1 个月");
     }
