@@ -874,6 +874,28 @@ pub fn growth_plan(
     })
 }
 
+/// Test support: the worked example of docs/formulas.md § 22: 10 GPUs busy every hour (the
+/// sliders G = 10, h = 730), P = 9 000, r = 20, H = 730, 1 year at 48 000 all upfront,
+/// horizon 6 months, growth +10 % a month typed, cap 100 %, decline 5 %.
+#[cfg(test)]
+pub(crate) fn worked_example() -> Result<GrowthPlan, InputError> {
+    let prices = Prices::new(9000.0, 20.0, 730.0).expect("valid prices");
+    let prof = HistoryProfile::from_sliders(10, 730.0, 730.0).expect("valid sliders");
+    let offers = TermInputs {
+        one_year: terms::TermOffer {
+            upfront: 48_000.0,
+            monthly: 0.0,
+        },
+        horizon_months: 6,
+        ..TermInputs::default()
+    };
+    let inputs = GrowthInputs {
+        growth_percent: Some(10.0),
+        ..GrowthInputs::default()
+    };
+    growth_plan(&prof, &prices, &offers, 10.0, 0.05, &inputs)
+}
+
 #[cfg(test)]
 #[path = "growth_tests.rs"]
 mod tests;

@@ -11,25 +11,8 @@ fn cents(m: Money) -> i64 {
     m.cents()
 }
 
-/// The worked example of docs/formulas.md § 22: 10 GPUs busy every hour (the sliders G = 10,
-/// h = 730), P = 9 000, r = 20, H = 730, 1 year at 48 000 all upfront, horizon 6 months,
-/// growth +10 % a month typed, cap 100 %, decline 5 %.
 fn worked_example() -> GrowthPlan {
-    let prices = Prices::new(9000.0, 20.0, 730.0).unwrap();
-    let prof = HistoryProfile::from_sliders(10, 730.0, 730.0).unwrap();
-    let offers = TermInputs {
-        one_year: TermOffer {
-            upfront: 48_000.0,
-            monthly: 0.0,
-        },
-        horizon_months: 6,
-        ..TermInputs::default()
-    };
-    let inputs = GrowthInputs {
-        growth_percent: Some(10.0),
-        ..GrowthInputs::default()
-    };
-    growth_plan(&prof, &prices, &offers, 10.0, 0.05, &inputs).unwrap()
+    super::worked_example().unwrap()
 }
 
 #[test]

@@ -482,29 +482,7 @@ pub fn present(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::growth::{growth_plan, GrowthInputs};
-    use crate::core::prices::Prices;
-    use crate::core::profile::HistoryProfile;
-    use crate::core::terms::{TermInputs, TermOffer};
-
-    /// The worked example of docs/formulas.md § 22.
-    fn example() -> Result<GrowthPlan, InputError> {
-        let prices = Prices::new(9000.0, 20.0, 730.0).unwrap();
-        let prof = HistoryProfile::from_sliders(10, 730.0, 730.0).unwrap();
-        let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 48_000.0,
-                monthly: 0.0,
-            },
-            horizon_months: 6,
-            ..TermInputs::default()
-        };
-        let inputs = GrowthInputs {
-            growth_percent: Some(10.0),
-            ..GrowthInputs::default()
-        };
-        growth_plan(&prof, &prices, &offers, 10.0, 0.05, &inputs)
-    }
+    use crate::core::growth::worked_example as example;
 
     #[test]
     fn worked_example_in_both_languages() {
