@@ -15,8 +15,8 @@ use gpu_rent_planner::core::fleet_plan::{plan_fleet, FleetPlan, TypePlan};
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
 use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::{profile, HistoryProfile};
-use gpu_rent_planner::page::fleet::{row_series, sync_with_history, type_inputs};
-use gpu_rent_planner::page::state::{AppState, Lang};
+use gpu_rent_planner::state::fleet::{row_series, sync_with_history, type_inputs};
+use gpu_rent_planner::state::{AppState, Lang};
 use std::hint::black_box;
 
 /// The inputs both benches use (bench/wasm_entry.rs builds the same two).

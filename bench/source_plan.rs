@@ -5,9 +5,9 @@
 //! two times are of the same work on the same bytes in memory.
 use gpu_rent_planner::core::ingest::{ByteStepper, ParseOptions};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs};
-use gpu_rent_planner::page::fleet::sync_with_history;
 use gpu_rent_planner::page::pipeline;
-use gpu_rent_planner::page::state::{AppState, Lang, UsageMode};
+use gpu_rent_planner::state::fleet::sync_with_history;
+use gpu_rent_planner::state::{AppState, Lang, UsageMode};
 
 /// Hours read, the waterline and N* of the cards' type (-1 where there is none), with the
 /// default inputs; a file may be as large as the page reads one (512 MiB).

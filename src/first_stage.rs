@@ -61,7 +61,7 @@ fn fill(doc: &Document) -> bool {
         return false;
     };
     let query = match source.as_str() {
-        "saved" => match crate::web::browser::storage_get(crate::page::context::AUTOSAVE_KEY) {
+        "saved" => match crate::web::browser::storage_get(crate::state::AUTOSAVE_KEY) {
             Ok(Some(q)) => q,
             _ => return false,
         },

@@ -10,5 +10,6 @@ pub mod inputs;
 pub mod link;
 pub mod page;
 pub mod present;
+pub mod state;
 pub mod web;
 pub mod workers;

@@ -21,7 +21,7 @@ fn main() {
         .is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Visible);
     let shown = visible && copy.as_ref().is_some_and(|c| !c.has_attribute("hidden"));
     // The page is mounted hidden beside the copy; its answer's step replaces the copy
-    // (`browser::show_app`, app.rs `next_mount_step`).
+    // (`browser::show_app`, components/planner.rs `next_mount_step`).
     let start = move || {
         if copy.is_some() {
             if let Some(root) = web_sys::window()
@@ -31,7 +31,7 @@ fn main() {
                 let _ = root.set_attribute("data-mounting", "");
             }
         }
-        leptos::mount::mount_to_body(gpu_rent_planner::page::app::App);
+        leptos::mount::mount_to_body(gpu_rent_planner::components::app::App);
     };
     if shown {
         after_first_paint(start, 60);

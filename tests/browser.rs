@@ -3,10 +3,10 @@
 //! user reads (not on HTML).
 #![cfg(target_arch = "wasm32")]
 
+use gpu_rent_planner::components::planner::Planner;
 use gpu_rent_planner::core::plan::PlanInputs;
 use gpu_rent_planner::i18n::Lang;
-use gpu_rent_planner::page::app::Planner;
-use gpu_rent_planner::page::state::AppState;
+use gpu_rent_planner::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

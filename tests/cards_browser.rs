@@ -14,7 +14,7 @@ use gpu_rent_planner::core::plan::{plan, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::review::ReviewMonthInput;
 use gpu_rent_planner::i18n::Lang;
 use gpu_rent_planner::page::context::Ctx;
-use gpu_rent_planner::page::state::{AppState, ParseStatus};
+use gpu_rent_planner::state::{AppState, ParseStatus};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -557,7 +557,7 @@ async fn budget_implied_split_reads_right_in_both_languages() {
         )
     );
     let (host, state) = mount(Card::Budget, Lang::En);
-    state.update(|s| s.currency = gpu_rent_planner::page::state::Currency::Usd);
+    state.update(|s| s.currency = gpu_rent_planner::state::Currency::Usd);
     settle().await;
     let total_en = gpu_rent_planner::format::money(i.total, "$", Lang::En);
     assert_eq!(

@@ -188,7 +188,7 @@ use gpu_rent_planner::core::series::UsageSeries;
 use gpu_rent_planner::core::zone::{Zone, ZoneChoice};
 use gpu_rent_planner::link::{encode_with_history, LinkHistory, LinkState};
 use gpu_rent_planner::page::pipeline::{headline_for_query, read_link_series, read_text};
-use gpu_rent_planner::page::state::UsageMode;
+use gpu_rent_planner::state::UsageMode;
 
 /// The zone a link names, as the browser would resolve it: fixed offsets, and one named
 /// zone with daylight saving (Europe/Berlin's 2026 changes) for `tz=Europe/Berlin`.

@@ -25,7 +25,7 @@ use gpu_rent_planner::core::plan::{plan_with_history, PlanOutputs};
 use gpu_rent_planner::core::profile::profile;
 use gpu_rent_planner::core::zone::ZoneChoice;
 use gpu_rent_planner::link;
-use gpu_rent_planner::page::state::UsageMode;
+use gpu_rent_planner::state::UsageMode;
 
 /// Open a link as the page does; return its outputs.
 fn open(link: &str) -> PlanOutputs {

@@ -19,7 +19,7 @@ pub fn BillReport(cur: CurReport, lang: Lang) -> impl IntoView {
     let fill = move |_| {
         let fills = cur.with_value(|c| c.price_fills(hours.get_untracked()));
         state.update(|s| {
-            crate::page::fleet::fill_prices(s, &fills);
+            crate::state::fleet::fill_prices(s, &fills);
         });
         filled.set(true);
     };

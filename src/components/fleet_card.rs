@@ -19,7 +19,7 @@ use crate::present::fleet::FleetView;
 pub fn FleetCard() -> impl IntoView {
     let ctx = use_ctx();
     let (lang, state) = (ctx.lang, ctx.state);
-    let active = memo_of(state, |s| crate::page::fleet::active(&s.fleet));
+    let active = memo_of(state, |s| crate::state::fleet::active(&s.fleet));
     let selected = memo_of(state, |s| s.fleet.selected);
     let view = Part::of(|p| &p.fleet);
     let text = move |part: fn(&FleetView) -> String| text_of(view, part);
@@ -56,7 +56,7 @@ pub fn FleetCard() -> impl IntoView {
                                             <th scope="row">
                                                 <button type="button" class="type-pick" data-testid="fleet-select"
                                                     aria-pressed=move || is_selected().to_string()
-                                                    on:click=move |_| state.update(|s| crate::page::fleet::select(s, i))>
+                                                    on:click=move |_| state.update(|s| crate::state::fleet::select(s, i))>
                                                     {name}
                                                 </button>
                                             </th>

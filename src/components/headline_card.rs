@@ -11,9 +11,9 @@ use crate::components::when::When;
 use crate::components::bilingual;
 use crate::i18n::pick;
 use crate::page::context::{error_of, flag_of, is_ok, memo_of, text_of, use_ctx, Part};
-use crate::page::state::{ParseStatus, UsageMode};
 use crate::present::headline::{HeadlineView, READ_CHECK};
 use crate::present::read_check;
+use crate::state::{ParseStatus, UsageMode};
 
 #[component]
 pub fn HeadlineCard() -> impl IntoView {

@@ -1,6 +1,7 @@
 //! One component per file, named after it.
 
 pub mod action_card;
+pub mod app;
 pub mod bill_report;
 pub mod breakeven_card;
 pub mod budget_card;
@@ -21,6 +22,7 @@ pub mod input_fields;
 pub mod link_notice;
 pub mod own_hardware_card;
 pub mod parse_report;
+pub mod planner;
 pub mod pools_card;
 pub mod prices_panel;
 pub mod query_writer;

@@ -17,10 +17,10 @@ use crate::core::zone::{offset_label, Zone, ZoneChoice};
 use crate::format::{local_minute, percent};
 use crate::i18n::{pick, Lang};
 use crate::page::context::{memo_of, use_ctx};
-use crate::page::state::ParseStatus;
 use crate::present::read_check;
 use crate::present::slurm_read;
 use crate::present::{prom_read, ReportLine};
+use crate::state::ParseStatus;
 
 /// The time forms the user can choose, with their stable keys.
 const TIME_FORMS: [(&str, TimeForm); 5] = [

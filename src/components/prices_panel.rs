@@ -11,7 +11,7 @@ use crate::format::Currency;
 use crate::i18n::{texts, Lang};
 use crate::inputs::Group;
 use crate::page::context::{memo_of, use_ctx};
-use crate::page::presets::{PRESETS, PRESETS_DATE};
+use crate::state::presets::{PRESETS, PRESETS_DATE};
 
 #[component]
 pub fn PricesPanel() -> impl IntoView {

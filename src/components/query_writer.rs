@@ -20,7 +20,7 @@ use crate::components::bill_report::BillReport;
 use crate::core::ingest::CurReport;
 use crate::i18n::{pick, Lang};
 use crate::page::context::use_ctx;
-use crate::page::state::ParseStatus;
+use crate::state::ParseStatus;
 use crate::workers::query_client::{ask, Kind};
 use crate::workers::reader_wire::field;
 

@@ -106,7 +106,7 @@ fn current_section() -> &'static str {
 pub fn SectionIndex() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
-    let fleet = Memo::new(move |_| ctx.state.with(|s| crate::page::fleet::active(&s.fleet)));
+    let fleet = Memo::new(move |_| ctx.state.with(|s| crate::state::fleet::active(&s.fleet)));
     let current = per_scroll_frame(SECTIONS[0].0, current_section);
     view! {
         <nav class="section-index" aria-label=move || pick(lang.get(), "Sections", "章节")>

@@ -9,9 +9,10 @@ use crate::components::bilingual;
 use crate::core::profile::Lookback;
 use crate::i18n::{pick, Lang};
 use crate::link::{self, LinkState, PRACTICAL_LINK_CHARS};
-use crate::page::context::{use_ctx, ShareCtx, AUTOSAVE_KEY};
+use crate::page::context::{use_ctx, ShareCtx};
 use crate::page::export;
-use crate::page::state::ParseStatus;
+use crate::state::ParseStatus;
+use crate::state::AUTOSAVE_KEY;
 use crate::web::browser;
 
 /// A shorter link offered when the full one is too long.

@@ -8,8 +8,8 @@ use crate::components::bilingual;
 use crate::components::when::When;
 use crate::i18n::pick;
 use crate::page::context::{memo_of, use_ctx};
-use crate::page::fleet::{self, NameError, MAX_TYPES};
-use crate::page::state::{Lang, UsageMode};
+use crate::state::fleet::{self, NameError, MAX_TYPES};
+use crate::state::{Lang, UsageMode};
 
 fn name_error(l: Lang, e: &NameError) -> String {
     match (l, e) {

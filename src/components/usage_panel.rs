@@ -16,7 +16,7 @@ use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{pick, Lang};
 use crate::inputs::Group;
 use crate::page::context::{memo_of, text_of, use_ctx, HistoryFile, Part};
-use crate::page::state::UsageMode;
+use crate::state::UsageMode;
 
 fn sample_name(l: Lang, s: Example) -> &'static str {
     match s {

@@ -5,8 +5,8 @@
 use super::{param, percent_encode, LinkProblem};
 use crate::core::plan::PlanInputs;
 use crate::inputs::{self, InputSpec};
-use crate::page::fleet::{copy_own, MAX_NAME_CHARS, MAX_TYPES};
-use crate::page::state::{Fleet, TypeRow};
+use crate::state::fleet::{copy_own, MAX_NAME_CHARS, MAX_TYPES};
+use crate::state::{Fleet, TypeRow};
 
 /// The link version that introduced the fleet parameters.
 pub const SINCE: u32 = 2;
@@ -121,7 +121,7 @@ impl Reader {
             let name = name.unwrap_or_default();
             if types
                 .iter()
-                .any(|t| crate::page::fleet::same_name(&t.name, &name))
+                .any(|t| crate::state::fleet::same_name(&t.name, &name))
             {
                 bad(param::TYPE, format!("{k}: {name}"));
                 continue;
@@ -155,7 +155,7 @@ impl Reader {
 
 /// Write the fleet's parameters (nothing for fewer than two types).
 pub fn write(fleet: &Fleet, put: &mut impl FnMut(&str, String)) {
-    if !crate::page::fleet::active(fleet) {
+    if !crate::state::fleet::active(fleet) {
         return;
     }
     let defaults = PlanInputs::default();
@@ -182,8 +182,8 @@ pub fn write(fleet: &Fleet, put: &mut impl FnMut(&str, String)) {
 mod tests {
     use super::super::{decode, encode, LinkProblem, LinkState};
     use crate::core::plan::PlanInputs;
-    use crate::page::fleet::{add_type, rename, select, type_inputs};
-    use crate::page::state::{AppState, Lang};
+    use crate::state::fleet::{add_type, rename, select, type_inputs};
+    use crate::state::{AppState, Lang};
 
     fn two_types() -> AppState {
         let mut s = AppState::new(PlanInputs::default(), Lang::En);
@@ -202,7 +202,7 @@ mod tests {
     /// The same page: the same inputs shown and the same types with the same own values.
     fn same(a: &AppState, b: &AppState) {
         assert_eq!(a.inputs, b.inputs);
-        assert_eq!(crate::page::fleet::rows(a), crate::page::fleet::rows(b));
+        assert_eq!(crate::state::fleet::rows(a), crate::state::fleet::rows(b));
         assert_eq!(a.fleet.selected, b.fleet.selected);
     }
 
@@ -240,7 +240,7 @@ mod tests {
     fn a_version_1_link_never_opens_a_fleet() {
         let (link, problems) = decode("?v=1&type.0=A100&type.1=H100&monthly.1=28000&sel=1");
         assert!(problems.is_empty());
-        assert_eq!(link.fleet, crate::page::state::Fleet::default());
+        assert_eq!(link.fleet, crate::state::Fleet::default());
         assert_eq!(link.inputs, PlanInputs::default());
     }
 
@@ -248,7 +248,7 @@ mod tests {
     fn broken_fleet_parameters_are_named_and_dropped() {
         // A gap in the names: the types after it are dropped; one type is no fleet.
         let (link, problems) = decode("?v=2&type.0=A100&type.2=H100");
-        assert!(!crate::page::fleet::active(&link.fleet));
+        assert!(!crate::state::fleet::active(&link.fleet));
         assert!(
             matches!(&problems[..], [LinkProblem::BadValue { param: "type", .. }]),
             "{problems:?}"

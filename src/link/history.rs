@@ -2380,7 +2380,7 @@ mod tests {
     fn a_30_day_hourly_history_of_four_teams_fits_in_8000_characters() {
         // Measured (recorded in docs/url.md): `lang`, `tz` and the `data` of four teams,
         // query string only (untyped; and typed, two types, the fleet parameters left out).
-        use crate::page::state::{Lang, UsageMode};
+        use crate::state::{Lang, UsageMode};
         let mut lengths = Vec::new();
         for (samples, typed) in [(true, false), (false, false), (false, true)] {
             let h = four_teams(samples, typed);

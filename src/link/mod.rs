@@ -8,7 +8,7 @@ use crate::core::plan::PlanInputs;
 use crate::core::review::ReviewMonthInput;
 use crate::core::zone::ZoneChoice;
 use crate::inputs::{self, read_real, write_real};
-use crate::page::state::{AppState, Currency, Fleet, Lang, UsageMode};
+use crate::state::{AppState, Currency, Fleet, Lang, UsageMode};
 
 mod fleet;
 mod history;
@@ -97,7 +97,7 @@ impl LinkState {
     /// What the link carries of a page state (the history is encoded separately).
     pub fn of(state: &AppState) -> LinkState {
         LinkState {
-            inputs: crate::page::fleet::type_inputs(state, 0),
+            inputs: crate::state::fleet::type_inputs(state, 0),
             lang: Some(state.lang),
             currency: state.currency,
             mode: state.mode,
@@ -107,7 +107,7 @@ impl LinkState {
             busy_threshold_percent: state.parse_options.busy_threshold_percent,
             history: None,
             fleet: Fleet {
-                types: crate::page::fleet::rows(state),
+                types: crate::state::fleet::rows(state),
                 selected: state.fleet.selected,
             },
         }
@@ -122,12 +122,12 @@ impl LinkState {
         s.parse_options.gaps = self.gaps;
         s.parse_options.busy_threshold_percent = self.busy_threshold_percent;
         s.tz = self.tz.clone().unwrap_or_default();
-        if crate::page::fleet::active(&self.fleet) {
+        if crate::state::fleet::active(&self.fleet) {
             s.fleet = Fleet {
                 types: self.fleet.types.clone(),
                 selected: 0,
             };
-            crate::page::fleet::select(&mut s, self.fleet.selected);
+            crate::state::fleet::select(&mut s, self.fleet.selected);
         }
         s
     }

@@ -10,7 +10,7 @@ use crate::charts::usage::UsageData;
 use crate::charts::{breakeven, budget, cost, load_duration};
 use crate::core::series::UsageSeries;
 use crate::page::context::Ctx;
-use crate::page::state::{ParseStatus, UsageMode};
+use crate::state::{ParseStatus, UsageMode};
 
 /// Chart 1 (usage over time; `None` without a history) and whether it is stacked by type.
 pub fn usage(ctx: Ctx) -> (Memo<Option<UsageData>>, Memo<bool>) {
@@ -20,7 +20,7 @@ pub fn usage(ctx: Ctx) -> (Memo<Option<UsageData>>, Memo<bool>) {
     // A fleet on a typed history: each type's name and history keys (None otherwise).
     let fleet_keys = Memo::new(move |_| {
         state.with(|s| {
-            (s.mode == UsageMode::Data && crate::page::fleet::active(&s.fleet)).then(|| {
+            (s.mode == UsageMode::Data && crate::state::fleet::active(&s.fleet)).then(|| {
                 s.fleet
                     .types
                     .iter()
@@ -37,7 +37,7 @@ pub fn usage(ctx: Ctx) -> (Memo<Option<UsageData>>, Memo<bool>) {
             ParseStatus::Done(Ok(parsed)) if parsed.types.len() >= 2 => {
                 let series = keys
                     .iter()
-                    .map(|(_, k)| crate::page::fleet::row_series(k, &parsed.types))
+                    .map(|(_, k)| crate::state::fleet::row_series(k, &parsed.types))
                     .collect::<Option<Vec<UsageSeries>>>()?;
                 let bands: Vec<(&str, &UsageSeries)> = keys
                     .iter()

@@ -7,11 +7,8 @@ use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::HistoryProfile;
 use crate::page::on_screen::CardView;
-use crate::page::state::{AppState, Lang, ParseStatus};
 use crate::present::{self, Page, Presented, Shown};
-
-/// localStorage key of the autosaved session: the same query string as the link.
-pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
+use crate::state::{AppState, Lang, ParseStatus};
 
 /// The link, the autosave and where the state came from: provided by `App` for the share
 /// panel (absent when `Planner` is mounted alone).

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::core::profile::{HistoryProfile, ProfileSettings};
-use crate::page::fleet::active;
 use crate::page::pipeline;
-use crate::page::state::{AppState, ParseStatus, UsageMode};
 use crate::present::FleetResult;
+use crate::state::fleet::active;
+use crate::state::{AppState, ParseStatus, UsageMode};
 
 pub use crate::page::pipeline::TypeProfiles;
 

@@ -1,6 +1,6 @@
 //! The page's computation as plain functions, from a state and its history to the figures.
 //!
-//! The page runs each step in its own memo (app.rs, fleet_memos.rs), so a change recomputes
+//! The page runs each step in its own memo (components/planner.rs, fleet_memos.rs), so a change recomputes
 //! only what it touches; the first-stage module (src/first_stage.rs, issue 21) runs the same
 //! steps once, in order, for the link it was opened with ([`headline_for_query`]). One code
 //! path: the figures shown before the application has mounted are the application's own.
@@ -12,10 +12,10 @@ use crate::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use crate::core::profile::{profile, HistoryProfile, ProfileSettings};
 use crate::core::zone::Zone;
 use crate::link::{self, LinkState};
-use crate::page::fleet::{active, row_series, type_inputs};
-use crate::page::state::{AppState, Lang, UsageMode};
 use crate::present::headline::HeadlineView;
 use crate::present::{self, FleetResult, Presented};
+use crate::state::fleet::{active, row_series, type_inputs};
+use crate::state::{AppState, Lang, UsageMode};
 
 /// One profile per type of a fleet that reads a typed history (empty otherwise).
 pub type TypeProfiles = Vec<Result<HistoryProfile, InputError>>;
@@ -229,7 +229,7 @@ pub fn read_link_series(link: &LinkState, options: &ParseOptions) -> Option<Opti
 }
 
 /// The options a history is read with: the planning zone `tz` resolved to `zone` (the page
-/// asks the browser, `app::read_options`), the locale's order of day and month.
+/// asks the browser, [`read_options`]), the locale's order of day and month.
 pub fn zoned_options(
     mut options: ParseOptions,
     tz: &crate::core::zone::ZoneChoice,
@@ -272,7 +272,7 @@ pub fn headline_for_query(
     // A history with two or more GPU types makes (or matches) the fleet's types.
     if let Some(p) = parsed {
         if s.mode == UsageMode::Data && p.types.len() >= 2 {
-            crate::page::fleet::sync_with_history(&mut s, &p.types);
+            crate::state::fleet::sync_with_history(&mut s, &p.types);
         }
     }
     let settings = s.inputs.profile_settings();
@@ -304,6 +304,17 @@ pub fn usage_text(link: &LinkState) -> String {
 /// Texts below this many bytes are read without a progress bar (a small text's new answer
 /// replaces the old one when it comes); larger ones, and files, show their progress.
 pub const PARSE_AT_ONCE_BYTES: usize = 256 * 1024;
+
+/// The options a history is read with: the planning zone `tz` resolved by the browser
+/// (daylight saving included), the locale's order of day and month.
+pub fn read_options(options: ParseOptions, tz: &crate::core::zone::ZoneChoice) -> ParseOptions {
+    zoned_options(
+        options,
+        tz,
+        crate::web::time_zones::resolve(tz),
+        crate::web::time_zones::locale_date_order(),
+    )
+}
 
 #[cfg(test)]
 mod tests {

@@ -17,7 +17,7 @@ use crate::core::teams::{
     TeamTableInputs, TeamUsage, TeamsPrep,
 };
 use crate::page::context::Ctx;
-use crate::page::state::{AppState, ParseStatus, UsageMode};
+use crate::state::{AppState, ParseStatus, UsageMode};
 
 /// How long after the last change the Shapley column is computed.
 pub const SHAPLEY_DELAY_MS: u32 = 250;
@@ -51,9 +51,9 @@ pub fn teams_data(s: &AppState, parsed: &Parsed) -> Option<TeamsData> {
 
 /// What [`teams_data`] reads of the state: a history is the usage, and in a fleet the row
 /// shown (its name and history keys). A memo of it changes only when they do.
-pub fn shown_of(s: &AppState) -> Option<Option<crate::page::state::TypeRow>> {
+pub fn shown_of(s: &AppState) -> Option<Option<crate::state::TypeRow>> {
     (s.mode == UsageMode::Data).then(|| {
-        crate::page::fleet::active(&s.fleet)
+        crate::state::fleet::active(&s.fleet)
             .then(|| s.fleet.types.get(s.fleet.selected).cloned())
             .flatten()
             .map(|mut r| {
@@ -65,7 +65,7 @@ pub fn shown_of(s: &AppState) -> Option<Option<crate::page::state::TypeRow>> {
 
 /// [`teams_data`] from [`shown_of`].
 pub fn teams_data_for(
-    shown: &Option<Option<crate::page::state::TypeRow>>,
+    shown: &Option<Option<crate::state::TypeRow>>,
     parsed: &Parsed,
 ) -> Option<TeamsData> {
     let row = shown.as_ref()?;
@@ -74,7 +74,7 @@ pub fn teams_data_for(
     let (series, values, type_name): (UsageSeries, Vec<Vec<f64>>, Option<String>) = if fleet {
         let row = row.as_ref()?;
         let series =
-            crate::link::quantize(&crate::page::fleet::row_series(&row.keys, &parsed.types)?);
+            crate::link::quantize(&crate::state::fleet::row_series(&row.keys, &parsed.types)?);
         let values = row_team_values(teams, parsed, &row.keys, series.values.len());
         (series, values, Some(row.name.clone()))
     } else {
@@ -211,7 +211,7 @@ pub fn fleet_table(
     plan: &crate::core::fleet_plan::FleetPlan,
 ) -> Option<Result<TeamTable, crate::core::error::InputError>> {
     let teams = parsed.teams.as_ref()?;
-    if s.mode != UsageMode::Data || !crate::page::fleet::active(&s.fleet) || parsed.types.len() < 2
+    if s.mode != UsageMode::Data || !crate::state::fleet::active(&s.fleet) || parsed.types.len() < 2
     {
         return None;
     }
@@ -224,7 +224,7 @@ pub fn fleet_table(
     };
     let mut sum: Option<TeamTable> = None;
     for (row, t) in plan.rows.iter().zip(&s.fleet.types) {
-        let series = crate::page::fleet::row_series(&t.keys, &parsed.types)?;
+        let series = crate::state::fleet::row_series(&t.keys, &parsed.types)?;
         let values = row_team_values(teams, parsed, &t.keys, series.values.len());
         let usage: Vec<TeamUsage> = teams
             .teams

@@ -535,49 +535,6 @@ mod tests {
     }
 
     #[test]
-    fn hostile_link_text_round_trips_and_stays_one_yaml_scalar() {
-        let hostile =
-            "x\"\nkind: Secret\n![i](http://e/i.png) <script>alert(1)</script> [a](http://e)";
-        let q = format!(
-            "?v=2&regionnote={}&target={}&metric=a%0Ab%3A%20c&altod=20&gbph=5&xfer=0.5",
-            enc(hostile),
-            enc(hostile)
-        );
-        let (s, problems) = crate::link::decode(&q);
-        assert_eq!(problems, vec![]);
-        let i = s.inputs.clone();
-        assert_eq!(
-            i.region_note,
-            "x\" kind: Secret ![i](http://e/i.png) <script>alert(1)</script> [a](http://e)"
-        );
-        assert_eq!(i.queue_metric, "a b: c");
-        // Written back: the same link values, percent-encoded.
-        let again = crate::link::encode(&s, None);
-        let (back, _) = crate::link::decode(&again);
-        assert_eq!(back.inputs, i);
-        assert!(!again.contains(['<', '"', ' ', '\n']), "{again}");
-        let v = present(Lang::En, "$", &i, &plan(&i), None).unwrap();
-        assert_eq!(v.region_note, i.region_note);
-        assert!(v.keda.contains("name: \"x\\\" kind: Secret"), "{}", v.keda);
-        assert_eq!(v.keda.lines().count(), 20, "{}", v.keda);
-        // A version-1 link never sets them.
-        let (old, _) = crate::link::decode(&q.replace("v=2", "v=1"));
-        assert_eq!(old.inputs.region_note, "");
-    }
-
-    fn enc(s: &str) -> String {
-        s.bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect()
-    }
-
-    #[test]
     fn markdown_has_the_snippets_fenced_and_the_note_as_code() {
         let mut i = inputs();
         i.region_note = "[a](http://e) ![i](http://e/i.png) ``` `".into();
@@ -606,53 +563,6 @@ mod tests {
             zh.starts_with("### 付诸实践\n\n- 弹性池所在区域：第二区域\n"),
             "{zh}"
         );
-    }
-
-    #[test]
-    fn the_export_shows_hostile_link_text_as_code_only() {
-        let hostile = "[a](http://e) ![i](http://e/i.png) <b>x</b>";
-        let q = format!(
-            "?v=2&altod=20&gbph=5&xfer=0.5&regionnote={}&target={}",
-            enc(hostile),
-            enc(hostile)
-        );
-        let (s, _) = crate::link::decode(&q);
-        let i = s.inputs;
-        let md =
-            crate::page::export::markdown(Lang::En, &i, &plan(&i), None, "¥", "https://x.test/");
-        // The note in the card's section and in the inputs list: code spans only.
-        assert!(
-            md.contains(&format!("- Second region: `{hostile}`\n")),
-            "{md}"
-        );
-        assert!(
-            md.contains(&format!("- Second region: note: `{hostile}`\n")),
-            "{md}"
-        );
-        assert!(
-            md.contains(&format!("- Elastic workload to scale: `{hostile}`\n")),
-            "{md}"
-        );
-        // Outside code spans and fences no link, image or tag survives.
-        let mut outside = String::new();
-        let mut in_fence = false;
-        for line in md.lines() {
-            if line.starts_with("```") {
-                in_fence = !in_fence;
-                continue;
-            }
-            if !in_fence {
-                let parts: Vec<&str> = line.split('`').collect();
-                for (k, p) in parts.iter().enumerate() {
-                    if k % 2 == 0 {
-                        outside.push_str(p);
-                    }
-                }
-                outside.push('\n');
-            }
-        }
-        assert!(!outside.contains("](http://e"), "{outside}");
-        assert!(!outside.contains("<b>"), "{outside}");
     }
 
     /// §§ 17–18 in a fleet (formulas § 18, "In a fleet"): the § 16 example with the burst

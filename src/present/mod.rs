@@ -40,7 +40,7 @@ pub struct ReportLine {
 use crate::core::error::InputError;
 use crate::core::plan::PlanOutputs;
 use crate::i18n::error_message;
-use crate::page::state::{AppState, Lang, UsageMode};
+use crate::state::{AppState, Lang, UsageMode};
 
 /// What every card says, computed at once (one memo in the page: the reactive machinery of a
 /// memo is generated once, not once per card; each card reads its own field).

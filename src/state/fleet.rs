@@ -10,8 +10,8 @@ use crate::core::ingest::{PriceFill, TypedSeries};
 use crate::core::plan::PlanInputs;
 use crate::core::series::UsageSeries;
 use crate::inputs::INPUTS;
-use crate::page::presets::Preset;
-use crate::page::state::{AppState, Fleet, TypeRow};
+use crate::state::presets::Preset;
+use crate::state::{AppState, Fleet, TypeRow};
 
 /// Longest type name (characters).
 pub const MAX_NAME_CHARS: usize = 40;

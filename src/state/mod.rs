@@ -1,5 +1,10 @@
-//! The page's state as plain types: what the user chose (`AppState`, the link carries it),
-//! the language, and how far the history text has been read. No leptos or browser here.
+//! The page's state as plain types (the layer `state`, below the link codec and the
+//! presentation that read it): what the user chose (`AppState`, the link carries it), the
+//! language, how far the history text has been read, the mixed fleet's rules (`fleet`) and the
+//! example prices (`presets`). No leptos or browser here.
+
+pub mod fleet;
+pub mod presets;
 
 use crate::core::ingest::{IngestError, ParseOptions, Parsed};
 use crate::core::plan::PlanInputs;
@@ -7,6 +12,9 @@ use crate::core::zone::ZoneChoice;
 
 // The language and the currency label: plain types the lower layers use too (`format`).
 pub use crate::format::{Currency, Lang};
+
+/// localStorage key of the autosaved session: the same query string as the link.
+pub const AUTOSAVE_KEY: &str = "gpu-rent-planner/v1/last";
 
 /// Where the usage comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
