@@ -93,6 +93,8 @@ pub(crate) mod timestamp;
 mod types;
 
 #[cfg(test)]
+mod test_feed;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_answer;

@@ -2,6 +2,7 @@
 //! back to the same hourly series (hence the same hours, waterline and N*) as the plain
 //! ISO CSV; the report names the time column and the form; no silent fallback.
 
+use super::test_feed::stepped;
 use super::*;
 use crate::core::plan::{plan_with_history, PlanInputs};
 use crate::core::profile::profile;
@@ -104,11 +105,8 @@ fn same_as_plain(name: &str, text: &str, opts: &ParseOptions) -> Parsed {
         got.report.rejected
     );
     for slice in [64 * 1024, 4096, 777] {
-        let mut s = Stepper::new(text, opts);
-        while !s.step(slice) {}
-        let sliced = s
-            .finish()
-            .unwrap_or_else(|e| panic!("{name} in slices: {e:?}"));
+        let sliced =
+            stepped(text, opts, slice).unwrap_or_else(|e| panic!("{name} in slices: {e:?}"));
         assert_eq!(sliced, got, "{name}: slices of {slice} bytes");
     }
     // The same plan: waterline and N*.
