@@ -860,29 +860,17 @@ mod tests {
     const H: i64 = HOUR_MS;
     const T0: i64 = 1_793_538_000_000; // an hour start
 
+    fn sample(ms: i64, col: u32, v: f64) -> Sample {
+        Sample { ms, col, v }
+    }
+
     #[test]
     fn averages_sub_hourly_and_sums_series() {
         let mut s = vec![
-            Sample {
-                ms: T0,
-                col: 0,
-                v: 2.0,
-            },
-            Sample {
-                ms: T0 + H / 2,
-                col: 0,
-                v: 4.0,
-            },
-            Sample {
-                ms: T0,
-                col: 1,
-                v: 1.0,
-            },
-            Sample {
-                ms: T0 + H,
-                col: 0,
-                v: 5.0,
-            },
+            sample(T0, 0, 2.0),
+            sample(T0 + H / 2, 0, 4.0),
+            sample(T0, 1, 1.0),
+            sample(T0 + H, 0, 5.0),
         ];
         let h = hourly(&mut s, false, 2, 0, GapPolicy::Exclude).unwrap();
         assert_eq!(h.values, vec![4.0, 5.0]);
@@ -894,21 +882,9 @@ mod tests {
     fn gaps_excluded_or_zero() {
         let mk = || {
             vec![
-                Sample {
-                    ms: T0,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + H,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + 4 * H,
-                    col: 0,
-                    v: 1.0,
-                },
+                sample(T0, 0, 1.0),
+                sample(T0 + H, 0, 1.0),
+                sample(T0 + 4 * H, 0, 1.0),
             ]
         };
         let h = hourly(&mut mk(), true, 1, 0, GapPolicy::Exclude).unwrap();
@@ -930,11 +906,7 @@ mod tests {
         let mut s: Vec<Sample> = [0, H - 2000, 2 * H + 1000, 3 * H - 60_000]
             .iter()
             .enumerate()
-            .map(|(i, &d)| Sample {
-                ms: T0 + d,
-                col: 0,
-                v: i as f64,
-            })
+            .map(|(i, &d)| sample(T0 + d, 0, i as f64))
             .collect();
         let h = hourly(&mut s, true, 1, 0, GapPolicy::Exclude).unwrap();
         assert_eq!(h.values, vec![0.0, 1.0, 2.0, 3.0]);
@@ -943,18 +915,7 @@ mod tests {
 
     #[test]
     fn daily_samples_are_held() {
-        let mut s = vec![
-            Sample {
-                ms: T0,
-                col: 0,
-                v: 3.0,
-            },
-            Sample {
-                ms: T0 + 24 * H,
-                col: 0,
-                v: 5.0,
-            },
-        ];
+        let mut s = vec![sample(T0, 0, 3.0), sample(T0 + 24 * H, 0, 5.0)];
         let h = hourly(&mut s, true, 1, 0, GapPolicy::Exclude).unwrap();
         assert_eq!(h.values.len(), 48);
         assert_eq!(h.values[23], 3.0);
@@ -979,26 +940,10 @@ mod tests {
     fn too_long_span_is_an_error() {
         let mk = || {
             vec![
-                Sample {
-                    ms: T0,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + H,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + 2 * H,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + 20 * 8766 * H,
-                    col: 0,
-                    v: 1.0,
-                },
+                sample(T0, 0, 1.0),
+                sample(T0 + H, 0, 1.0),
+                sample(T0 + 2 * H, 0, 1.0),
+                sample(T0 + 20 * 8766 * H, 0, 1.0),
             ]
         };
         assert!(matches!(

@@ -1,7 +1,21 @@
-//! Shared by the ingest tests: a text fed to the readers in pieces, as the page feeds them
-//! (the `Parser` in chunks, the `Stepper` and the `ByteStepper` in slices).
+//! Shared by the ingest tests: the default options, a reading that must succeed, and a text
+//! fed to the readers in pieces, as the page feeds them (the `Parser` in chunks, the
+//! `Stepper` and the `ByteStepper` in slices).
 
 use super::*;
+
+/// The options the page starts with.
+pub(super) fn opts() -> ParseOptions {
+    ParseOptions::default()
+}
+
+/// `text` read whole with `o`; panics (with the text) when it is refused.
+pub(super) fn ok(text: &str, o: &ParseOptions) -> Parsed {
+    match parse(text, o) {
+        Ok(p) => p,
+        Err(e) => panic!("parse failed: {e:?}\n{text}"),
+    }
+}
 
 /// `text` fed to a [`Parser`] in chunks of `size` bytes (at least 1; each end moved up to a
 /// char boundary): chunks end anywhere, between the quotes of `""` or inside `\r\n`.

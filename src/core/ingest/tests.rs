@@ -1,21 +1,10 @@
 //! End-to-end ingestion tests on real-looking exports.
 
-use super::test_feed::{chunked, same_every_way};
+use super::test_feed::{chunked, ok, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
 const H: i64 = 3600;
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
-
-fn ok(text: &str, o: &ParseOptions) -> Parsed {
-    match parse(text, o) {
-        Ok(p) => p,
-        Err(e) => panic!("parse failed: {e:?}\n{text}"),
-    }
-}
 
 fn ts(p: &Parsed) -> Vec<i64> {
     p.series.timestamps.clone().expect("timestamps")

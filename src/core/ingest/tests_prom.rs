@@ -2,15 +2,11 @@
 //! streaming reader: hand-computed hours, and the same result whole, in slices and through
 //! the whole-tree reader.
 
-use super::test_feed::same_every_way;
+use super::test_feed::{opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // an hour start (2026-11-01 13:00 UTC)
 const H: i64 = 3600;
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
 
 /// Whole, in Parser chunks and Stepper slices of many sizes, and through the tree reader:
 /// all equal. Returns the whole reading.

@@ -2,14 +2,10 @@
 //! and running jobs, GPU types, detection and its messages, and the same result whole, in
 //! chunks, in stepper slices and in byte slices.
 
-use super::test_feed::same_every_way;
+use super::test_feed::{opts, same_every_way};
 use super::*;
 
 const HEAD: &str = "JobIDRaw|Start|End|ElapsedRaw|AllocTRES|State|Account|User|Partition";
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
 
 /// Whole, in Parser chunks, Stepper slices and ByteStepper slices: all equal (also used by
 /// `tests_teams`).

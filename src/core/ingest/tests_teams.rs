@@ -3,12 +3,8 @@
 //! series, per type to each type) on every reading including the corpus, the choice of
 //! source, the merge past [`MAX_TEAMS`], and the same teams whole and in slices.
 
-use super::test_feed::same_every_way;
+use super::test_feed::{opts, same_every_way};
 use super::*;
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
 
 fn with_team(team: TeamChoice) -> ParseOptions {
     ParseOptions {

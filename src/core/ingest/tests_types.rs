@@ -1,22 +1,11 @@
 //! Typed input: one hourly series per GPU type (long and wide tables, Prometheus, job
 //! logs, nvidia-smi), type names matched loosely, more than 8 types, merges.
 
-use super::test_feed::same_every_way;
+use super::test_feed::{ok, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
 const H: i64 = 3600;
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
-
-fn ok(text: &str, o: &ParseOptions) -> Parsed {
-    match parse(text, o) {
-        Ok(p) => p,
-        Err(e) => panic!("parse failed: {e:?}\n{text}"),
-    }
-}
 
 /// A type's hours without data, as (start, end) index pairs.
 fn nd(t: &TypedSeries) -> Vec<(usize, usize)> {
