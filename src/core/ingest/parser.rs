@@ -19,9 +19,9 @@ use super::teams::{from_entries, pick, series_means, teams_of, Groups, TeamSourc
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
-    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage, OrderSource,
-    ParseOptions, ParseReport, ParseResult, Parsed, QueryAnswer, RejectReason, UnreadTime,
-    ValueColumn, MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
+    field_at, ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage,
+    OrderSource, ParseOptions, ParseReport, ParseResult, Parsed, QueryAnswer, RejectReason,
+    RowError, UnreadTime, ValueColumn, MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
 };
 use crate::core::series::UsageSeries;
 use crate::core::zone::Zone;
@@ -245,9 +245,6 @@ struct Typed {
     /// Job logs: the type of each job kept.
     job_types: Vec<u16>,
 }
-
-/// Why a row was rejected, and the byte range of the offending cell.
-type RowError = (RejectReason, Option<(usize, usize)>);
 
 enum Acc {
     Plain(Vec<f64>),
@@ -1055,20 +1052,12 @@ impl Rows {
             self.report.reject(no, RejectReason::TooManyColumns, t);
             return;
         }
-        match self.read_row(t, opts) {
-            Ok(()) => self.report.rows_read += 1,
-            Err((reason, cell)) => {
-                let (a, b) = cell.filter(|(a, b)| a < b).unwrap_or((0, t.len()));
-                self.report.reject(no, reason, t.get(a..b).unwrap_or(t));
-            }
-        }
+        let read = self.read_row(t, opts);
+        self.report.count_row(no, t, read);
     }
 
     fn cell<'a>(&self, t: &'a str, col: usize) -> Result<(&'a str, (usize, usize)), RowError> {
-        match self.fields.get(col) {
-            Some(&(a, b)) => Ok((t.get(a..b).unwrap_or(""), (a, b))),
-            None => Err((RejectReason::TooFewColumns, None)),
-        }
+        field_at(&self.fields, t, col)
     }
 
     fn timestamp(&mut self, t: &str, tc: TsCol, opts: &ParseOptions) -> Result<i64, RowError> {
