@@ -42,11 +42,12 @@ impl Example {
     }
 }
 
-/// SplitMix64: tiny, deterministic, good enough for example data.
-struct Rng(u64);
+/// SplitMix64: tiny, deterministic, good enough for example data (and the samples of
+/// `prom_samples`, `slurm_sample`).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
