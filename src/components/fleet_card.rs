@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use crate::components::bilingual;
 use crate::components::card_body::CardBody;
 use crate::components::cell::Cell;
+use crate::components::column_heads::ColumnHeads;
 use crate::components::how_computed::HowComputed;
 use crate::components::rows::Rows;
 use crate::components::when::When;
@@ -43,17 +44,7 @@ pub fn FleetCard() -> impl IntoView {
                     <div class="table-wrap" tabindex="0">
                         <table class="fleet-table" data-testid="fleet-table">
                             <caption>{bilingual(lang, "Per type, per month. Choose a type to see its own cards below.", "按型号、按月。选择一个型号，下方各卡片即显示该型号。")}</caption>
-                            <thead><tr>
-                                <th scope="col">{bilingual(lang, "GPU type", "GPU 型号")}</th>
-                                <th scope="col">{bilingual(lang, "Waterline", "水位线")}</th>
-                                <th scope="col">"N*"</th>
-                                <th scope="col">{bilingual(lang, "Commit", "固定")}</th>
-                                <th scope="col">{bilingual(lang, "Fixed", "固定支出")}</th>
-                                <th scope="col">{bilingual(lang, "On demand", "按量")}</th>
-                                <th scope="col">{bilingual(lang, "Spot", "竞价")}</th>
-                                <th scope="col">{bilingual(lang, "Monthly", "每月合计")}</th>
-                                <th scope="col">{bilingual(lang, "Fixed GPUs busy", "固定卡利用率")}</th>
-                            </tr></thead>
+                            <ColumnHeads labels=&[("GPU type", "GPU 型号"), ("Waterline", "水位线"), ("N*", "N*"), ("Commit", "固定"), ("Fixed", "固定支出"), ("On demand", "按量"), ("Spot", "竞价"), ("Monthly", "每月合计"), ("Fixed GPUs busy", "固定卡利用率")] />
                             <tbody>
                                 <Rows count=rows row=Arc::new(move |i| {
                                     let name = cell(i, |v, i| v.rows[i].name.clone());
