@@ -1489,53 +1489,26 @@ impl Rows {
             }
         });
         r.unread_time = lay.unread_time.as_ref().map(|(c, example)| UnreadTime {
-            column: ValueColumn {
-                field: *c,
-                name: lay.name(*c),
-            },
+            column: lay.column(*c),
             example: example.clone(),
         });
-        r.timestamp_column = lay.ts.map(|t| ValueColumn {
-            field: t.col,
-            name: lay.name(t.col),
-        });
-        r.time_column = lay.ts.and_then(|t| t.time_col).map(|c| ValueColumn {
-            field: c,
-            name: lay.name(c),
-        });
+        r.timestamp_column = lay.ts.map(|t| lay.column(t.col));
+        r.time_column = lay.ts.and_then(|t| t.time_col).map(|c| lay.column(c));
         match &lay.mode {
             Mode::Wide { cols } => {
-                r.columns = cols
-                    .iter()
-                    .map(|&c| ValueColumn {
-                        field: c,
-                        name: lay.name(c),
-                    })
-                    .collect();
+                r.columns = cols.iter().map(|&c| lay.column(c)).collect();
                 r.used = lay.used.unwrap_or(ColumnUse::Sum);
             }
             Mode::Pivot { key, .. } | Mode::Nvidia { id: Some(key), .. } => {
-                r.series_column = Some(ValueColumn {
-                    field: *key,
-                    name: lay.name(*key),
-                });
+                r.series_column = Some(lay.column(*key));
             }
             Mode::Nvidia { id: None, util } => {
                 r.series_column = None;
                 let _ = util;
             }
             Mode::Job { end, gpus } => {
-                r.end_column = Some(ValueColumn {
-                    field: end.col,
-                    name: lay.name(end.col),
-                });
-                r.columns = gpus
-                    .iter()
-                    .map(|&c| ValueColumn {
-                        field: c,
-                        name: lay.name(c),
-                    })
-                    .collect();
+                r.end_column = Some(lay.column(end.col));
+                r.columns = gpus.iter().map(|&c| lay.column(c)).collect();
                 r.used = ColumnUse::One(0);
             }
         }
@@ -1573,10 +1546,7 @@ impl Rows {
         let mut teams = None;
         if let Some(ty) = &typed {
             r.type_source = Some(match ty.col {
-                Some(c) => TypeSource::Column(ValueColumn {
-                    field: c,
-                    name: lay.name(c),
-                }),
+                Some(c) => TypeSource::Column(lay.column(c)),
                 None => match &lay.models {
                     Some((label, _)) if !label.is_empty() => TypeSource::Label(label.clone()),
                     _ => TypeSource::Headers,
