@@ -1588,15 +1588,19 @@ impl Rows {
             r.meaning = Some(d.report);
         }
         let (values, timestamps) = match (self.acc, typed.as_deref()) {
-            (Acc::Samples(mut s), Some(ty)) => {
-                let mut present = vec![false; ty.table.len()];
-                for x in &s {
-                    if let Some(&t) = ty.sub_type.get(x.col as usize) {
-                        present[usize::from(t)] = true;
+            (Acc::Samples(mut s), ty) => {
+                // A typed table's types present (none picked: read as one series).
+                let picked = ty.and_then(|ty| {
+                    let mut present = vec![false; ty.table.len()];
+                    for x in &s {
+                        if let Some(&t) = ty.sub_type.get(x.col as usize) {
+                            present[usize::from(t)] = true;
+                        }
                     }
-                }
-                match pick(ty, &present) {
-                    Some((order, pos)) => {
+                    pick(ty, &present).map(|p| (ty, p))
+                });
+                match picked {
+                    Some((ty, (order, pos))) => {
                         let col_type: Vec<u8> =
                             ty.sub_type.iter().map(|&t| pos[usize::from(t)]).collect();
                         let dups = sort_and_collapse(&mut s, self.sorted);
@@ -1688,15 +1692,6 @@ impl Rows {
                     });
                 }
                 (v, None)
-            }
-            (Acc::Samples(mut s), None) => {
-                let ncols = self.names.len().max(1);
-                let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
-                if let Some(tc) = &team_cols {
-                    teams = tc.teams(lay, &s, &h.timeline, None, &opts.team);
-                }
-                h.fill_report(r);
-                (h.values, Some(h.starts))
             }
             (Acc::Jobs(j), None) => {
                 r.unsorted = !self.sorted;
