@@ -200,6 +200,17 @@ async function cachedVisit(context, url) {
   return one;
 }
 
+/** The deploy: B served from the origin; a new tab still shows A, whole, with the update
+ *  notice (B installs in the background). */
+async function deployed(context, srv, { A, B }) {
+  srv.use(B.dir);
+  const two = await tab(context);
+  await visit(two.page, srv.url);
+  await two.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
+  assert.deepEqual(await shown(two.page), is(A));
+  return two;
+}
+
 let A, B;
 function builds() {
   A ??= buildNamed(DIST, 'A');
@@ -229,11 +240,7 @@ test('an update: the old build whole until "Reload now", then the new one whole;
 
   // The deploy: B on the same origin. The next visit is still A, from A's worker, and B
   // installs in the background: the notice.
-  srv.use(B.dir);
-  const two = await tab(context);
-  await visit(two.page, srv.url);
-  await two.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
-  assert.deepEqual(await shown(two.page), is(A));
+  const two = await deployed(context, srv, { A, B });
   assert.deepEqual([...new Set(two.files)], [A.hash], 'only A’s application files were requested');
   assert.equal(await two.page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).waiting?.state), 'installed');
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -271,11 +278,7 @@ test('without "Reload now", the new build opens at the next visit, whole (deskto
   const one = await cachedVisit(context, srv.url);
   await one.page.close();
 
-  srv.use(B.dir);
-  const two = await tab(context);
-  await visit(two.page, srv.url);
-  await two.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
-  assert.deepEqual(await shown(two.page), is(A));
+  const two = await deployed(context, srv, { A, B });
   await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-desktop-en.png') });
   await two.page.click('[data-testid=lang-toggle]');
   await two.page.waitForFunction(() => /新版本/.test(document.querySelector('[data-testid=update-notice]').textContent));
