@@ -33,10 +33,7 @@ pub fn present(
     implied: &Result<ImpliedSplit, InputError>,
     inputs: &PlanInputs,
 ) -> Presented<BudgetView> {
-    let b = match split {
-        Ok(b) => b,
-        Err(e) => return failed(l, e),
-    };
+    let b = split.as_ref().or_else(|e| failed(l, e))?;
     let m = |x| money(x, cur, l);
     // What a share buys: its money — its GPU-hours.
     let bought = |share: Money, hours: f64, (en, zh)| {

@@ -41,10 +41,7 @@ pub fn present(
     burst: &Result<Burst, InputError>,
     inputs: &PlanInputs,
 ) -> Presented<BurstView> {
-    let b = match burst {
-        Ok(b) => b,
-        Err(e) => return failed(l, e),
-    };
+    let b = burst.as_ref().or_else(|e| failed(l, e))?;
     let w = &b.with_elastic;
     let fixed = |f: &dyn Fn(&BurstScenario) -> Shown| {
         b.fixed_only

@@ -68,10 +68,7 @@ pub fn present(
     p: f64,
     r: f64,
 ) -> Presented<SizingView> {
-    let table = match sizing {
-        Ok(t) => t,
-        Err(e) => return failed(l, e),
-    };
+    let table = sizing.as_ref().or_else(|e| failed(l, e))?;
     let n_star = commitment.as_ref().ok().map(|c| c.n_star);
     let formula = commitment.as_ref().ok().and_then(|c| {
         let row = c.rows.iter().find(|row| row.n == c.n_star)?;
