@@ -240,6 +240,11 @@ try {
   }
   const stat = (xs) => { const s = [...xs].sort((a, b) => a - b); return { median: s[Math.floor(s.length / 2)], p95: s[Math.ceil(s.length * 0.95) - 1], max: s[s.length - 1], n: s.length }; };
   const summarise = (rows) => Object.fromEntries(['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => [k, stat(rows.map((r) => r[k]))]));
+  // The top figures' and the charts' latency over the price changes of `spec`.
+  const latencies = async (p2, cdp, spec) => ({
+    top: summarise(await changes(p2, cdp, 'top', null, spec)),
+    charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),
+  });
   const dist = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
   if (!only || only === 'latency') {
   const site = await serve(dist, '/');
@@ -249,10 +254,7 @@ try {
   await p2.waitForTimeout(500);
   const cdp = await context.newCDPSession(p2);
   const spec = { base: 7000, step: 50, ondemand: 25, row: null, changes: CHANGES };
-  report.latency = {
-    top: summarise(await changes(p2, cdp, 'top', null, spec)),
-    charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),
-  };
+  report.latency = await latencies(p2, cdp, spec);
   await context.close();
   await site.close();
   }
@@ -269,8 +271,7 @@ try {
   const spec = await selectType(p2, type);
   report.fleet_latency = {
     bytes, load_s: loadSeconds, type, prices: spec,
-    top: summarise(await changes(p2, cdp, 'top', null, spec)),
-    charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),
+    ...(await latencies(p2, cdp, spec)),
   };
   await context.close();
   await site.close();

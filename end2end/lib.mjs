@@ -3,6 +3,7 @@
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 import fs from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createServer } from '../scripts/static-server.mjs';
 
@@ -30,6 +31,11 @@ export async function serve(dir = path.resolve(ROOT, process.env.GRP_DIST || 'di
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** A fresh scratch directory `grp-<name>-…` under the system's temporary one (the caller removes it). */
+export function scratch(name) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `grp-${name}-`));
 }
 
 /**
@@ -67,6 +73,39 @@ export async function pickCorpusFile(page, name) {
     .catch(async () => { throw new Error(`${name}: neither read nor refused; ${await page.textContent('.parse-status')}`); });
 }
 
+/** Open the page and pick `name` from the corpus (`pickCorpusFile`). */
+export async function openPicked(browser, url, name, contextOptions = {}) {
+  const { page, context, problems } = await openPage(browser, url, contextOptions);
+  await pickCorpusFile(page, name);
+  return { page, context, problems };
+}
+
+/** GPUs busy in hour h of the 30-day test series (the series of src/core/ingest/tests_forms.rs):
+ *  6 on weekdays' 08:00–20:00, 2 otherwise, plus 0 … 2 in halves. */
+export function busy(h) {
+  const day = Math.floor(h / 24), hour = h % 24;
+  const weekend = day % 7 === 5 || day % 7 === 6;
+  return (!weekend && hour >= 8 && hour < 20 ? 6 : 2) + ((h * 7) % 5) * 0.5;
+}
+
+/** Open the page, switch to a history and pick the file at `file` through the file picker
+ *  (returns at once: the caller waits for the report it expects). */
+export async function openWithFile(browser, url, file, contextOptions = {}) {
+  const opened = await openPage(browser, url, contextOptions);
+  await opened.page.click('[data-testid=mode-data]');
+  await opened.page.setInputFiles('[data-testid=usage-file]', file);
+  return opened;
+}
+
+/** Paste `text` into the history box, as typing it would (one input event). */
+export async function paste(page, text) {
+  await page.evaluate((text) => {
+    const ta = document.querySelector('[data-testid=usage-data]');
+    ta.value = text;
+    ta.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+}
+
 export async function settled(page) {
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-settling'), null, { timeout: 5000 });
 }
@@ -77,6 +116,17 @@ export async function value(page, testid) {
   const v = await page.getAttribute(`[data-testid=${testid}]`, 'data-value');
   if (v === null) throw new Error(`no data-value on ${testid}`);
   return Number(v);
+}
+
+/** A read history's figures: hours read, rows rejected, waterline, N* and the recommended N. */
+export async function planFigures(page) {
+  return {
+    hours: await value(page, 'hours-read'),
+    rejected: await value(page, 'rows-rejected'),
+    waterline: await value(page, 'waterline'),
+    optimalN: await value(page, 'optimal-n'),
+    recommended: await value(page, 'recommended-n'),
+  };
 }
 
 export async function screenshot(page, name) {

@@ -15,7 +15,6 @@ use gpu_rent_planner::core::profile::{profile, Lookback};
 use gpu_rent_planner::core::review::ReviewMonthInput;
 use gpu_rent_planner::core::series::UsageSeries;
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 /// Numbers a person, a link or a bug could put in a field.
 fn number() -> impl Strategy<Value = f64> {
@@ -157,13 +156,7 @@ fn check_outputs(what: &str, dump: &str) -> Result<(), String> {
 }
 
 fn config(default_cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases: common::cases(default_cases),
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/regressions/fuzz_engine.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
+    common::config(default_cases, "tests/regressions/fuzz_engine.txt")
 }
 
 proptest! {

@@ -17,7 +17,6 @@ use gpu_rent_planner::core::ingest::{
     MAX_HOURS, MAX_LISTED_GAPS, MAX_LISTED_REJECTS,
 };
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 /// Everything a parse result promises, whatever the input.
 fn check(text: &str, opts: &ParseOptions, r: &ParseResult) -> Result<(), String> {
@@ -312,13 +311,7 @@ fn arbitrary_text() -> impl Strategy<Value = String> {
 }
 
 fn config(default_cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases: common::cases(default_cases),
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/regressions/fuzz_ingest.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
+    common::config(default_cases, "tests/regressions/fuzz_ingest.txt")
 }
 
 proptest! {

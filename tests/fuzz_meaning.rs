@@ -16,16 +16,9 @@ mod common;
 
 use gpu_rent_planner::core::ingest::{parse, ColumnMeaning, Format, ParseOptions};
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: common::cases(400),
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/regressions/fuzz_meaning.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
+    common::config(400, "tests/regressions/fuzz_meaning.txt")
 }
 
 const MODELS: &[&str] = &[

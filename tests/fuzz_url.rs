@@ -10,7 +10,6 @@ mod common;
 
 use gpu_rent_planner::link::decode;
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 fn check(query: &str) -> Result<(), String> {
     let (state, problems) = decode(query);
@@ -116,13 +115,7 @@ const PIECES: &[&str] = &[
 ];
 
 fn config(default_cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases: common::cases(default_cases),
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/regressions/fuzz_url.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
+    common::config(default_cases, "tests/regressions/fuzz_url.txt")
 }
 
 proptest! {

@@ -5,17 +5,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, screenshot } from '../lib.mjs';
+import { launch, serve, openPage, screenshot, paste } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const paste = (page, text) => page.evaluate((text) => {
-  const ta = document.querySelector('[data-testid=usage-data]');
-  ta.value = text;
-  ta.dispatchEvent(new Event('input', { bubbles: true }));
-}, text);
 const attr = (page, id) => page.getAttribute(`[data-testid=${id}]`, 'data-value');
 const waitAttr = (page, id, expected) => page.waitForFunction(
   ([s, e]) => document.querySelector(`[data-testid=${s}]`)?.getAttribute('data-value') === e,

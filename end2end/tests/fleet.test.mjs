@@ -5,17 +5,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
+import { launch, serve, openPage, value, screenshot, paste } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const paste = (page, text) => page.evaluate((text) => {
-  const ta = document.querySelector('[data-testid=usage-data]');
-  ta.value = text;
-  ta.dispatchEvent(new Event('input', { bubbles: true }));
-}, text);
 const row = (type) => `[data-testid=fleet-table] tr[data-type="${type}"]`;
 const cell = (page, type, id) => page.getAttribute(`${row(type)} [data-testid=${id}]`, 'data-value');
 const waitAttr = (page, selector, attr, expected) => page.waitForFunction(

@@ -2,17 +2,12 @@
 // and hours without data; the fleet planner (fleet.test.mjs) plans each type.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serve, openPage, value } from '../lib.mjs';
+import { launch, serve, openPage, value, paste } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const paste = (page, text) => page.evaluate((text) => {
-  const ta = document.querySelector('[data-testid=usage-data]');
-  ta.value = text;
-  ta.dispatchEvent(new Event('input', { bubbles: true }));
-}, text);
 
 for (const [locale, lang, words] of [['en-US', 'en', /peak 4 GPUs/], ['zh-CN', 'zh', /峰值 4 张/]]) {
   test(`a long table timestamp,gpu_type,gpus lists its two types (${lang})`, async () => {

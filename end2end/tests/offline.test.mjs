@@ -191,6 +191,26 @@ async function tab(context) {
   return { page, files };
 }
 
+/** A first visit in `context` that leaves the build served at `url` cached (its worker
+ *  active); the tab stays open. */
+async function cachedVisit(context, url) {
+  const one = await tab(context);
+  await visit(one.page, url);
+  await serviceWorkerActive(one.page);
+  return one;
+}
+
+/** The deploy: B served from the origin; a new tab still shows A, whole, with the update
+ *  notice (B installs in the background). */
+async function deployed(context, srv, { A, B }) {
+  srv.use(B.dir);
+  const two = await tab(context);
+  await visit(two.page, srv.url);
+  await two.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
+  assert.deepEqual(await shown(two.page), is(A));
+  return two;
+}
+
 let A, B;
 function builds() {
   A ??= buildNamed(DIST, 'A');
@@ -198,189 +218,152 @@ function builds() {
   return { A, B };
 }
 
-test('an update: the old build whole until "Reload now", then the new one whole; the notice in both languages', async () => {
+/** A deploy from A to B on one origin: `run` gets both builds, the origin serving A, and a
+ *  context (opened with `options`) with its problems; both are closed after it, whatever happens. */
+async function deploy(options, run) {
   const { A, B } = builds();
   const srv = await origin();
   srv.use(A.dir);
-  const { context, problems } = await newContext({ viewport: { width: 375, height: 740 } });
+  const { context, problems } = await newContext(options);
   try {
-    const one = await tab(context);
-    await visit(one.page, srv.url);
-    await serviceWorkerActive(one.page);
-    assert.deepEqual(await shown(one.page), is(A));
-    await one.page.close();
-
-    // The deploy: B on the same origin. The next visit is still A, from A's worker, and B
-    // installs in the background: the notice.
-    srv.use(B.dir);
-    const two = await tab(context);
-    await visit(two.page, srv.url);
-    await two.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
-    assert.deepEqual(await shown(two.page), is(A));
-    assert.deepEqual([...new Set(two.files)], [A.hash], 'only A’s application files were requested');
-    assert.equal(await two.page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).waiting?.state), 'installed');
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-phone-en.png') });
-    assert.match(await two.page.textContent('[data-testid=update-notice]'), /new version of the planner is ready.*next visit/);
-    await two.page.click('[data-testid=lang-toggle]');
-    await two.page.waitForFunction(() => /新版本/.test(document.querySelector('[data-testid=update-notice]').textContent));
-    await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-phone-zh.png') });
-    // Within the width of a phone, nothing cut.
-    const box = await two.page.locator('[data-testid=update-notice]').boundingBox();
-    assert.ok(box.x >= 0 && box.x + box.width <= 375, JSON.stringify(box));
-    await two.page.click('[data-testid=lang-toggle]');
-
-    // "Reload now": B takes over and the tab reloads, whole.
-    two.files.length = 0;
-    await Promise.all([two.page.waitForEvent('load', { timeout: 20000 }), two.page.click('[data-testid=update-reload]')]);
-    await two.page.waitForSelector('html[data-ready]', { state: 'attached' });
-    assert.deepEqual(await shown(two.page), is(B));
-    assert.deepEqual([...new Set(two.files)], [B.hash], 'only B’s application files were requested');
-    assert.equal(await two.page.locator('[data-testid=update-notice]').count(), 0);
-    const keys = await two.page.evaluate(() => caches.keys());
-    assert.equal(keys.length, 1, `A's cache deleted: ${keys}`);
-    await two.page.close();
-
-    // A later visit: B, no notice.
-    const three = await tab(context);
-    await visit(three.page, srv.url);
-    assert.deepEqual(await shown(three.page), is(B));
-    await three.page.waitForTimeout(500);
-    assert.equal(await three.page.locator('[data-testid=update-notice]').count(), 0);
-    assert.deepEqual(problems, []);
+    await run({ A, B, srv, context, problems });
   } finally {
     await context.close();
     await srv.close();
   }
-});
+}
 
-test('without "Reload now", the new build opens at the next visit, whole (desktop notice)', async () => {
-  const { A, B } = builds();
-  const srv = await origin();
-  srv.use(A.dir);
-  const { context, problems } = await newContext({ viewport: { width: 1280, height: 800 } });
-  try {
-    const one = await tab(context);
-    await visit(one.page, srv.url);
-    await serviceWorkerActive(one.page);
-    await one.page.close();
+test('an update: the old build whole until "Reload now", then the new one whole; the notice in both languages', () => deploy({ viewport: { width: 375, height: 740 } }, async ({ A, B, srv, context, problems }) => {
+  const one = await cachedVisit(context, srv.url);
+  assert.deepEqual(await shown(one.page), is(A));
+  await one.page.close();
 
-    srv.use(B.dir);
-    const two = await tab(context);
-    await visit(two.page, srv.url);
-    await two.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
-    assert.deepEqual(await shown(two.page), is(A));
-    await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-desktop-en.png') });
-    await two.page.click('[data-testid=lang-toggle]');
-    await two.page.waitForFunction(() => /新版本/.test(document.querySelector('[data-testid=update-notice]').textContent));
-    await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-desktop-zh.png') });
-    // "Later" hides it; the page stays A.
-    await two.page.click('[data-testid=update-later]');
-    assert.equal(await two.page.locator('[data-testid=update-notice]').count(), 0);
-    await two.page.close();
+  // The deploy: B on the same origin. The next visit is still A, from A's worker, and B
+  // installs in the background: the notice.
+  const two = await deployed(context, srv, { A, B });
+  assert.deepEqual([...new Set(two.files)], [A.hash], 'only A’s application files were requested');
+  assert.equal(await two.page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).waiting?.state), 'installed');
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-phone-en.png') });
+  assert.match(await two.page.textContent('[data-testid=update-notice]'), /new version of the planner is ready.*next visit/);
+  await two.page.click('[data-testid=lang-toggle]');
+  await two.page.waitForFunction(() => /新版本/.test(document.querySelector('[data-testid=update-notice]').textContent));
+  await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-phone-zh.png') });
+  // Within the width of a phone, nothing cut.
+  const box = await two.page.locator('[data-testid=update-notice]').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 375, JSON.stringify(box));
+  await two.page.click('[data-testid=lang-toggle]');
 
-    // The last tab of A is closed: B activates (and deletes A's cache); the next visit is B.
-    const bCache = `gpu-rent-planner:/:${fs.readFileSync(path.join(B.dir, 'sw.js'), 'utf8').match(/const BUILD = '(\w+)'/)[1]}`;
-    const deadline = Date.now() + 15000;
-    for (;;) {
-      const keys = await Promise.all(context.serviceWorkers().map((w) => w.evaluate(() => caches.keys()).catch(() => null)));
-      if (keys.some((k) => k && k.length === 1 && k[0] === bCache)) break;
-      assert.ok(Date.now() < deadline, `B did not activate: ${JSON.stringify(keys)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const three = await tab(context);
-    await visit(three.page, srv.url);
-    assert.deepEqual(await shown(three.page), is(B));
-    assert.deepEqual([...new Set(three.files)], [B.hash]);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-    await srv.close();
+  // "Reload now": B takes over and the tab reloads, whole.
+  two.files.length = 0;
+  await Promise.all([two.page.waitForEvent('load', { timeout: 20000 }), two.page.click('[data-testid=update-reload]')]);
+  await two.page.waitForSelector('html[data-ready]', { state: 'attached' });
+  assert.deepEqual(await shown(two.page), is(B));
+  assert.deepEqual([...new Set(two.files)], [B.hash], 'only B’s application files were requested');
+  assert.equal(await two.page.locator('[data-testid=update-notice]').count(), 0);
+  const keys = await two.page.evaluate(() => caches.keys());
+  assert.equal(keys.length, 1, `A's cache deleted: ${keys}`);
+  await two.page.close();
+
+  // A later visit: B, no notice.
+  const three = await tab(context);
+  await visit(three.page, srv.url);
+  assert.deepEqual(await shown(three.page), is(B));
+  await three.page.waitForTimeout(500);
+  assert.equal(await three.page.locator('[data-testid=update-notice]').count(), 0);
+  assert.deepEqual(problems, []);
+}));
+
+test('without "Reload now", the new build opens at the next visit, whole (desktop notice)', () => deploy({ viewport: { width: 1280, height: 800 } }, async ({ A, B, srv, context, problems }) => {
+  const one = await cachedVisit(context, srv.url);
+  await one.page.close();
+
+  const two = await deployed(context, srv, { A, B });
+  await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-desktop-en.png') });
+  await two.page.click('[data-testid=lang-toggle]');
+  await two.page.waitForFunction(() => /新版本/.test(document.querySelector('[data-testid=update-notice]').textContent));
+  await two.page.screenshot({ path: path.join(SCREENSHOTS, 'update-notice-desktop-zh.png') });
+  // "Later" hides it; the page stays A.
+  await two.page.click('[data-testid=update-later]');
+  assert.equal(await two.page.locator('[data-testid=update-notice]').count(), 0);
+  await two.page.close();
+
+  // The last tab of A is closed: B activates (and deletes A's cache); the next visit is B.
+  const bCache = `gpu-rent-planner:/:${fs.readFileSync(path.join(B.dir, 'sw.js'), 'utf8').match(/const BUILD = '(\w+)'/)[1]}`;
+  const deadline = Date.now() + 15000;
+  for (;;) {
+    const keys = await Promise.all(context.serviceWorkers().map((w) => w.evaluate(() => caches.keys()).catch(() => null)));
+    if (keys.some((k) => k && k.length === 1 && k[0] === bCache)) break;
+    assert.ok(Date.now() < deadline, `B did not activate: ${JSON.stringify(keys)}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
-});
+  const three = await tab(context);
+  await visit(three.page, srv.url);
+  assert.deepEqual(await shown(three.page), is(B));
+  assert.deepEqual([...new Set(three.files)], [B.hash]);
+  assert.deepEqual(problems, []);
+}));
 
-test('two tabs of the old build: when one switches, the other is told again (after "Later") and reloads to the new one', async () => {
-  const { A, B } = builds();
-  const srv = await origin();
-  srv.use(A.dir);
-  const { context, problems } = await newContext();
-  try {
-    const one = await tab(context);
-    await visit(one.page, srv.url);
-    await serviceWorkerActive(one.page);
-    await one.page.close();
+test('two tabs of the old build: when one switches, the other is told again (after "Later") and reloads to the new one', () => deploy({}, async ({ A, B, srv, context, problems }) => {
+  const one = await cachedVisit(context, srv.url);
+  await one.page.close();
 
-    srv.use(B.dir);
-    const first = await tab(context);
-    const second = await tab(context);
-    for (const t of [first, second]) {
-      await visit(t.page, srv.url);
-      await t.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
-      assert.deepEqual(await shown(t.page), is(A));
-    }
-    await second.page.click('[data-testid=update-later]');
-    assert.equal(await second.page.locator('[data-testid=update-notice]').count(), 0);
-    await Promise.all([first.page.waitForEvent('load', { timeout: 20000 }), first.page.click('[data-testid=update-reload]')]);
-    await first.page.waitForSelector('html[data-ready]', { state: 'attached' });
-    assert.deepEqual(await shown(first.page), is(B));
-    // The second tab still shows A (nothing reloads by itself) and says so again.
-    await second.page.waitForSelector('[data-testid=update-notice]', { timeout: 10000 });
-    assert.deepEqual(await shown(second.page), is(A));
-    await Promise.all([second.page.waitForEvent('load', { timeout: 20000 }), second.page.click('[data-testid=update-reload]')]);
-    await second.page.waitForSelector('html[data-ready]', { state: 'attached' });
-    assert.deepEqual(await shown(second.page), is(B));
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-    await srv.close();
+  srv.use(B.dir);
+  const first = await tab(context);
+  const second = await tab(context);
+  for (const t of [first, second]) {
+    await visit(t.page, srv.url);
+    await t.page.waitForSelector('[data-testid=update-notice]', { timeout: 20000 });
+    assert.deepEqual(await shown(t.page), is(A));
   }
-});
+  await second.page.click('[data-testid=update-later]');
+  assert.equal(await second.page.locator('[data-testid=update-notice]').count(), 0);
+  await Promise.all([first.page.waitForEvent('load', { timeout: 20000 }), first.page.click('[data-testid=update-reload]')]);
+  await first.page.waitForSelector('html[data-ready]', { state: 'attached' });
+  assert.deepEqual(await shown(first.page), is(B));
+  // The second tab still shows A (nothing reloads by itself) and says so again.
+  await second.page.waitForSelector('[data-testid=update-notice]', { timeout: 10000 });
+  assert.deepEqual(await shown(second.page), is(A));
+  await Promise.all([second.page.waitForEvent('load', { timeout: 20000 }), second.page.click('[data-testid=update-reload]')]);
+  await second.page.waitForSelector('html[data-ready]', { state: 'attached' });
+  assert.deepEqual(await shown(second.page), is(B));
+  assert.deepEqual(problems, []);
+}));
 
-test('a build whose files do not match its sw.js (a deploy under way) never installs: the old build stays', async () => {
-  const { A, B } = builds();
+test('a build whose files do not match its sw.js (a deploy under way) never installs: the old build stays', () => deploy({}, async ({ A, B, srv, context, problems }) => {
   // C: B's sw.js, but one of its files already replaced by another deploy.
   const C = path.join(tmp, 'build-C');
   fs.rmSync(C, { recursive: true, force: true });
   fs.cpSync(B.dir, C, { recursive: true });
   fs.appendFileSync(path.join(C, 'robots.txt'), '# changed\n');
-  const srv = await origin();
-  srv.use(A.dir);
-  const { context, problems } = await newContext();
-  try {
-    const one = await tab(context);
-    await visit(one.page, srv.url);
-    await serviceWorkerActive(one.page);
-    await one.page.close();
+  const one = await cachedVisit(context, srv.url);
+  await one.page.close();
 
-    srv.use(C);
-    const since = srv.log.length;
-    const two = await tab(context);
-    await visit(two.page, srv.url);
-    // The install attempt: sw.js, then the build's files, then it gives up.
-    const deadline = Date.now() + 20000;
-    while (!srv.log.slice(since).includes('/robots.txt')) {
-      assert.ok(Date.now() < deadline, 'no install attempt');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const reg = await two.page.waitForFunction(async () => {
-      const r = await navigator.serviceWorker.getRegistration();
-      return !r.installing && { waiting: !!r.waiting, active: r.active?.state, keys: await caches.keys() };
-    }, null, { timeout: 20000 }).then((h) => h.jsonValue());
-    assert.deepEqual(reg.waiting, false);
-    assert.equal(reg.active, 'activated');
-    assert.equal(reg.keys.length, 1, `only A's cache: ${reg.keys}`);
-    assert.equal(await two.page.locator('[data-testid=update-notice]').count(), 0);
-    assert.deepEqual(await shown(two.page), is(A));
-    await two.page.close();
-    const three = await tab(context);
-    await visit(three.page, srv.url);
-    assert.deepEqual(await shown(three.page), is(A));
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-    await srv.close();
+  srv.use(C);
+  const since = srv.log.length;
+  const two = await tab(context);
+  await visit(two.page, srv.url);
+  // The install attempt: sw.js, then the build's files, then it gives up.
+  const deadline = Date.now() + 20000;
+  while (!srv.log.slice(since).includes('/robots.txt')) {
+    assert.ok(Date.now() < deadline, 'no install attempt');
+    await new Promise((r) => setTimeout(r, 100));
   }
-});
+  const reg = await two.page.waitForFunction(async () => {
+    const r = await navigator.serviceWorker.getRegistration();
+    return !r.installing && { waiting: !!r.waiting, active: r.active?.state, keys: await caches.keys() };
+  }, null, { timeout: 20000 }).then((h) => h.jsonValue());
+  assert.deepEqual(reg.waiting, false);
+  assert.equal(reg.active, 'activated');
+  assert.equal(reg.keys.length, 1, `only A's cache: ${reg.keys}`);
+  assert.equal(await two.page.locator('[data-testid=update-notice]').count(), 0);
+  assert.deepEqual(await shown(two.page), is(A));
+  await two.page.close();
+  const three = await tab(context);
+  await visit(three.page, srv.url);
+  assert.deepEqual(await shown(three.page), is(A));
+  assert.deepEqual(problems, []);
+}));
 
 // ---- installable ---------------------------------------------------------------------------
 

@@ -13,14 +13,8 @@ import { queryFromPage, figuresOf } from '../real/page.mjs';
 import { writeQuery } from '../real/query.mjs';
 
 let browser, server;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => { browser = await launch(); server = await serve(); });
+after(async () => { await browser?.close(); await server?.close(); });
 
 const WINDOW = { start: '2026-11-01', end: '2026-11-07' };
 /** One choice per engine (and the DuckDB sources), with the native writer's arguments. */

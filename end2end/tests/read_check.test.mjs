@@ -9,25 +9,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, pickCorpusFile, value, SCREENSHOTS } from '../lib.mjs';
+import { launch, serve, openPicked, value, SCREENSHOTS } from '../lib.mjs';
 
 
 let browser, server;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => { browser = await launch(); server = await serve(); });
+after(async () => { await browser?.close(); await server?.close(); });
 
-/** Open the page and pick `name` from the corpus (`pickCorpusFile`). */
-async function pick(name, contextOptions = {}) {
-  const { page, context, problems } = await openPage(browser, server.url, contextOptions);
-  await pickCorpusFile(page, name);
-  return { page, context, problems };
-}
+/** Open the page and pick `name` from the corpus (`openPicked`). */
+const pick = (name, contextOptions = {}) => openPicked(browser, server.url, name, contextOptions);
 
 const attr = (page, id, name = 'data-value') => page.getAttribute(`[data-testid=${id}]`, name);
 const count = (page, selector) => page.locator(selector).count();

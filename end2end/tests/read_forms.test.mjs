@@ -4,24 +4,14 @@
 // the DCGM label sets, the `GPU n` legend, the mixed fleet, `%` cells and the counts choice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serve, openPage, pickCorpusFile, value } from '../lib.mjs';
+import { launch, serve, openPicked, value } from '../lib.mjs';
 
 let browser, server;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => { browser = await launch(); server = await serve(); });
+after(async () => { await browser?.close(); await server?.close(); });
 
-/** Open the page and pick `name` from the corpus (`pickCorpusFile`). */
-async function pick(name, contextOptions = {}) {
-  const { page, context, problems } = await openPage(browser, server.url, contextOptions);
-  await pickCorpusFile(page, name);
-  return { page, context, problems };
-}
+/** Open the page and pick `name` from the corpus (`openPicked`). */
+const pick = (name, contextOptions = {}) => openPicked(browser, server.url, name, contextOptions);
 
 const attr = (page, id) => page.getAttribute(`[data-testid=${id}]`, 'data-value');
 const count = (page, selector) => page.locator(selector).count();

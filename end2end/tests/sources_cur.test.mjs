@@ -5,30 +5,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launch, serve, openPage, value, SCREENSHOTS } from '../lib.mjs';
+import { launch, serve, openPage, value, SCREENSHOTS, scratch, busy, planFigures, openWithFile } from '../lib.mjs';
 
 let browser, server, dir;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grp-cur-'));
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+before(async () => { browser = await launch(); server = await serve(); dir = scratch('cur'); });
+after(async () => { await browser?.close(); await server?.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
 const START = Date.UTC(2026, 9, 5) / 1000; // Monday 2026-10-05 00:00 UTC
-const HOURS = 30 * 24;
-/** GPUs busy in hour h: halves from 2 to 8 (exact as eighths of a p4d.24xlarge hour). */
-function busy(h) {
-  const day = Math.floor(h / 24), hour = h % 24;
-  const weekend = day % 7 === 5 || day % 7 === 6;
-  return (!weekend && hour >= 8 && hour < 20 ? 6 : 2) + ((h * 7) % 5) * 0.5;
-}
+const HOURS = 30 * 24; // busy(h) (lib.mjs) is in halves: exact as eighths of a p4d.24xlarge hour
 const iso = (t) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
 function plainCsv() {
@@ -77,22 +62,14 @@ async function shot(page, name) {
 async function readFile(name, text, contextOptions = {}) {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
-  const { page, context, problems } = await openPage(browser, server.url, contextOptions);
-  await page.click('[data-testid=mode-data]');
-  await page.setInputFiles('[data-testid=usage-file]', file);
+  const { page, context, problems } = await openWithFile(browser, server.url, file, contextOptions);
   return { page, context, problems };
 }
 
 async function figures(page) {
   await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value, null, { timeout: 15000 })
     .catch(async () => { throw new Error(`no report: ${await page.textContent('.parse-status')}`); });
-  return {
-    hours: await value(page, 'hours-read'),
-    rejected: await value(page, 'rows-rejected'),
-    waterline: await value(page, 'waterline'),
-    optimalN: await value(page, 'optimal-n'),
-    recommended: await value(page, 'recommended-n'),
-  };
+  return planFigures(page);
 }
 
 test('a CUR of a known series gives the plain CSV figures, with the bill report in both languages', async () => {

@@ -6,32 +6,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
+import { launch, serve, openPage, value, screenshot, scratch, busy, planFigures, openWithFile } from '../lib.mjs';
 
 let browser, server, dir;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grp-prom-'));
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+before(async () => { browser = await launch(); server = await serve(); dir = scratch('prom'); });
+after(async () => { await browser?.close(); await server?.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
 const START = Date.UTC(2026, 9, 5) / 1000; // Monday 2026-10-05 00:00 UTC
 const HOURS = 30 * 24;
 const STEP = 300; // 5-minute steps: what a 30-day query_range needs (at most 11 000 points)
-const PER_HOUR = 3600 / STEP;
-/** GPUs busy in hour h: multiples of 0.5, so 12 steps × value is a whole number. */
-function busy(h) {
-  const day = Math.floor(h / 24), hour = h % 24;
-  const weekend = day % 7 === 5 || day % 7 === 6;
-  return (!weekend && hour >= 8 && hour < 20 ? 6 : 2) + ((h * 7) % 5) * 0.5;
-}
+const PER_HOUR = 3600 / STEP; // busy(h) is in halves, so 12 steps × busy(h) is a whole number
 const GPUS = 10; // the series peaks at 8: two GPUs stay idle but reporting
 const pad = (n) => String(n).padStart(2, '0');
 function iso(t) {
@@ -86,23 +71,13 @@ function kubernetes() {
 async function readFile(name, text, contextOptions = {}) {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
-  const { page, context, problems } = await openPage(browser, server.url, contextOptions);
-  await page.click('[data-testid=mode-data]');
-  await page.setInputFiles('[data-testid=usage-file]', file);
+  const { page, context, problems } = await openWithFile(browser, server.url, file, contextOptions);
   await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value, null, { timeout: 20000 })
     .catch(async () => { throw new Error(`${name}: no report; ${await page.textContent('.parse-status')}`); });
   return { page, context, problems };
 }
 
-async function figures(page) {
-  return {
-    hours: await value(page, 'hours-read'),
-    rejected: await value(page, 'rows-rejected'),
-    waterline: await value(page, 'waterline'),
-    optimalN: await value(page, 'optimal-n'),
-    recommended: await value(page, 'recommended-n'),
-  };
-}
+const figures = planFigures;
 
 async function plain() {
   const { page, context } = await readFile('plain.csv', csv());

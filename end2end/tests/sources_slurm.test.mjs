@@ -6,32 +6,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launch, serve, openPage, value } from '../lib.mjs';
+import { launch, serve, openPage, value, scratch, busy, planFigures, openWithFile } from '../lib.mjs';
 
 let browser, server, dir;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grp-slurm-'));
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+before(async () => { browser = await launch(); server = await serve(); dir = scratch('slurm'); });
+after(async () => { await browser?.close(); await server?.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
 // Local wall-clock times (no zone, as sacct writes them), read in the browser's zone.
 const ZONE = { timezoneId: 'Asia/Shanghai' };
 const START = Date.UTC(2026, 9, 5) / 1000; // Monday 2026-10-05 00:00 (local)
 const HOURS = 30 * 24;
-/** GPUs busy in hour h: 2 … 8 in halves (the series of time_forms.test.mjs). */
-function busy(h) {
-  const day = Math.floor(h / 24), hour = h % 24;
-  const weekend = day % 7 === 5 || day % 7 === 6;
-  return (!weekend && hour >= 8 && hour < 20 ? 6 : 2) + ((h * 7) % 5) * 0.5;
-}
 const pad = (n) => String(n).padStart(2, '0');
 function iso(t, sep = 'T', seconds = true) {
   const d = new Date(t * 1000);
@@ -95,22 +80,12 @@ function sacctFile() {
 async function readFile(name, text, contextOptions = {}) {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
-  const { page, context, problems } = await openPage(browser, server.url, { ...ZONE, ...contextOptions });
-  await page.click('[data-testid=mode-data]');
-  await page.setInputFiles('[data-testid=usage-file]', file);
+  const { page, context, problems } = await openWithFile(browser, server.url, file, { ...ZONE, ...contextOptions });
   await page.waitForSelector('[data-testid=hours-read][data-value], [data-testid=usage-error]', { timeout: 20000 });
   return { page, context, problems };
 }
 
-async function figures(page) {
-  return {
-    hours: await value(page, 'hours-read'),
-    rejected: await value(page, 'rows-rejected'),
-    waterline: await value(page, 'waterline'),
-    optimalN: await value(page, 'optimal-n'),
-    recommended: await value(page, 'recommended-n'),
-  };
-}
+const figures = planFigures;
 
 const text = (page, id) => page.textContent(`[data-testid=${id}]`);
 

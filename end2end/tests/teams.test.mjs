@@ -9,14 +9,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { launch, serve, openPage, screenshot, settled } from '../lib.mjs';
 
 let browser, server;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => { browser = await launch(); server = await serve(); });
+after(async () => { await browser?.close(); await server?.close(); });
 
 // P = 12 000, r = 25 (default), H = 730 (default), s = 8 (default) with no reclaims, f = 50 %
 // (default), the whole history.

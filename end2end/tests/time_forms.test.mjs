@@ -5,30 +5,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
+import { launch, serve, openPage, value, screenshot, scratch, busy, planFigures, openWithFile } from '../lib.mjs';
 
 let browser, server, dir;
-before(async () => {
-  browser = await launch();
-  server = await serve();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grp-forms-'));
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+before(async () => { browser = await launch(); server = await serve(); dir = scratch('forms'); });
+after(async () => { await browser?.close(); await server?.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
 const START = Date.UTC(2026, 9, 5) / 1000; // Monday 2026-10-05 00:00 UTC
 const HOURS = 30 * 24;
-/** GPUs busy in hour h (the series of src/core/ingest/tests_forms.rs). */
-function busy(h) {
-  const day = Math.floor(h / 24), hour = h % 24;
-  const weekend = day % 7 === 5 || day % 7 === 6;
-  return (!weekend && hour >= 8 && hour < 20 ? 6 : 2) + ((h * 7) % 5) * 0.5;
-}
 const pad = (n, w = 2) => String(n).padStart(w, '0');
 const MON = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 function parts(unix) {
@@ -72,24 +57,14 @@ const FORMS = {
 async function readFile(name, form, contextOptions = {}) {
   const file = path.join(dir, `${name.replace(/[^a-z0-9]+/gi, '-')}.csv`);
   fs.writeFileSync(file, fileText(form));
-  const { page, context, problems } = await openPage(browser, server.url, contextOptions);
-  await page.click('[data-testid=mode-data]');
-  await page.setInputFiles('[data-testid=usage-file]', file);
+  const { page, context, problems } = await openWithFile(browser, server.url, file, contextOptions);
   await page.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value, null, { timeout: 10000 })
     .catch(async () => { throw new Error(`${name}: no report; ${await page.textContent('.parse-status')}`); });
   return { page, context, problems };
 }
 const fileText = (form) => file(form);
 
-async function figures(page) {
-  return {
-    hours: await value(page, 'hours-read'),
-    rejected: await value(page, 'rows-rejected'),
-    waterline: await value(page, 'waterline'),
-    optimalN: await value(page, 'optimal-n'),
-    recommended: await value(page, 'recommended-n'),
-  };
-}
+const figures = planFigures;
 
 test('every spreadsheet date form gives the plain CSV figures (file picker)', async () => {
   const { page, context } = await readFile('plain', FORMS['plain ISO']);

@@ -152,6 +152,15 @@ pub fn same_base(a: &LoadDurationData, b: &LoadDurationData) -> bool {
     a.monthly_hours == b.monthly_hours && a.n_star == b.n_star
 }
 
+/// The plot on `frame`: levels `0..x_end`, hours `0..y_top`.
+fn plot<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    frame: &Frame,
+    style: &ChartStyle,
+) -> Result<super::Plot<'a, DB>, ChartError> {
+    cartesian(area, style, 0.0..frame.x_end, 0.0..frame.y_top, 64.0)
+}
+
 /// Chart 2's base: background, axes, the curve with its area shaded at N*.
 pub fn draw_base<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -163,7 +172,7 @@ pub fn draw_base<DB: DrawingBackend>(
     let p = &style.palette;
     let k = frame.x_end;
     area.fill(&p.background).chart()?;
-    let mut chart = cartesian(area, style, 0.0..k, 0.0..frame.y_top, 64.0)?;
+    let mut chart = plot(area, frame, style)?;
     let lang = style.lang;
     let x_fmt = |v: &f64| tick(*v, lang);
     let y_fmt = |v: &f64| tick(*v, lang);
@@ -224,7 +233,7 @@ pub fn draw_over<DB: DrawingBackend>(
     let lang = style.lang;
     let k = frame.x_end;
     let h_star = finite_or(data.breakeven_hours, 0.0);
-    let mut chart = cartesian(area, style, 0.0..k, 0.0..frame.y_top, 64.0)?;
+    let mut chart = plot(area, frame, style)?;
 
     // H*: dashed horizontal line across the levels, with its value.
     let be = style.stroke(p.breakeven, 2.0);

@@ -13,6 +13,7 @@ use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
 use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
+use crate::components::note::Note;
 use crate::components::text_field::TextField;
 use crate::components::when::When;
 use crate::core::action::{DEFAULT_METRIC, DEFAULT_PROMETHEUS, DEFAULT_TARGET};
@@ -137,9 +138,8 @@ pub fn ActionCard() -> impl IntoView {
             </div>
             </div>
             <When when=is_ok(part)>
-                <When when=flag_of(part, |v| !v.scope.is_empty())>
-                    <p class="explainer" data-testid="action-scope">{text(|v| v.scope.clone())}</p>
-                </When>
+                <Note class="explainer" testid="action-scope" when=flag_of(part, |v| !v.scope.is_empty())
+                    text=text(|v| v.scope.clone()) />
                 <div class="snippet-grid">
                 <Snippet testid="snippet-volcano" title=("Volcano Queue", "Volcano 队列（Queue）")
                     text=text(|v| v.volcano.clone()) />

@@ -12,6 +12,7 @@ use crate::components::cell::Cell;
 use crate::components::how_computed::HowComputed;
 
 use crate::components::bilingual;
+use crate::components::column_heads::ColumnHeads;
 
 use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
@@ -79,13 +80,7 @@ pub fn BurstCard() -> impl IntoView {
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <div class="table-wrap" tabindex="0"><table class="compare" data-testid="burst-table">
                     <caption>{bilingual(lang, "Running the burst with and without elastic GPUs", "突发任务：仅用固定 GPU 与加弹性 GPU 对比")}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">{bilingual(lang, "Figure", "指标")}</th>
-                            <th scope="col">{bilingual(lang, "Fixed GPUs only", "仅用固定 GPU")}</th>
-                            <th scope="col">{bilingual(lang, "With elastic GPUs", "加弹性 GPU")}</th>
-                        </tr>
-                    </thead>
+                    <ColumnHeads labels=&[("Figure", "指标"), ("Fixed GPUs only", "仅用固定 GPU"), ("With elastic GPUs", "加弹性 GPU")] />
                     <tbody>
                         <tr>
                             <th scope="row">{bilingual(lang, "Jobs at once", "同时运行的任务数")}</th>

@@ -9,11 +9,16 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 use crate::components::card_body::CardBody;
+use crate::components::cell::Cell;
+use crate::components::column_heads::ColumnHeads;
 use crate::components::how_computed::HowComputed;
 use crate::components::rows::Rows;
 use crate::components::when::When;
-use crate::page::context::{count_of, error_of, is_ok, memo_of, text_at, text_of, use_ctx, Part};
+use crate::page::context::{
+    count_of, error_of, is_ok, memo_of, shown_at, shown_of, text_at, text_of, use_ctx, Part,
+};
 use crate::present::fleet::FleetView;
+use crate::present::Shown;
 
 #[component]
 pub fn FleetCard() -> impl IntoView {
@@ -26,6 +31,9 @@ pub fn FleetCard() -> impl IntoView {
     let cell = move |i: usize, part: fn(&FleetView, usize) -> String| {
         text_at(view, i, |v| v.rows.len(), part)
     };
+    let shown = move |i: usize, part: fn(&FleetView, usize) -> Shown| {
+        shown_at(view, i, |v| v.rows.len(), part)
+    };
     let rows = count_of(view, |v| v.rows.len());
     view! {
         <When when=active>
@@ -36,17 +44,7 @@ pub fn FleetCard() -> impl IntoView {
                     <div class="table-wrap" tabindex="0">
                         <table class="fleet-table" data-testid="fleet-table">
                             <caption>{bilingual(lang, "Per type, per month. Choose a type to see its own cards below.", "按型号、按月。选择一个型号，下方各卡片即显示该型号。")}</caption>
-                            <thead><tr>
-                                <th scope="col">{bilingual(lang, "GPU type", "GPU 型号")}</th>
-                                <th scope="col">{bilingual(lang, "Waterline", "水位线")}</th>
-                                <th scope="col">"N*"</th>
-                                <th scope="col">{bilingual(lang, "Commit", "固定")}</th>
-                                <th scope="col">{bilingual(lang, "Fixed", "固定支出")}</th>
-                                <th scope="col">{bilingual(lang, "On demand", "按量")}</th>
-                                <th scope="col">{bilingual(lang, "Spot", "竞价")}</th>
-                                <th scope="col">{bilingual(lang, "Monthly", "每月合计")}</th>
-                                <th scope="col">{bilingual(lang, "Fixed GPUs busy", "固定卡利用率")}</th>
-                            </tr></thead>
+                            <ColumnHeads labels=&[("GPU type", "GPU 型号"), ("Waterline", "水位线"), ("N*", "N*"), ("Commit", "固定"), ("Fixed", "固定支出"), ("On demand", "按量"), ("Spot", "竞价"), ("Monthly", "每月合计"), ("Fixed GPUs busy", "固定卡利用率")] />
                             <tbody>
                                 <Rows count=rows row=Arc::new(move |i| {
                                     let name = cell(i, |v, i| v.rows[i].name.clone());
@@ -60,30 +58,14 @@ pub fn FleetCard() -> impl IntoView {
                                                     {name}
                                                 </button>
                                             </th>
-                                            <td data-testid="fleet-waterline" data-value=cell(i, |v, i| v.rows[i].waterline.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].waterline.text.clone())}
-                                            </td>
-                                            <td data-testid="fleet-optimal-n" data-value=cell(i, |v, i| v.rows[i].n_star.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].n_star.text.clone())}
-                                            </td>
-                                            <td data-testid="fleet-commit" data-value=cell(i, |v, i| v.rows[i].commit.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].commit.text.clone())}
-                                            </td>
-                                            <td data-testid="fleet-fixed" data-value=cell(i, |v, i| v.rows[i].fixed.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].fixed.text.clone())}
-                                            </td>
-                                            <td data-testid="fleet-on-demand" data-value=cell(i, |v, i| v.rows[i].on_demand.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].on_demand.text.clone())}
-                                            </td>
-                                            <td data-testid="fleet-spot" data-value=cell(i, |v, i| v.rows[i].spot.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].spot.text.clone())}
-                                            </td>
-                                            <td data-testid="fleet-monthly" data-value=cell(i, |v, i| v.rows[i].monthly.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].monthly.text.clone())}
-                                            </td>
-                                            <td data-testid="fleet-utilization" data-value=cell(i, |v, i| v.rows[i].utilization.value.clone())>
-                                                {cell(i, |v, i| v.rows[i].utilization.text.clone())}
-                                            </td>
+                                            <Cell testid="fleet-waterline" shown=shown(i, |v, i| v.rows[i].waterline.clone()) />
+                                            <Cell testid="fleet-optimal-n" shown=shown(i, |v, i| v.rows[i].n_star.clone()) />
+                                            <Cell testid="fleet-commit" shown=shown(i, |v, i| v.rows[i].commit.clone()) />
+                                            <Cell testid="fleet-fixed" shown=shown(i, |v, i| v.rows[i].fixed.clone()) />
+                                            <Cell testid="fleet-on-demand" shown=shown(i, |v, i| v.rows[i].on_demand.clone()) />
+                                            <Cell testid="fleet-spot" shown=shown(i, |v, i| v.rows[i].spot.clone()) />
+                                            <Cell testid="fleet-monthly" shown=shown(i, |v, i| v.rows[i].monthly.clone()) />
+                                            <Cell testid="fleet-utilization" shown=shown(i, |v, i| v.rows[i].utilization.clone()) />
                                         </tr>
                                     }.into_any()
                                 }) />
@@ -91,9 +73,9 @@ pub fn FleetCard() -> impl IntoView {
                             <tfoot><tr>
                                 <th scope="row">{bilingual(lang, "Fleet", "机群合计")}</th>
                                 <td></td><td></td><td></td>
-                                <td data-testid="fleet-fixed-total" data-value=text(|v| v.fixed.value.clone())>{text(|v| v.fixed.text.clone())}</td>
-                                <td data-testid="fleet-on-demand-total" data-value=text(|v| v.on_demand.value.clone())>{text(|v| v.on_demand.text.clone())}</td>
-                                <td data-testid="fleet-spot-total" data-value=text(|v| v.spot.value.clone())>{text(|v| v.spot.text.clone())}</td>
+                                <Cell testid="fleet-fixed-total" shown=shown_of(view, |v| &v.fixed) />
+                                <Cell testid="fleet-on-demand-total" shown=shown_of(view, |v| &v.on_demand) />
+                                <Cell testid="fleet-spot-total" shown=shown_of(view, |v| &v.spot) />
                                 <td data-testid="fleet-monthly-total" data-value=text(|v| v.total.value.clone())><strong>{text(|v| v.total.text.clone())}</strong></td>
                                 <td></td>
                             </tr></tfoot>

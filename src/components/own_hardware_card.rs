@@ -11,7 +11,7 @@ use crate::components::bilingual;
 use crate::components::card_body::CardBody;
 use crate::components::figure::Figure;
 use crate::components::input_fields::InputFields;
-use crate::components::when::When;
+use crate::components::note::Note;
 use crate::inputs::Group;
 use crate::page::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
 use crate::present::own_hardware::OwnHardwareView;
@@ -37,11 +37,8 @@ pub fn OwnHardwareCard() -> impl IntoView {
                 </summary>
                 <InputFields group_of=Group::OwnHardware />
                 <CardBody ok=is_ok(view) error=error_of(view)>
-                    <When when=flag_of(view, |v| v.never_pays.is_some())>
-                        <p class="warning" role="alert" data-testid="own-never-pays">
-                            {text(|v| v.never_pays.clone().unwrap_or_default())}
-                        </p>
-                    </When>
+                    <Note class="warning" testid="own-never-pays" when=flag_of(view, |v| v.never_pays.is_some())
+                        text=text(|v| v.never_pays.clone().unwrap_or_default()) />
                     <dl class="figures">
                         <div>
                             <dt>{bilingual(lang, "P_own: owning one GPU per month", "P_own：自购每卡每月成本")}</dt>
@@ -81,11 +78,8 @@ pub fn OwnHardwareCard() -> impl IntoView {
                         <Figure testid="own-saving-vs-monthly" en="Saving against renting one GPU monthly" zh="相比包月租用每月节省"
                             shown=shown(|v| &v.saving_vs_monthly) />
                     </dl>
-                    <When when=flag_of(view, |v| v.verdict.is_some())>
-                        <p class="explainer" data-testid="own-verdict">
-                            {text(|v| v.verdict.clone().unwrap_or_default())}
-                        </p>
-                    </When>
+                    <Note class="explainer" testid="own-verdict" when=flag_of(view, |v| v.verdict.is_some())
+                        text=text(|v| v.verdict.clone().unwrap_or_default()) />
                     <HowComputed formula=text(|v| v.formula.clone()) anchor="own-hardware" />
                 </CardBody>
             </details>

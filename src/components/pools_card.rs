@@ -10,6 +10,7 @@ use crate::components::how_computed::HowComputed;
 use crate::components::card_body::CardBody;
 
 use crate::components::bilingual;
+use crate::components::column_heads::ColumnHeads;
 
 use crate::components::input_fields::InputFields;
 use crate::inputs::Group;
@@ -30,12 +31,7 @@ pub fn PoolsCard() -> impl IntoView {
                 <div class="table-wrap" tabindex="0">
                     <table data-testid="pools-table">
                         <caption>{bilingual(lang, "Monthly cost by pool", "各资源池月度成本")}</caption>
-                        <thead><tr>
-                            <th scope="col">{bilingual(lang, "Pool", "资源池")}</th>
-                            <th scope="col">{bilingual(lang, "GPUs / GPU-hours", "GPU 数 / GPU 小时")}</th>
-                            <th scope="col">{bilingual(lang, "Per month", "每月")}</th>
-                            <th scope="col">{bilingual(lang, "Share", "占比")}</th>
-                        </tr></thead>
+                        <ColumnHeads labels=&[("Pool", "资源池"), ("GPUs / GPU-hours", "GPU 数 / GPU 小时"), ("Per month", "每月"), ("Share", "占比")] />
                         <tbody>
                             <tr>
                                 <th scope="row">{bilingual(lang, "Monthly (fixed baseline)", "包月（固定基线）")}</th>

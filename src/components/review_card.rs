@@ -17,6 +17,7 @@ use crate::components::cell::Cell;
 use crate::components::how_computed::HowComputed;
 
 use crate::components::bilingual;
+use crate::components::column_heads::ColumnHeads;
 
 use crate::components::card_body::CardBody;
 use crate::components::input_fields::InputFields;
@@ -357,16 +358,7 @@ pub fn ReviewCard() -> impl IntoView {
                     <div class="table-wrap" tabindex="0">
                         <table class="review-table">
                             <caption>{bilingual(lang, "Month by month", "逐月情况")}</caption>
-                            <thead>
-                                <tr>
-                                    <th scope="col">{bilingual(lang, "Month", "月份")}</th>
-                                    <th scope="col">{bilingual(lang, "Fixed utilization", "固定配额利用率")}</th>
-                                    <th scope="col">{bilingual(lang, "Fixed spend", "固定支出")}</th>
-                                    <th scope="col">{bilingual(lang, "Elastic spend", "弹性支出")}</th>
-                                    <th scope="col">{bilingual(lang, "Queue time", "排队时间")}</th>
-                                    <th scope="col">{bilingual(lang, "Flags", "标记")}</th>
-                                </tr>
-                            </thead>
+                            <ColumnHeads labels=&[("Month", "月份"), ("Fixed utilization", "固定配额利用率"), ("Fixed spend", "固定支出"), ("Elastic spend", "弹性支出"), ("Queue time", "排队时间"), ("Flags", "标记")] />
                             <tbody>
                                 <Rows count=rows row=Arc::new(move |i| view! {
                                     <tr>

@@ -15,6 +15,7 @@ use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
+use crate::components::column_heads::ColumnHeads;
 
 use crate::core::plan::BaselineRule;
 use crate::i18n::{pick, Lang};
@@ -111,18 +112,7 @@ pub fn SizingCard() -> impl IntoView {
                 <div class="table-wrap" tabindex="0">
                     <table class="sizing" data-testid="sizing-table">
                         <caption>{bilingual(lang, "Monthly cost of each sizing rule (rest on demand)", "各种配额规则的月度成本（其余按量）")}</caption>
-                        <thead><tr>
-                            <th scope="col">{bilingual(lang, "Rule", "规则")}</th>
-                            <th scope="col">"N"</th>
-                            <th scope="col">{bilingual(lang, "Monthly total", "月度总额")}</th>
-                            <th scope="col">{bilingual(lang, "Fixed", "固定")}</th>
-                            <th scope="col">{bilingual(lang, "Elastic", "弹性")}</th>
-                            <th scope="col">{bilingual(lang, "Elastic share", "弹性占比")}</th>
-                            <th scope="col">{bilingual(lang, "Fixed utilization", "固定利用率")}</th>
-                            <th scope="col">{bilingual(lang, "Coverage", "覆盖率")}</th>
-                            <th scope="col">{bilingual(lang, "Saving vs all on-demand", "比全部按量节省")}</th>
-                            <th scope="col">{bilingual(lang, "Saving vs buying the peak", "比按峰值包月节省")}</th>
-                        </tr></thead>
+                        <ColumnHeads labels=&[("Rule", "规则"), ("N", "N"), ("Monthly total", "月度总额"), ("Fixed", "固定"), ("Elastic", "弹性"), ("Elastic share", "弹性占比"), ("Fixed utilization", "固定利用率"), ("Coverage", "覆盖率"), ("Saving vs all on-demand", "比全部按量节省"), ("Saving vs buying the peak", "比按峰值包月节省")] />
                         <tbody>
                             <Rows count=rows row=Arc::new(move |i| view! {
                                 <tr data-testid=cell(i, |v, i| v.rows[i].testid.clone())>

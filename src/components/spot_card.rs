@@ -15,6 +15,7 @@ use crate::components::figure::Figure;
 
 use crate::components::card_body::CardBody;
 use crate::components::input_fields::InputFields;
+use crate::components::note::Note;
 use crate::components::when::When;
 use crate::inputs::{young_or_one, Group};
 use crate::page::context::{error_of, flag_of, is_ok, memo_of, shown_of, text_of, use_ctx, Part};
@@ -77,11 +78,8 @@ pub fn SpotCard() -> impl IntoView {
             </div>
             <div class="split-out">
             <CardBody ok=is_ok(checkpoints) error=error_of(checkpoints)>
-                <When when=flag_of(checkpoints, |v| v.warning.is_some())>
-                    <p class="warning" role="alert" data-testid="spot-warning">
-                        {text(|v| v.warning.clone().unwrap_or_default())}
-                    </p>
-                </When>
+                <Note class="warning" testid="spot-warning" when=flag_of(checkpoints, |v| v.warning.is_some())
+                    text=text(|v| v.warning.clone().unwrap_or_default()) />
                 <dl class="figures">
                     <Figure testid="spot-effective-price"
                         en="Spot price per useful GPU-hour (with checkpoints)" zh="竞价每有效 GPU 小时价格（带检查点）"
@@ -104,11 +102,8 @@ pub fn SpotCard() -> impl IntoView {
                         en="First-order formula accurate?" zh="一阶近似是否适用？"
                         shown=shown(|v| &v.first_order) />
                 </dl>
-                <When when=flag_of(checkpoints, |v| v.verdict.is_some())>
-                    <p class="explainer" data-testid="spot-verdict">
-                        {text(|v| v.verdict.clone().unwrap_or_default())}
-                    </p>
-                </When>
+                <Note class="explainer" testid="spot-verdict" when=flag_of(checkpoints, |v| v.verdict.is_some())
+                    text=text(|v| v.verdict.clone().unwrap_or_default()) />
                 <HowComputed formula=text(|v| v.formula.clone()) anchor="spot" />
             </CardBody>
             </div>
@@ -120,11 +115,8 @@ pub fn SpotCard() -> impl IntoView {
             </div>
             <div class="split-out">
             <CardBody ok=is_ok(no_checkpoint) error=error_of(no_checkpoint)>
-                <When when=flag_of(no_checkpoint, |v| v.warning.is_some())>
-                    <p class="warning" role="alert" data-testid="spot-no-checkpoint-warning">
-                        {text_nc(|v| v.warning.clone().unwrap_or_default())}
-                    </p>
-                </When>
+                <Note class="warning" testid="spot-no-checkpoint-warning" when=flag_of(no_checkpoint, |v| v.warning.is_some())
+                    text=text_nc(|v| v.warning.clone().unwrap_or_default()) />
                 <dl class="figures">
                     <Figure testid="spot-no-checkpoint-hours"
                         en="Expected wall time per GPU" zh="每卡预计实际耗时"

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use crate::charts::usage as chart;
 use crate::components::bilingual;
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw, Layers};
+use crate::components::column_heads::ColumnHeads;
 use crate::components::rows::Rows;
 use crate::components::text_field::TextField;
 use crate::core::ingest::TeamChoice;
@@ -280,22 +281,7 @@ pub fn TeamsCard() -> impl IntoView {
                 <div class="table-wrap" tabindex="0">
                     <table class="teams-table" data-testid="team-table" data-pending=move || pending.get().to_string() data-shapley-ms=move || shapley_ms.get()>
                         <caption>{bilingual(lang, "Per team: usage over the history read, costs per month", "按团队：用量按所读历史计，成本按月")}</caption>
-                        <thead><tr>
-                            <th scope="col">{bilingual(lang, "Team", "团队")}</th>
-                            <th scope="col">{bilingual(lang, "GPU-hours", "卡时")}</th>
-                            <th scope="col">{bilingual(lang, "Share", "占比")}</th>
-                            <th scope="col">{bilingual(lang, "p50 / p95 / peak GPUs", "p50 / p95 / 峰值卡数")}</th>
-                            <th scope="col">{bilingual(lang, "Share in troughs", "低谷占比")}</th>
-                            <th scope="col">{bilingual(lang, "Share in peaks", "高峰占比")}</th>
-                            <th scope="col">{bilingual(lang, "Baseline GPU-hours", "基线卡时")}</th>
-                            <th scope="col">{bilingual(lang, "Committed used", "已用包月")}</th>
-                            <th scope="col">{bilingual(lang, "Idle share", "闲置分摊")}</th>
-                            <th scope="col">{bilingual(lang, "Elastic", "弹性")}</th>
-                            <th scope="col">{bilingual(lang, "Monthly total", "每月合计")}</th>
-                            <th scope="col">{bilingual(lang, "Standalone", "单独购买")}</th>
-                            <th scope="col">{bilingual(lang, "Shapley", "Shapley 分摊")}</th>
-                            <th scope="col">{bilingual(lang, "Pooling saves", "合池节省")}</th>
-                        </tr></thead>
+                        <ColumnHeads labels=&[("Team", "团队"), ("GPU-hours", "卡时"), ("Share", "占比"), ("p50 / p95 / peak GPUs", "p50 / p95 / 峰值卡数"), ("Share in troughs", "低谷占比"), ("Share in peaks", "高峰占比"), ("Baseline GPU-hours", "基线卡时"), ("Committed used", "已用包月"), ("Idle share", "闲置分摊"), ("Elastic", "弹性"), ("Monthly total", "每月合计"), ("Standalone", "单独购买"), ("Shapley", "Shapley 分摊"), ("Pooling saves", "合池节省")] />
                         <tbody>
                             <Rows count=rows row=Arc::new(move |i| {
                                 let name = Memo::new(move |_| view.with(|v| v.as_ref().and_then(|v| v.as_ref().ok()).and_then(|v| v.rows.get(i)).map(|r| r.name.clone()).unwrap_or_default()));
@@ -369,15 +355,7 @@ pub fn TeamsCard() -> impl IntoView {
                     <div class="table-wrap" tabindex="0">
                         <table class="teams-fleet-table" data-testid="team-fleet-table">
                             <caption>{bilingual(lang, "Per team over every type, per month, at what the fleet's budget buys of each type (the fleet table).", "各团队在所有型号上的每月合计，按机群预算为每个型号实际购买的数量（见机群表）。")}</caption>
-                            <thead><tr>
-                                <th scope="col">{bilingual(lang, "Team", "团队")}</th>
-                                <th scope="col">{bilingual(lang, "GPU-hours", "卡时")}</th>
-                                <th scope="col">{bilingual(lang, "Share", "占比")}</th>
-                                <th scope="col">{bilingual(lang, "Committed used", "已用包月")}</th>
-                                <th scope="col">{bilingual(lang, "Idle share", "闲置分摊")}</th>
-                                <th scope="col">{bilingual(lang, "Elastic", "弹性")}</th>
-                                <th scope="col">{bilingual(lang, "Monthly total", "每月合计")}</th>
-                            </tr></thead>
+                            <ColumnHeads labels=&[("Team", "团队"), ("GPU-hours", "卡时"), ("Share", "占比"), ("Committed used", "已用包月"), ("Idle share", "闲置分摊"), ("Elastic", "弹性"), ("Monthly total", "每月合计")] />
                             <tbody>
                                 {rows.rows.into_iter().map(|r| view! {
                                     <tr data-team=r.name.clone()>

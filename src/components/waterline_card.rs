@@ -17,6 +17,7 @@ use crate::components::card_body::CardBody;
 use crate::components::when::When;
 
 use crate::components::bilingual;
+use crate::components::column_heads::ColumnHeads;
 use crate::page::context::{count_of, error_of, flag_of, is_ok, text_at, text_of, use_ctx, Part};
 use crate::present::waterline::WaterlineView;
 
@@ -59,12 +60,7 @@ pub fn WaterlineCard() -> impl IntoView {
                     <div class="table-wrap" tabindex="0">
                         <table data-testid="band-table">
                             <caption>{text(|v| v.caption.clone())}</caption>
-                            <thead><tr>
-                                <th scope="col">{bilingual(lang, "Time band", "时间区间")}</th>
-                                <th scope="col">{bilingual(lang, "Hours", "小时数")}</th>
-                                <th scope="col">{bilingual(lang, "Average GPUs", "平均使用台数")}</th>
-                                <th scope="col">{bilingual(lang, "Stable minimum", "最低稳定使用台数")}</th>
-                            </tr></thead>
+                            <ColumnHeads labels=&[("Time band", "时间区间"), ("Hours", "小时数"), ("Average GPUs", "平均使用台数"), ("Stable minimum", "最低稳定使用台数")] />
                             <tbody>
                                 <Rows count=rows row=Arc::new(move |i| view! {
                                     <tr data-testid=at(i, |v, i| v.band(i).map(|b| b.testid.clone()).unwrap_or_default())>

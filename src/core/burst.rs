@@ -178,6 +178,16 @@ mod tests {
         }
     }
 
+    /// A run's jobs at once, batches, wall hours and elastic GPUs rented.
+    fn run(w: &BurstScenario) -> (u32, u32, f64, u32) {
+        (
+            w.parallel_jobs,
+            w.batches,
+            w.wall_hours,
+            w.elastic_gpus_used,
+        )
+    }
+
     #[test]
     fn spec_example_48_gpus_8_hours_at_2() {
         // 12 jobs × 4 GPUs × 8 h, no fixed GPUs, up to 48 elastic at $2: 12 at once, 1 batch,
@@ -185,15 +195,7 @@ mod tests {
         let b = burst(&inp(12, 4, 8.0, 0, 48, BillingIncrement::Hour), 2.0).unwrap();
         assert_eq!(b.fixed_only, None);
         let w = &b.with_elastic;
-        assert_eq!(
-            (
-                w.parallel_jobs,
-                w.batches,
-                w.wall_hours,
-                w.elastic_gpus_used
-            ),
-            (12, 1, 8.0, 48)
-        );
+        assert_eq!(run(w), (12, 1, 8.0, 48));
         assert_eq!(w.cost.to_plain_string(), "768.00");
     }
 
@@ -211,15 +213,7 @@ mod tests {
             (1, 36, 144.0, Money::ZERO)
         );
         let w = &b.with_elastic;
-        assert_eq!(
-            (
-                w.parallel_jobs,
-                w.batches,
-                w.wall_hours,
-                w.elastic_gpus_used
-            ),
-            (12, 3, 12.0, 42)
-        );
+        assert_eq!(run(w), (12, 3, 12.0, 42));
         assert_eq!(w.elastic_gpu_hours_billed, 504.0);
         assert_eq!(w.cost.to_plain_string(), "1008.00");
         assert_eq!(b.hours_saved, Some(132.0));

@@ -42,6 +42,20 @@ pub fn weekday(days: i64) -> i64 {
     (days + 3).rem_euclid(7)
 }
 
+/// Write the civil time of unix second `t` as `YYYY-MM-DDTHH:MM:SS` (the samples' exports).
+pub fn write_iso_seconds(out: &mut String, t: i64) {
+    use std::fmt::Write as _;
+    let (y, m, d) = civil_from_days(t.div_euclid(86_400));
+    let s = t.rem_euclid(86_400);
+    let _ = write!(
+        out,
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        s / 3600,
+        s % 3600 / 60,
+        s % 60
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

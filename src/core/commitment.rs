@@ -166,9 +166,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn prices() -> Prices {
-        Prices::new(9000.0, 25.0, 730.0).unwrap()
-    }
+    use crate::core::prices::example_prices as prices;
 
     #[test]
     fn four_hour_example() {

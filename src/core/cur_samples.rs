@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use crate::core::calendar::civil_from_days;
+use crate::core::calendar::write_iso_seconds;
 use crate::core::examples::{self, Example};
 use crate::core::series::UsageSeries;
 
@@ -29,15 +29,8 @@ pub const RI_EFFECTIVE_PER_INSTANCE_HOUR: &str = "19.2200";
 pub const HEADER: &str = "identity/LineItemId,identity/TimeInterval,bill/BillingPeriodStartDate,lineItem/LineItemType,lineItem/UsageStartDate,lineItem/UsageEndDate,lineItem/ProductCode,lineItem/UsageType,lineItem/Operation,lineItem/ResourceId,lineItem/UsageAmount,lineItem/CurrencyCode,lineItem/UnblendedRate,lineItem/UnblendedCost,lineItem/LineItemDescription,product/ProductName,product/instanceType,product/region,pricing/term,pricing/unit,reservation/EffectiveCost,savingsPlan/SavingsPlanEffectiveCost";
 
 fn iso_utc(out: &mut String, t: i64) {
-    let (y, m, d) = civil_from_days(t.div_euclid(86_400));
-    let s = t.rem_euclid(86_400);
-    let _ = write!(
-        out,
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        s / 3600,
-        s % 3600 / 60,
-        s % 60
-    );
+    write_iso_seconds(out, t);
+    out.push('Z');
 }
 
 /// `units / 10^decimals` as plain decimal text.

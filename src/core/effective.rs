@@ -104,9 +104,7 @@ mod tests {
     use super::*;
     use crate::core::error::Problem;
 
-    fn prices() -> Prices {
-        Prices::new(9000.0, 25.0, 730.0).unwrap()
-    }
+    use crate::core::prices::example_prices as prices;
 
     #[test]
     fn seed_80_hours_example() {

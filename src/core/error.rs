@@ -165,22 +165,11 @@ pub const MIN_MAGNITUDE: f64 = 1e-9;
 
 /// Validate a value that must be finite and strictly positive, up to `max`.
 pub fn positive(field: Field, value: f64, max: f64) -> Result<f64, InputError> {
-    if !value.is_finite() {
-        return Err(InputError::new(field, Problem::NotANumber));
-    }
-    if value <= 0.0 {
+    if value.is_finite() && value <= 0.0 {
         return Err(InputError::new(field, Problem::MustBePositive));
     }
-    if value < MIN_MAGNITUDE {
-        return Err(InputError::new(
-            field,
-            Problem::TooSmall { min: MIN_MAGNITUDE },
-        ));
-    }
-    if value > max {
-        return Err(InputError::new(field, Problem::TooLarge { max }));
-    }
-    Ok(value)
+    // Not a number, too small, too large: as for a value that may be zero.
+    non_negative(field, value, max)
 }
 
 /// Validate a value that must be finite and zero or more, up to `max`

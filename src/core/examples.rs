@@ -42,11 +42,12 @@ impl Example {
     }
 }
 
-/// SplitMix64: tiny, deterministic, good enough for example data.
-struct Rng(u64);
+/// SplitMix64: tiny, deterministic, good enough for example data (and the samples of
+/// `prom_samples`, `slurm_sample`).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -176,28 +177,10 @@ pub fn generate_minutely_csv(rows: usize) -> String {
     let mut out = String::with_capacity(rows.saturating_mul(23).saturating_add(16));
     out.push_str("time,gpus\n");
     let mut rng = Rng(0xBE7C_4000);
-    let start_day = 20_454; // 2026-01-01
-    let mut day = -1;
-    let mut date = String::new();
-    for i in 0..rows {
-        let d = start_day + (i / 1440) as i64;
-        if d != day {
-            day = d;
-            let (y, m, dd) = civil_from_days(d);
-            date.clear();
-            let _ = write!(date, "{y:04}-{m:02}-{dd:02}");
-        }
-        let minute = i % 1440;
+    each_minute(rows, |_, stamp| {
         let v = rng.next_u64() % 640;
-        let _ = writeln!(
-            out,
-            "{date} {:02}:{:02},{}.{}",
-            minute / 60,
-            minute % 60,
-            v / 10,
-            v % 10
-        );
-    }
+        let _ = writeln!(out, "{stamp},{}.{}", v / 10, v % 10);
+    });
     out
 }
 
@@ -277,6 +260,12 @@ fn push_tenths(out: &mut String, tenths: u64) {
 /// Calls `row(date_time, values)` for each of `rows` minutes from 2026-01-01 00:00.
 fn fleet_rows(rows: usize, mut row: impl FnMut(&str, &[u64; 8])) {
     let mut gen = FleetMinutes::new();
+    each_minute(rows, |i, stamp| row(stamp, &gen.at(i)));
+}
+
+/// Calls `f(i, "YYYY-MM-DD HH:MM")` for each minute `i` of `rows` minutes from 2026-01-01
+/// 00:00 (the date written once a day).
+fn each_minute(rows: usize, mut f: impl FnMut(usize, &str)) {
     let start_day = 20_454; // 2026-01-01
     let mut day = -1;
     let mut stamp = String::new();
@@ -291,7 +280,7 @@ fn fleet_rows(rows: usize, mut row: impl FnMut(&str, &[u64; 8])) {
         let minute = i % 1440;
         stamp.truncate(11);
         let _ = write!(stamp, "{:02}:{:02}", minute / 60, minute % 60);
-        row(&stamp, &gen.at(i));
+        f(i, &stamp);
     }
 }
 

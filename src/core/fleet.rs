@@ -1135,6 +1135,16 @@ mod tests {
         m.to_plain_string()
     }
 
+    /// A type the budget may buy up to its peak of (`most: None`).
+    fn open_type<'a>(name: &'a str, levels: &'a LevelProfile, prices: Prices) -> FleetType<'a> {
+        FleetType {
+            name,
+            levels,
+            prices,
+            most: None,
+        }
+    }
+
     /// A100: P = 9 000, r = 25; 200 h at 6 GPUs, 530 h at 4 (T = H = 730):
     /// O = [730, 730, 730, 730, 200, 200].
     fn a100() -> (LevelProfile, Prices) {
@@ -1238,20 +1248,7 @@ mod tests {
         // H100 (+16 500).
         let (la, pa) = a100();
         let (lh, ph) = h100();
-        let types = [
-            FleetType {
-                name: "A100",
-                levels: &la,
-                prices: pa,
-                most: None,
-            },
-            FleetType {
-                name: "H100",
-                levels: &lh,
-                prices: ph,
-                most: None,
-            },
-        ];
+        let types = [open_type("A100", &la, pa), open_type("H100", &lh, ph)];
         let a = allocate(&types, money(54_000)).unwrap();
         check_sums(&a);
         assert!(a.exact);
@@ -1311,20 +1308,7 @@ mod tests {
     fn zero_budget_commits_nothing() {
         let (la, pa) = a100();
         let (lh, ph) = h100();
-        let types = [
-            FleetType {
-                name: "A100",
-                levels: &la,
-                prices: pa,
-                most: None,
-            },
-            FleetType {
-                name: "H100",
-                levels: &lh,
-                prices: ph,
-                most: None,
-            },
-        ];
+        let types = [open_type("A100", &la, pa), open_type("H100", &lh, ph)];
         let a = allocate(&types, Money::ZERO).unwrap();
         check_sums(&a);
         assert_eq!(committed(&a), vec![0, 0]);
@@ -1340,12 +1324,7 @@ mod tests {
     #[test]
     fn one_type_takes_its_best_n_within_the_budget() {
         let (la, pa) = a100();
-        let types = [FleetType {
-            name: "A100",
-            levels: &la,
-            prices: pa,
-            most: None,
-        }];
+        let types = [open_type("A100", &la, pa)];
         // S = 0, 9 250, 18 500, 27 750, 37 000, 33 000, 29 000 (N = 0..=6).
         for (f, n, s) in [
             (8_999, 0, "0.00"),
@@ -1368,20 +1347,7 @@ mod tests {
         // Two identical types, money for one GPU: (0, 1) and (1, 0) save the same and spend
         // the same; (0, 1) is the smaller vector.
         let (la, pa) = a100();
-        let same = [
-            FleetType {
-                name: "first",
-                levels: &la,
-                prices: pa,
-                most: None,
-            },
-            FleetType {
-                name: "second",
-                levels: &la,
-                prices: pa,
-                most: None,
-            },
-        ];
+        let same = [open_type("first", &la, pa), open_type("second", &la, pa)];
         let a = allocate(&same, money(9_000)).unwrap();
         assert_eq!(committed(&a), vec![0, 1]);
         assert_eq!(
@@ -1398,12 +1364,7 @@ mod tests {
         );
         // A level busy exactly H* = 360 h saves nothing: committing it only spends more.
         let tie = history(&[(360, 1.0), (370, 0.0)]);
-        let types = [FleetType {
-            name: "tie",
-            levels: &tie,
-            prices: pa,
-            most: None,
-        }];
+        let types = [open_type("tie", &tie, pa)];
         let a = allocate(&types, money(9_000)).unwrap();
         assert_eq!(committed(&a), vec![0]);
         assert_eq!(a.left, money(9_000));
@@ -1412,12 +1373,7 @@ mod tests {
     #[test]
     fn errors_name_the_field() {
         let (la, pa) = a100();
-        let t = FleetType {
-            name: "A100",
-            levels: &la,
-            prices: pa,
-            most: None,
-        };
+        let t = open_type("A100", &la, pa);
         let e = allocate(&[], money(1)).unwrap_err();
         assert_eq!((e.field, e.problem), (Field::UsageHistory, Problem::Empty));
         assert!(allocate(&[t; MAX_FLEET_TYPES], money(1)).is_ok());
@@ -1440,12 +1396,7 @@ mod tests {
         // P rounds to 0.00: every N costs nothing, the best N is the saving's maximum.
         let lv = history(&[(10, 3.0), (10, 1.0)]);
         let prices = Prices::new(0.001, 1.0, 730.0).unwrap();
-        let types = [FleetType {
-            name: "free",
-            levels: &lv,
-            prices,
-            most: None,
-        }];
+        let types = [open_type("free", &lv, prices)];
         let a = allocate(&types, Money::ZERO).unwrap();
         check_sums(&a);
         assert_eq!(committed(&a), vec![3]);
@@ -1502,12 +1453,7 @@ mod tests {
             .map(|(i, lv)| {
                 let p = 2_345.67 + 1_789.13 * i as f64;
                 let r = p / (380.0 + 37.0 * i as f64);
-                FleetType {
-                    name: EIGHT[i],
-                    levels: lv,
-                    prices: Prices::new(p, r, 730.0).unwrap(),
-                    most: None,
-                }
+                open_type(EIGHT[i], lv, Prices::new(p, r, 730.0).unwrap())
             })
             .collect();
         let a = at_sixty_percent(&types);
@@ -1526,12 +1472,11 @@ mod tests {
             .enumerate()
             .map(|(i, lv)| {
                 let r = 1.29 + 0.73 * i as f64;
-                FleetType {
-                    name: EIGHT[i],
-                    levels: lv,
-                    prices: Prices::new((438.0 * r * 100.0).round() / 100.0, r, 730.0).unwrap(),
-                    most: None,
-                }
+                open_type(
+                    EIGHT[i],
+                    lv,
+                    Prices::new((438.0 * r * 100.0).round() / 100.0, r, 730.0).unwrap(),
+                )
             })
             .collect();
         let start = std::time::Instant::now();
@@ -1616,12 +1561,7 @@ mod tests {
         let types: Vec<FleetType> = profiles
             .iter()
             .zip(&prices)
-            .map(|(lv, &p)| FleetType {
-                name: "t",
-                levels: lv,
-                prices: p,
-                most: None,
-            })
+            .map(|(lv, &p)| open_type("t", lv, p))
             .collect();
         for f in [0, 565, 1_000, 2_500, 4_321, 5_000, 7_777, 10_000, 20_000] {
             check_dp_against_brute_force(&types, money(f));
@@ -1660,7 +1600,7 @@ mod tests {
             let types: Vec<FleetType> = profiles
                 .iter()
                 .zip(&prices)
-                .map(|(lv, &p)| FleetType { name: "t", levels: lv, prices: p, most: None })
+                .map(|(lv, &p)| open_type("t", lv, p))
                 .collect();
             let everything: Money = types
                 .iter()
@@ -1683,12 +1623,7 @@ mod tests {
                 .iter()
                 .zip(&profiles)
                 .enumerate()
-                .map(|(i, ((_, p, r, h), lv))| FleetType {
-                    name: NAMES[i],
-                    levels: lv,
-                    prices: Prices::new(*p, *r, *h).unwrap(),
-                    most: None,
-                })
+                .map(|(i, ((_, p, r, h), lv))| open_type(NAMES[i], lv, Prices::new(*p, *r, *h).unwrap()))
                 .collect();
             let everything: Money = types
                 .iter()

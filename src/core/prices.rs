@@ -40,3 +40,9 @@ impl Prices {
 pub fn spot_price(s: f64) -> Result<f64, InputError> {
     positive(Field::SpotPrice, s, MAX_HOURLY_PRICE)
 }
+
+/// The worked examples' prices, P = 9 000, r = 25, H = 730 (the engine's unit tests).
+#[cfg(test)]
+pub(crate) fn example_prices() -> Prices {
+    Prices::new(9000.0, 25.0, 730.0).unwrap()
+}

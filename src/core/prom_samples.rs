@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use crate::core::examples::{self, Example};
+use crate::core::examples::{self, Example, Rng};
 use crate::core::series::UsageSeries;
 
 /// The Prometheus examples under "Try an example".
@@ -56,19 +56,6 @@ pub const DCGM_MODEL: &str = "NVIDIA A100-SXM4-80GB";
 
 const STEP_S: i64 = 60;
 const STEPS_PER_HOUR: i64 = 3600 / STEP_S;
-
-/// SplitMix64 (deterministic utilisation figures).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// Busy units at each one-minute step of an hour of mean `v`: `round(60 v)` spread as
 /// evenly as whole numbers allow (the first steps get one more).
@@ -125,7 +112,7 @@ pub fn dcgm_from_series(s: &UsageSeries, gpus: usize, model: &str) -> String {
             for step in 0..STEPS_PER_HOUR {
                 let busy = per_step(v, step) as usize;
                 let rank = (g + h) % gpus;
-                let r = rng.next();
+                let r = rng.next_u64();
                 let util = if rank < busy { 40 + r % 60 } else { r % 10 };
                 if !first {
                     out.push(',');
@@ -209,7 +196,7 @@ pub fn generate_dcgm(gpus: usize, days: usize, step_s: u32) -> String {
             let hour = (t % 86_400) / 3600;
             // By day 90 % of the GPUs are busy, at night 40 %.
             let busy_share = if (8..20).contains(&hour) { 90 } else { 40 };
-            let r = rng.next();
+            let r = rng.next_u64();
             let util = if (r % 100) < busy_share {
                 30 + (r >> 8) % 70
             } else {

@@ -193,9 +193,7 @@ mod tests {
     use crate::core::series::UsageSeries;
     use crate::core::waterline::waterline;
 
-    fn prices() -> Prices {
-        Prices::new(9000.0, 25.0, 730.0).unwrap()
-    }
+    use crate::core::prices::example_prices as prices;
 
     #[test]
     fn four_rules_on_a_small_history() {

@@ -11,8 +11,8 @@
 
 use std::fmt::Write as _;
 
-use crate::core::calendar::civil_from_days;
-use crate::core::examples::{self, Example};
+use crate::core::calendar::write_iso_seconds;
+use crate::core::examples::{self, Example, Rng};
 use crate::core::series::UsageSeries;
 
 /// The header `sacct -P -X --format=…` writes.
@@ -25,30 +25,8 @@ pub fn sacct(start_unix: i64, utc_offset_minutes: i32) -> String {
     sacct_from_series(&s, true)
 }
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 fn push_time(out: &mut String, t: i64, off: i32) {
-    let local = t + i64::from(off) * 60;
-    let (y, m, d) = civil_from_days(local.div_euclid(86_400));
-    let s = local.rem_euclid(86_400);
-    let _ = write!(
-        out,
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
-        s / 3600,
-        s % 3600 / 60,
-        s % 60
-    );
+    write_iso_seconds(out, t + i64::from(off) * 60);
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -112,7 +90,7 @@ fn write_job(out: &mut String, id: u64, j: &Job, now: i64, off: i32, rng: &mut R
             let _ = write!(out, "billing={c},cpu={c},mem={}G,node=1", 4 * c);
         }
     }
-    let r = rng.next();
+    let r = rng.next_u64();
     let state = match j.end {
         End::Pending => "PENDING".to_string(),
         End::Cancelled(_) => "CANCELLED by 1001".to_string(),
@@ -272,9 +250,9 @@ pub fn generate_sacct(jobs: usize) -> String {
     let per = (YEAR_S / jobs.max(1) as i64).max(1);
     let end_of_log = T0 + YEAR_S;
     for i in 0..jobs {
-        let r = rng.next();
+        let r = rng.next_u64();
         let start = T0 + i as i64 * per + (r % per as u64) as i64;
-        let len = 300 + (rng.next() % (2 * 86_400 - 300)) as i64;
+        let len = 300 + (rng.next_u64() % (2 * 86_400 - 300)) as i64;
         let end = (start + len).min(end_of_log);
         let kind = r >> 32;
         let _ = write!(out, "{}|", 1_000_000 + i);

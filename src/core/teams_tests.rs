@@ -26,20 +26,14 @@ fn example_inputs() -> PlanInputs {
 }
 
 fn teams() -> Vec<TeamUsage<'static>> {
-    vec![
-        TeamUsage {
-            name: "A",
-            values: &A,
-        },
-        TeamUsage {
-            name: "B",
-            values: &B,
-        },
-        TeamUsage {
-            name: "C",
-            values: &C,
-        },
-    ]
+    abc(&A, &B, &C)
+}
+
+/// Teams A, B and C with these hours.
+fn abc<'a>(a: &'a [f64], b: &'a [f64], c: &'a [f64]) -> Vec<TeamUsage<'a>> {
+    [("A", a), ("B", b), ("C", c)]
+        .map(|(name, values)| TeamUsage { name, values })
+        .to_vec()
 }
 
 fn example_pools() -> PlanPools {
@@ -198,20 +192,28 @@ fn game(n: usize, seed: u64) -> Vec<i64> {
     v
 }
 
+/// Team i's hours: one hour, the i-th (the unit vector e_i), for a game given as a table.
+fn unit_rows(n: usize) -> Vec<Vec<f64>> {
+    (0..n)
+        .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
+        .collect()
+}
+
+/// The coalition whose summed unit rows are `vals`, as a bit mask (team i is bit i).
+fn coalition(vals: &[f64]) -> usize {
+    vals.iter()
+        .enumerate()
+        .filter(|(_, &x)| x > 0.5)
+        .fold(0usize, |m, (i, _)| m | (1 << i))
+}
+
 /// Run `shapley` on a game given as a table: team i's "values" are the unit vector e_i
 /// (one hour each), so the coalition's values say who is in it.
 fn shapley_of_table(v: &[i64], n: usize) -> Shapley {
-    let rows: Vec<Vec<f64>> = (0..n)
-        .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
-        .collect();
+    let rows = unit_rows(n);
     let refs: Vec<&[f64]> = rows.iter().map(|r| r.as_slice()).collect();
     shapley(&refs, |vals: &[f64]| {
-        let mask = vals
-            .iter()
-            .enumerate()
-            .filter(|(_, &x)| x > 0.5)
-            .fold(0usize, |m, (i, _)| m | (1 << i));
-        Ok::<_, ()>(Money::from_cents(v[mask]))
+        Ok::<_, ()>(Money::from_cents(v[coalition(vals)]))
     })
     .unwrap()
 }
@@ -295,9 +297,7 @@ fn shapley_efficiency_symmetry_null() {
 fn ten_teams_exact_eleven_sampled() {
     // A game additive in the teams (v(S) = Σ c_i): every φᵢ = c_i, exact or sampled.
     for n in [10usize, 11, 40] {
-        let rows: Vec<Vec<f64>> = (0..n)
-            .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
-            .collect();
+        let rows = unit_rows(n);
         let refs: Vec<&[f64]> = rows.iter().map(|r| r.as_slice()).collect();
         let s = shapley(&refs, |vals: &[f64]| {
             Ok::<_, ()>(Money::from_cents(
@@ -327,18 +327,9 @@ fn sampled_is_close_and_sums_exactly() {
     let n = 12;
     let v = game(n, 4242);
     let exact = {
-        let rows: Vec<Vec<f64>> = (0..n)
-            .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
-            .collect();
+        let rows = unit_rows(n);
         let refs: Vec<&[f64]> = rows.iter().map(|r| r.as_slice()).collect();
-        let mut cost = |vals: &[f64]| {
-            let mask = vals
-                .iter()
-                .enumerate()
-                .filter(|(_, &x)| x > 0.5)
-                .fold(0usize, |m, (i, _)| m | (1 << i));
-            Ok::<_, ()>(Money::from_cents(v[mask]))
-        };
+        let mut cost = |vals: &[f64]| Ok::<_, ()>(Money::from_cents(v[coalition(vals)]));
         // The exact method on 12 teams (a run forced exact), and the sampled one.
         let mut exact_run = ShapleyRun {
             n,
@@ -392,20 +383,7 @@ fn window_prices_money_only_on_the_lookback() {
     let a: Vec<f64> = [5.0, 5.0].iter().chain(A.iter()).copied().collect();
     let b: Vec<f64> = [0.0, 0.0].iter().chain(B.iter()).copied().collect();
     let c: Vec<f64> = [0.0, 0.0].iter().chain(C.iter()).copied().collect();
-    let t = vec![
-        TeamUsage {
-            name: "A",
-            values: &a,
-        },
-        TeamUsage {
-            name: "B",
-            values: &b,
-        },
-        TeamUsage {
-            name: "C",
-            values: &c,
-        },
-    ];
+    let t = abc(&a, &b, &c);
     let inputs = TeamTableInputs {
         window_start: 2,
         ..TeamTableInputs::default()

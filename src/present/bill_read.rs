@@ -197,34 +197,22 @@ pub fn bill_read(l: Lang, cur: &CurReport, page: Currency, hours_per_month: f64)
         CurVersion::Cur1 => "CUR 1.0",
         CurVersion::Cur2 => "CUR 2.0",
     };
-    let daily = if cur.daily_rows > 0 {
-        match l {
-            Lang::En => format!(
-                "; {} daily rows, each day's usage spread evenly over its 24 hours",
-                n(cur.daily_rows)
-            ),
-            Lang::Zh => format!(
-                "；{} 行按天计，每天的用量平均摊到其 24 小时",
-                n(cur.daily_rows)
-            ),
-        }
-    } else {
-        String::new()
+    // "; N rows of another kind, and how they were read", when there are any.
+    let rows_note = |count: usize, en: &str, zh: &str| match (count, l) {
+        (0, _) => String::new(),
+        (_, Lang::En) => format!("; {} {en}", n(count)),
+        (_, Lang::Zh) => format!("；{} {zh}", n(count)),
     };
-    let other = if cur.other_window_rows > 0 {
-        match l {
-            Lang::En => format!(
-                "; {} rows over another span (a month, part of an hour), spread evenly over it",
-                n(cur.other_window_rows)
-            ),
-            Lang::Zh => format!(
-                "；{} 行的时段为其他长度（一个月、不足一小时），平均摊到该时段",
-                n(cur.other_window_rows)
-            ),
-        }
-    } else {
-        String::new()
-    };
+    let daily = rows_note(
+        cur.daily_rows,
+        "daily rows, each day's usage spread evenly over its 24 hours",
+        "行按天计，每天的用量平均摊到其 24 小时",
+    );
+    let other = rows_note(
+        cur.other_window_rows,
+        "rows over another span (a month, part of an hour), spread evenly over it",
+        "行的时段为其他长度（一个月、不足一小时），平均摊到该时段",
+    );
     let summary = match l {
         Lang::En => format!(
             "{version}: {} rows read, {} GPU instance rows counted ({} hourly{daily}{other}). Several rows in one hour add up.",

@@ -28,10 +28,7 @@ pub fn present(
     p: f64,
     r: f64,
 ) -> Presented<BreakevenView> {
-    let b = match b {
-        Ok(b) => b,
-        Err(e) => return failed(l, e),
-    };
+    let b = b.as_ref().or_else(|e| failed(l, e))?;
     let hours = number_trim(b.hours, 1, l);
     let util_pct = b.utilization * 100.0;
     let formula = format!(

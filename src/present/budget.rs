@@ -4,6 +4,7 @@
 use super::{failed, Presented, Shown};
 use crate::core::budget::{BudgetSplit, ImpliedSplit};
 use crate::core::error::InputError;
+use crate::core::money::Money;
 use crate::core::plan::PlanInputs;
 use crate::format::Lang;
 use crate::format::{money, number_trim, percent};
@@ -32,11 +33,20 @@ pub fn present(
     implied: &Result<ImpliedSplit, InputError>,
     inputs: &PlanInputs,
 ) -> Presented<BudgetView> {
-    let b = match split {
-        Ok(b) => b,
-        Err(e) => return failed(l, e),
-    };
+    let b = split.as_ref().or_else(|e| failed(l, e))?;
     let m = |x| money(x, cur, l);
+    // What a share buys: its money — its GPU-hours.
+    let bought = |share: Money, hours: f64, (en, zh)| {
+        Shown::new(
+            format!(
+                "{} — {}{}",
+                m(share),
+                number_trim(hours, 1, l),
+                pick(l, en, zh)
+            ),
+            share.to_plain_string(),
+        )
+    };
     let gpus = match l {
         Lang::En => format!(
             "buys {} monthly GPU{} ({} left over)",
@@ -76,23 +86,15 @@ pub fn present(
     Ok(BudgetView {
         fixed: Shown::new(m(b.fixed), b.fixed.to_plain_string()),
         fixed_gpus: Shown::new(gpus, b.fixed_gpus.to_string()),
-        elastic: Shown::new(
-            format!(
-                "{} — {}{}",
-                m(b.elastic),
-                number_trim(b.on_demand_gpu_hours, 1, l),
-                pick(l, " on-demand GPU-hours", " 按量 GPU 小时")
-            ),
-            b.elastic.to_plain_string(),
+        elastic: bought(
+            b.elastic,
+            b.on_demand_gpu_hours,
+            (" on-demand GPU-hours", " 按量 GPU 小时"),
         ),
-        spot: Shown::new(
-            format!(
-                "{} — {}{}",
-                m(b.spot),
-                number_trim(b.spot_gpu_hours, 1, l),
-                pick(l, " spot GPU-hours", " 竞价 GPU 小时")
-            ),
-            b.spot.to_plain_string(),
+        spot: bought(
+            b.spot,
+            b.spot_gpu_hours,
+            (" spot GPU-hours", " 竞价 GPU 小时"),
         ),
         implied,
         formula,

@@ -41,10 +41,7 @@ pub fn present(
     burst: &Result<Burst, InputError>,
     inputs: &PlanInputs,
 ) -> Presented<BurstView> {
-    let b = match burst {
-        Ok(b) => b,
-        Err(e) => return failed(l, e),
-    };
+    let b = burst.as_ref().or_else(|e| failed(l, e))?;
     let w = &b.with_elastic;
     let fixed = |f: &dyn Fn(&BurstScenario) -> Shown| {
         b.fixed_only
@@ -100,36 +97,34 @@ pub fn present(
     let fixed_gpus = inputs.burst_fixed_gpus as u64;
     let all_gpus = fixed_gpus + inputs.burst_elastic_gpus as u64;
     let d = number_trim(inputs.burst_job_hours, 2, l);
-    let fixed_line = match &b.fixed_only {
-        Some(f) => format!(
-            "{}: ⌊{} / {}⌋ = {} {}; ⌈{} / {}⌉ = {} {} × {} h = {} h.  ",
-            pick(l, "Fixed only", "仅固定"),
-            fixed_gpus,
+    // `label: ⌊gpus / g⌋ = slots; ⌈jobs / slots⌉ = batches × d h = wall h` for one side.
+    let batches = |label: &str, gpus: u64, batches, wall_hours| {
+        format!(
+            "{}: ⌊{} / {}⌋ = {} {}; ⌈{} / {}⌉ = {} {} × {} h = {} h",
+            label,
+            gpus,
             g,
-            slots_max(fixed_gpus),
+            slots_max(gpus),
             pick(l, "slots", "个并行位"),
             inputs.burst_jobs,
-            slots_max(fixed_gpus),
-            f.batches,
+            slots_max(gpus),
+            batches,
             pick(l, "batches", "批"),
             d,
-            number_trim(f.wall_hours, 2, l)
-        ),
+            number_trim(wall_hours, 2, l)
+        )
+    };
+    let fixed_line = match &b.fixed_only {
+        Some(f) => {
+            let label = pick(l, "Fixed only", "仅固定");
+            format!("{}.  ", batches(label, fixed_gpus, f.batches, f.wall_hours))
+        }
         None => String::new(),
     };
+    let elastic = pick(l, "With elastic", "加弹性");
     let formula = format!(
-        "{fixed_line}{}: ⌊{} / {}⌋ = {} {}; ⌈{} / {}⌉ = {} {} × {} h = {} h; {} max(0, {} × {} − {}) = {} GPU; {} {} GPU·h × {} = {}",
-        pick(l, "With elastic", "加弹性"),
-        all_gpus,
-        g,
-        slots_max(all_gpus),
-        pick(l, "slots", "个并行位"),
-        inputs.burst_jobs,
-        slots_max(all_gpus),
-        w.batches,
-        pick(l, "batches", "批"),
-        d,
-        number_trim(w.wall_hours, 2, l),
+        "{fixed_line}{}; {} max(0, {} × {} − {}) = {} GPU; {} {} GPU·h × {} = {}",
+        batches(elastic, all_gpus, w.batches, w.wall_hours),
         pick(l, "rented", "租用"),
         w.parallel_jobs,
         g,

@@ -30,10 +30,7 @@ pub fn present(
     r: f64,
     from_history: bool,
 ) -> Presented<EffectiveView> {
-    let ec = match ec {
-        Ok(ec) => ec,
-        Err(e) => return failed(l, e),
-    };
+    let ec = ec.as_ref().or_else(|e| failed(l, e))?;
     let h = number_trim(ec.used_hours, 1, l);
     let per_hour = ec.cost_per_used_hour.map(|m| money(m, cur, l));
     let verdict = match (ec.cheaper, l) {

@@ -108,39 +108,31 @@ pub fn present(
         .collect();
     let a = &f.allocation;
     let unconstrained = commits(l, &f.rows, |r| r.n_star);
+    let m = |x| money(x, cur, l);
+    let (budget, spent, left) = (m(a.fixed_budget), m(a.fixed_spent), m(a.left));
+    let (own_fixed, own_saving, saving) = (
+        m(a.unconstrained_fixed),
+        m(a.unconstrained_saving),
+        m(a.saving),
+    );
+    let own = if unconstrained.is_empty() {
+        pick(l, "none", "无").to_string()
+    } else {
+        unconstrained
+    };
     let budget = match (l, a.budget_binds) {
         (Lang::En, true) => format!(
-            "The fixed budget of {} buys {} of monthly GPUs; {} is left. Without that limit each type would commit its own N*: {} ({} fixed), saving {} a month against all on demand instead of {}.",
-            money(a.fixed_budget, cur, l),
-            money(a.fixed_spent, cur, l),
-            money(a.left, cur, l),
-            if unconstrained.is_empty() { "none".into() } else { unconstrained },
-            money(a.unconstrained_fixed, cur, l),
-            money(a.unconstrained_saving, cur, l),
-            money(a.saving, cur, l),
+            "The fixed budget of {budget} buys {spent} of monthly GPUs; {left} is left. Without that limit each type would commit its own N*: {own} ({own_fixed} fixed), saving {own_saving} a month against all on demand instead of {saving}."
         ),
         (Lang::Zh, true) => format!(
-            "固定预算 {} 购入包月 GPU {}，剩余 {}。若不受预算限制，各型号按各自的 N* 固定：{}（固定支出 {}），每月比全部按量节省 {}，而不是 {}。",
-            money(a.fixed_budget, cur, l),
-            money(a.fixed_spent, cur, l),
-            money(a.left, cur, l),
-            if unconstrained.is_empty() { "无".into() } else { unconstrained },
-            money(a.unconstrained_fixed, cur, l),
-            money(a.unconstrained_saving, cur, l),
-            money(a.saving, cur, l),
+            "固定预算 {budget} 购入包月 GPU {spent}，剩余 {left}。若不受预算限制，各型号按各自的 N* 固定：{own}（固定支出 {own_fixed}），每月比全部按量节省 {own_saving}，而不是 {saving}。"
         ),
         (Lang::En, false) => format!(
-            "The fixed budget of {} covers every type's commitment: {} spent, {} left.",
-            money(a.fixed_budget, cur, l),
-            money(a.fixed_spent, cur, l),
-            money(a.left, cur, l),
+            "The fixed budget of {budget} covers every type's commitment: {spent} spent, {left} left."
         ),
-        (Lang::Zh, false) => format!(
-            "固定预算 {} 足够覆盖各型号的固定部分：已用 {}，剩余 {}。",
-            money(a.fixed_budget, cur, l),
-            money(a.fixed_spent, cur, l),
-            money(a.left, cur, l),
-        ),
+        (Lang::Zh, false) => {
+            format!("固定预算 {budget} 足够覆盖各型号的固定部分：已用 {spent}，剩余 {left}。")
+        }
     };
     let formula = format!(
         "{}: Σ N_t·P_t = {} ≤ F = {};  {}: {} − {} = {}",

@@ -38,10 +38,7 @@ pub fn present(
     elastic_gpu_hours: Option<f64>,
     inputs: &PlanInputs,
 ) -> Presented<HiddenView> {
-    let h = match hidden {
-        Ok(h) => h,
-        Err(e) => return failed(l, e),
-    };
+    let h = hidden.as_ref().or_else(|e| failed(l, e))?;
     let m = |x: Money| money(x, cur, l);
     let r = Money::from_f64(inputs.on_demand_price);
     let total = m(h.total);

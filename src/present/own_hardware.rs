@@ -39,10 +39,7 @@ pub fn present(
     own: &Result<OwnHardware, InputError>,
     inputs: &PlanInputs,
 ) -> Presented<OwnHardwareView> {
-    let o = match own {
-        Ok(o) => o,
-        Err(e) => return failed(l, e),
-    };
+    let o = own.as_ref().or_else(|e| failed(l, e))?;
     let m = |x: Money| money(x, cur, l);
     let p_own = m(o.monthly);
     let per_day = number_trim(o.breakeven_hours_per_day, 2, l);

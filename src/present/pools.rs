@@ -39,10 +39,7 @@ pub fn present(
     p: f64,
     r: f64,
 ) -> Presented<PoolsView> {
-    let pools = match pools {
-        Ok(pools) => pools,
-        Err(e) => return failed(l, e),
-    };
+    let pools = pools.as_ref().or_else(|e| failed(l, e))?;
     let cost = |m: Money| Shown::new(money(m, cur, l), m.to_plain_string());
     let share = |f: f64| percent(f, 1, l);
     let hours = |h: f64| format!("{} h", number_trim(h, 1, l));

@@ -54,47 +54,47 @@ pub fn meaning_name(l: Lang, m: ColumnMeaning) -> &'static str {
 
 /// Why the columns were read as they were, as a clause.
 fn why_text(l: Lang, why: &MeaningWhy) -> String {
-    match (why, l) {
-        (MeaningWhy::Metric(m), Lang::En) => format!("the headers name {m}"),
-        (MeaningWhy::Metric(m), Lang::Zh) => format!("表头写明 {m}"),
-        (MeaningWhy::Percent, _) => {
-            pick(l, "the cells are written with %", "单元格带 %").to_string()
+    let (en, zh) = match why {
+        MeaningWhy::Metric(m) => {
+            return match l {
+                Lang::En => format!("the headers name {m}"),
+                Lang::Zh => format!("表头写明 {m}"),
+            }
         }
-        (MeaningWhy::HeaderWord, _) => pick(
-            l,
+        MeaningWhy::Percent => (
+            "the cells are written with %",
+            "单元格带 %",
+        ),
+        MeaningWhy::HeaderWord => (
             "every header names a utilisation",
             "每列表头都写明利用率",
-        )
-        .to_string(),
-        (MeaningWhy::LabelSets, _) => pick(
-            l,
+        ),
+        MeaningWhy::LabelSets => (
             "each header is a Prometheus label set naming one GPU",
             "每列表头是指明一块 GPU 的 Prometheus 标签集",
-        )
-        .to_string(),
-        (MeaningWhy::GpuNames, _) => {
-            pick(l, "each header names one GPU", "每列表头指明一块 GPU").to_string()
-        }
-        (MeaningWhy::Default, _) => pick(
-            l,
+        ),
+        MeaningWhy::GpuNames => (
+            "each header names one GPU",
+            "每列表头指明一块 GPU",
+        ),
+        MeaningWhy::Default => (
             "nothing in the file says otherwise",
             "文件中没有其他说明",
-        )
-        .to_string(),
-        (MeaningWhy::Choice, _) => pick(l, "as you chose", "按您的选择").to_string(),
-        (MeaningWhy::Measures, _) => pick(
-            l,
+        ),
+        MeaningWhy::Choice => (
+            "as you chose",
+            "按您的选择",
+        ),
+        MeaningWhy::Measures => (
             "the columns measure one pool several ways (capacity, reserved, usage): the reserved (else used) column is read, never their sum",
             "各列是同一资源池的不同度量（容量、预留、使用）：读取预留列（否则读取使用列），绝不相加",
-        )
-        .to_string(),
-        (MeaningWhy::SameNames, _) => pick(
-            l,
+        ),
+        MeaningWhy::SameNames => (
             "several columns share one name, so what they hold is not written",
             "多列同名，文件没有写明各列含义",
-        )
-        .to_string(),
-    }
+        ),
+    };
+    pick(l, en, zh).to_string()
 }
 
 /// "a GPU is busy at or above 10 %" (a ratio column: "… (0.1 as a ratio)").

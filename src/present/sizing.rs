@@ -68,10 +68,7 @@ pub fn present(
     p: f64,
     r: f64,
 ) -> Presented<SizingView> {
-    let table = match sizing {
-        Ok(t) => t,
-        Err(e) => return failed(l, e),
-    };
+    let table = sizing.as_ref().or_else(|e| failed(l, e))?;
     let n_star = commitment.as_ref().ok().map(|c| c.n_star);
     let formula = commitment.as_ref().ok().and_then(|c| {
         let row = c.rows.iter().find(|row| row.n == c.n_star)?;
@@ -127,32 +124,19 @@ fn row_view(l: Lang, cur: &str, row: &SizingRow) -> RowView {
 }
 
 fn guard_view(l: Lang, g: &RecentDropGuard) -> GuardView {
+    let (recent, long) = (g.recent_days, g.long_days);
+    let (a, b, n) = (g.recent_n_star, g.long_n_star, g.recommended);
+    let dropped = if g.drop_detected {
+        pick(l, " (usage dropped recently)", "（近期用量下降）")
+    } else {
+        ""
+    };
     let text = match l {
         Lang::En => format!(
-            "Recent-drop guard: N* over the last {} days = {}, over the last {} days = {} → the lower, {}, is safer{}.",
-            g.recent_days,
-            g.recent_n_star,
-            g.long_days,
-            g.long_n_star,
-            g.recommended,
-            if g.drop_detected {
-                " (usage dropped recently)"
-            } else {
-                ""
-            }
+            "Recent-drop guard: N* over the last {recent} days = {a}, over the last {long} days = {b} → the lower, {n}, is safer{dropped}."
         ),
         Lang::Zh => format!(
-            "近期下降保护：最近 {} 天的 N* = {}，最近 {} 天的 N* = {} → 取较低的 {}{}。",
-            g.recent_days,
-            g.recent_n_star,
-            g.long_days,
-            g.long_n_star,
-            g.recommended,
-            if g.drop_detected {
-                "（近期用量下降）"
-            } else {
-                ""
-            }
+            "近期下降保护：最近 {recent} 天的 N* = {a}，最近 {long} 天的 N* = {b} → 取较低的 {n}{dropped}。"
         ),
     };
     GuardView {

@@ -26,60 +26,61 @@ fn jobs_word(l: Lang, n: usize) -> &'static str {
     }
 }
 
+/// `n` jobs and what of them: `{n} job(s){en}` in English, `{zh.0}{n} 个作业{zh.1}` in Chinese.
+fn jobs_text(l: Lang, n: usize, en: &str, zh: (&str, &str)) -> String {
+    match l {
+        Lang::En => format!("{n} {}{en}", jobs_word(l, n)),
+        Lang::Zh => format!("{}{n} 个作业{}", zh.0, zh.1),
+    }
+}
+
+/// A line of the report that counts `count` (its `data-value`), never a warning.
+fn counted(testid: &'static str, term: &'static str, text: String, count: usize) -> Line {
+    Line {
+        testid,
+        term,
+        text,
+        value: count.to_string(),
+        warn: false,
+    }
+}
+
 /// The report's lines for a `sacct` export read in `zone` (the planning zone).
 pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
-    let n = |v: usize| v.to_string();
     let mut out = Vec::new();
-    out.push(Line {
-        testid: "slurm-jobs",
-        term: pick(l, "Jobs read", "读取的作业"),
-        text: match l {
-            Lang::En => format!(
-                "{} {} (allocation rows, by {})",
-                r.jobs,
-                jobs_word(l, r.jobs),
-                r.id_column
-            ),
-            Lang::Zh => format!("{} 个作业（分配行，按 {} 识别）", r.jobs, r.id_column),
-        },
-        value: n(r.jobs),
-        warn: false,
-    });
+    let id = &r.id_column;
+    out.push(counted(
+        "slurm-jobs",
+        pick(l, "Jobs read", "读取的作业"),
+        jobs_text(
+            l,
+            r.jobs,
+            &format!(" (allocation rows, by {id})"),
+            ("", &format!("（分配行，按 {id} 识别）")),
+        ),
+        r.jobs,
+    ));
     let hours = number_trim(r.gpu_hours, 1, l);
-    out.push(Line {
-        testid: "slurm-gpu-jobs",
-        term: pick(l, "Jobs with GPUs", "使用 GPU 的作业"),
-        text: match l {
-            Lang::En => format!(
-                "{} {}, {hours} GPU-hours, each counted for the part of each hour it ran",
-                r.gpu_jobs,
-                jobs_word(l, r.gpu_jobs)
-            ),
-            Lang::Zh => format!(
-                "{} 个作业，共 {hours} GPU·小时，按每小时内实际运行的时长计入",
-                r.gpu_jobs
-            ),
-        },
-        value: n(r.gpu_jobs),
-        warn: false,
-    });
-    out.push(Line {
-        testid: "slurm-no-gpu",
-        term: pick(l, "Jobs without GPUs", "未用 GPU 的作业"),
-        text: match l {
-            Lang::En => format!(
-                "{} {}: no gres/gpu in AllocTRES, counted as 0 GPUs",
-                r.no_gpu_jobs,
-                jobs_word(l, r.no_gpu_jobs)
-            ),
-            Lang::Zh => format!(
-                "{} 个作业：AllocTRES 中没有 gres/gpu，按 0 张 GPU 计",
-                r.no_gpu_jobs
-            ),
-        },
-        value: n(r.no_gpu_jobs),
-        warn: false,
-    });
+    let en = format!(", {hours} GPU-hours, each counted for the part of each hour it ran");
+    let zh = format!("，共 {hours} GPU·小时，按每小时内实际运行的时长计入");
+    out.push(counted(
+        "slurm-gpu-jobs",
+        pick(l, "Jobs with GPUs", "使用 GPU 的作业"),
+        jobs_text(l, r.gpu_jobs, &en, ("", &zh)),
+        r.gpu_jobs,
+    ));
+    let en = ": no gres/gpu in AllocTRES, counted as 0 GPUs";
+    out.push(counted(
+        "slurm-no-gpu",
+        pick(l, "Jobs without GPUs", "未用 GPU 的作业"),
+        jobs_text(
+            l,
+            r.no_gpu_jobs,
+            en,
+            ("", "：AllocTRES 中没有 gres/gpu，按 0 张 GPU 计"),
+        ),
+        r.no_gpu_jobs,
+    ));
     let mut steps = match l {
         _ if r.steps_skipped + r.steps_counted == 0 => pick(
             l,
@@ -102,30 +103,26 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
             Lang::Zh => format!("；{} 个按作业计入（文件中没有其分配行）", r.steps_counted),
         });
     }
-    out.push(Line {
-        testid: "slurm-steps",
-        term: pick(l, "Job steps", "作业步"),
-        text: steps,
-        value: n(r.steps_skipped),
-        warn: false,
-    });
-    out.push(Line {
-        testid: "slurm-never-started",
-        term: pick(l, "Never started", "从未开始"),
-        text: match l {
-            Lang::En => format!(
-                "{} {} skipped (pending, or cancelled before they started: Start Unknown or None)",
-                r.never_started,
-                jobs_word(l, r.never_started)
+    out.push(counted(
+        "slurm-steps",
+        pick(l, "Job steps", "作业步"),
+        steps,
+        r.steps_skipped,
+    ));
+    out.push(counted(
+        "slurm-never-started",
+        pick(l, "Never started", "从未开始"),
+        jobs_text(
+            l,
+            r.never_started,
+            " skipped (pending, or cancelled before they started: Start Unknown or None)",
+            (
+                "跳过 ",
+                "（排队中，或开始前已取消：Start 为 Unknown 或 None）",
             ),
-            Lang::Zh => format!(
-                "跳过 {} 个作业（排队中，或开始前已取消：Start 为 Unknown 或 None）",
-                r.never_started
-            ),
-        },
-        value: n(r.never_started),
-        warn: false,
-    });
+        ),
+        r.never_started,
+    ));
     let running = match (r.run_to, l) {
         (Some(t), Lang::En) => format!(
             "{} {} (End Unknown), counted as running until {}, the latest time in the file",
@@ -143,13 +140,12 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
             Lang::Zh => "无（每个作业都有 End）".to_string(),
         },
     };
-    out.push(Line {
-        testid: "slurm-running",
-        term: pick(l, "Still running", "仍在运行"),
-        text: running,
-        value: n(r.running),
-        warn: false,
-    });
+    out.push(counted(
+        "slurm-running",
+        pick(l, "Still running", "仍在运行"),
+        running,
+        r.running,
+    ));
     if !r.types.is_empty() {
         let sep = pick(l, ", ", "、");
         let list: Vec<String> = r
@@ -175,13 +171,8 @@ pub fn report_lines(l: Lang, r: &SlurmReport, zone: &Zone) -> Vec<Line> {
                 "。未注明型号的 GPU 作为单独的型号规划。",
             ));
         }
-        out.push(Line {
-            testid: "slurm-types",
-            term: pick(l, "GPU types (gres/gpu:…)", "GPU 型号（gres/gpu:…）"),
-            text,
-            value: n(r.types.len()),
-            warn: false,
-        });
+        let term = pick(l, "GPU types (gres/gpu:…)", "GPU 型号（gres/gpu:…）");
+        out.push(counted("slurm-types", term, text, r.types.len()));
     }
     out
 }

@@ -49,10 +49,7 @@ pub fn present(
     se: &Result<SpotEffective, InputError>,
     inputs: &PlanInputs,
 ) -> Presented<SpotView> {
-    let se = match se {
-        Ok(se) => se,
-        Err(e) => return failed(l, e),
-    };
+    let se = se.as_ref().or_else(|e| failed(l, e))?;
     let lambda = inputs.interruption_rate;
     let delta = inputs.checkpoint_save_hours;
     let restart = inputs.restart_hours;
@@ -194,10 +191,7 @@ pub fn present_no_checkpoint(
     n: &Result<NoCheckpointRun, InputError>,
     inputs: &PlanInputs,
 ) -> Presented<NoCheckpointView> {
-    let n = match n {
-        Ok(n) => n,
-        Err(e) => return failed(l, e),
-    };
+    let n = n.as_ref().or_else(|e| failed(l, e))?;
     let lambda = inputs.interruption_rate;
     let cost = money(n.expected_cost, cur, l);
     let on_demand = money(n.on_demand_cost, cur, l);

@@ -295,20 +295,8 @@ mod tests {
         let a = [1.0, 1.0, 2.0, 0.0];
         let b = [0.0, 1.0, 1.0, 1.0];
         let c = [0.0, 0.0, 1.0, 3.0];
-        let teams = [
-            TeamUsage {
-                name: "A",
-                values: &a,
-            },
-            TeamUsage {
-                name: "B",
-                values: &b,
-            },
-            TeamUsage {
-                name: UNALLOCATED,
-                values: &c,
-            },
-        ];
+        let teams = [("A", &a), ("B", &b), (UNALLOCATED, &c)]
+            .map(|(name, values)| TeamUsage { name, values });
         let pools = PlanPools {
             gpus: 2,
             monthly_price: 12_000.0,
@@ -317,17 +305,11 @@ mod tests {
             spot: Money::from_cents(292_000),
         };
         let t = team_table(&teams, &pools, &TeamTableInputs::default());
-        let v = present(
-            Lang::En,
-            "¥",
-            &t,
-            pools.total(),
-            2,
-            &TeamSource::Column("Account".into()),
-            &[0, 1, 2],
-            SHOWN_TEAMS,
-        )
-        .unwrap();
+        let source = TeamSource::Column("Account".into());
+        let shown = |l, order: &[usize], most| {
+            present(l, "¥", &t, pools.total(), 2, &source, order, most).unwrap()
+        };
+        let v = shown(Lang::En, &[0, 1, 2], SHOWN_TEAMS);
         assert_eq!(v.rest, None);
         assert_eq!(v.rows[0].total.text, "¥13,296.97");
         assert_eq!(v.rows[2].name, "(no team)");
@@ -339,30 +321,10 @@ mod tests {
             "{}",
             v.summary
         );
-        let zh = present(
-            Lang::Zh,
-            "¥",
-            &t,
-            pools.total(),
-            2,
-            &TeamSource::Column("Account".into()),
-            &[0, 1, 2],
-            SHOWN_TEAMS,
-        )
-        .unwrap();
+        let zh = shown(Lang::Zh, &[0, 1, 2], SHOWN_TEAMS);
         assert_eq!(zh.rows[2].name, "（未归属）");
         // Two shown, the third summed in one row.
-        let two = present(
-            Lang::En,
-            "¥",
-            &t,
-            pools.total(),
-            2,
-            &TeamSource::Column("Account".into()),
-            &[2, 0, 1],
-            2,
-        )
-        .unwrap();
+        let two = shown(Lang::En, &[2, 0, 1], 2);
         assert_eq!(
             (two.rows[0].name.as_str(), two.rows[0].index),
             ("(no team)", 2)

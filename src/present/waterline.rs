@@ -68,10 +68,7 @@ pub fn present(
     start: u32,
     end: u32,
 ) -> Presented<WaterlineView> {
-    let w = match w {
-        Ok(w) => w,
-        Err(e) => return failed(l, e),
-    };
+    let w = w.as_ref().or_else(|e| failed(l, e))?;
     let q = number_trim(w.quantile * 100.0, 1, l);
     let overall = number_trim(w.overall, 2, l);
     let bands = w

@@ -1,5 +1,17 @@
 //! Shared by the tests/fuzz_*.rs suites (included with `#[path]`; a subdirectory, so not a test target).
 
+use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
+
+/// A suite's proptest configuration: [`cases`]`(default)` cases, failing inputs kept in the
+/// file `regressions` (e.g. `tests/regressions/fuzz_url.txt`).
+pub fn config(default: u32, regressions: &'static str) -> ProptestConfig {
+    ProptestConfig {
+        cases: cases(default),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
+        ..ProptestConfig::default()
+    }
+}
+
 /// Case count: `PROPTEST_CASES` when set (long runs from `scripts/bench`), else `default`.
 pub fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")

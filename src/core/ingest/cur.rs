@@ -17,7 +17,7 @@ use super::timestamp::{parse_datetime, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
     excerpt, ColumnUse, DateOrder, Delimiter, Format, IngestError, ParseOptions, ParseReport,
-    ParseResult, Parsed, RejectReason, Teams, TimestampStyle, ValueColumn, MAX_HOURS,
+    ParseResult, Parsed, RejectReason, RowError, Teams, TimestampStyle, ValueColumn, MAX_HOURS,
 };
 use crate::core::gpu_instances::{gpu_family, lookup};
 use crate::core::series::UsageSeries;
@@ -645,9 +645,6 @@ fn instance_usage(usage_type: &str) -> Option<(bool, &str)> {
 /// A column's cell in a record: `None` without the column, `Some(Err)` past the record's end.
 type CellRef<'a> = Option<Result<(&'a str, (usize, usize)), ()>>;
 
-/// Why a record was rejected, and the byte range of the offending cell.
-type RowError = (RejectReason, Option<(usize, usize)>);
-
 /// The reading of a CUR, fed its data records one by one.
 pub(crate) struct CurRows {
     header: CurHeader,
@@ -858,12 +855,8 @@ impl CurRows {
                 true
             });
         }
-        match self.read(t) {
-            Ok(()) => {}
-            Err((reason, cell)) => {
-                let (a, b) = cell.filter(|(a, b)| a < b).unwrap_or((0, t.len()));
-                self.report.reject(no, reason, t.get(a..b).unwrap_or(t));
-            }
+        if let Err(e) = self.read(t) {
+            self.report.reject_row(no, t, e);
         }
     }
 

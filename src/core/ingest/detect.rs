@@ -12,7 +12,7 @@ use super::timestamp::{
 use super::types::{looks_like_gpu_type, type_header};
 use super::{
     ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage, OrderSource,
-    ParseOptions, TimeForm, TimestampStyle,
+    ParseOptions, TimeForm, TimestampStyle, ValueColumn,
 };
 use crate::core::zone::Zone;
 
@@ -107,6 +107,26 @@ pub(crate) fn is_team_header(header: &str) -> bool {
 impl Layout {
     pub fn name(&self, col: usize) -> String {
         self.header.get(col).cloned().unwrap_or_default()
+    }
+
+    /// Field `col` with its header, for the report.
+    pub fn column(&self, col: usize) -> ValueColumn {
+        ValueColumn {
+            field: col,
+            name: self.name(col),
+        }
+    }
+}
+
+impl TsCol {
+    /// A timestamp in one column (no separate time-of-day column).
+    fn one(col: usize, epoch: bool, excel: bool) -> Self {
+        TsCol {
+            col,
+            time_col: None,
+            epoch,
+            excel,
+        }
     }
 }
 
@@ -439,12 +459,7 @@ pub(crate) fn detect(
         if forced_col == Some(j) {
             let excel = opts.time_form == TimeForm::ExcelSerial;
             ts_cols.push((
-                TsCol {
-                    col: j,
-                    time_col: None,
-                    epoch: !excel,
-                    excel,
-                },
+                TsCol::one(j, !excel, excel),
                 Some(if excel {
                     TimestampStyle::ExcelSerial
                 } else {
@@ -453,15 +468,7 @@ pub(crate) fn detect(
             ));
             used[j] = true;
         } else if s.most(s.datetime) {
-            ts_cols.push((
-                TsCol {
-                    col: j,
-                    time_col: None,
-                    epoch: false,
-                    excel: false,
-                },
-                s.style,
-            ));
+            ts_cols.push((TsCol::one(j, false, false), s.style));
             used[j] = true;
         } else if s.most(s.date) {
             if j + 1 < ncols && stats[j + 1].most(stats[j + 1].time) {
@@ -476,15 +483,7 @@ pub(crate) fn detect(
                 ));
                 used[j + 1] = true;
             } else {
-                ts_cols.push((
-                    TsCol {
-                        col: j,
-                        time_col: None,
-                        epoch: false,
-                        excel: false,
-                    },
-                    Some(TimestampStyle::DateOnly),
-                ));
+                ts_cols.push((TsCol::one(j, false, false), Some(TimestampStyle::DateOnly)));
             }
             used[j] = true;
         } else if s.share(s.epoch) {
@@ -492,27 +491,14 @@ pub(crate) fn detect(
                 .last()
                 .is_some_and(|(t, _)| t.epoch && t.col + 1 == j);
             if time_named || (j == 0 && ncols >= 2) || prev_epoch {
-                ts_cols.push((
-                    TsCol {
-                        col: j,
-                        time_col: None,
-                        epoch: true,
-                        excel: false,
-                    },
-                    s.style,
-                ));
+                ts_cols.push((TsCol::one(j, true, false), s.style));
                 used[j] = true;
             }
         } else if time_named && s.share(s.excel) && s.excel == s.number {
             // Excel serial dates (the cell kept its number format): only when the header
             // says time, so a GPU count is never read as a date.
             ts_cols.push((
-                TsCol {
-                    col: j,
-                    time_col: None,
-                    epoch: false,
-                    excel: true,
-                },
+                TsCol::one(j, false, true),
                 Some(TimestampStyle::ExcelSerial),
             ));
             used[j] = true;

@@ -328,6 +328,29 @@ impl P<'_> {
         self.b.get(self.i).copied()
     }
 
+    /// White space, then `b` if it comes next (taken: `true`).
+    fn eat(&mut self, b: u8) -> bool {
+        self.ws();
+        let next = self.peek() == Some(b);
+        if next {
+            self.i += 1;
+        }
+        next
+    }
+
+    /// After a member or an item: `,` (another follows: `false`) or the container's `end`
+    /// (`true`); anything else is an error.
+    fn ends(&mut self, end: u8) -> Result<bool, JsonError> {
+        if self.eat(b',') {
+            return Ok(false);
+        }
+        if self.peek() == Some(end) {
+            self.i += 1;
+            return Ok(true);
+        }
+        self.err()
+    }
+
     fn value(&mut self, depth: usize) -> Result<JsonValue, JsonError> {
         if depth > MAX_DEPTH {
             return self.err();
@@ -337,9 +360,7 @@ impl P<'_> {
             Some(b'{') => {
                 self.i += 1;
                 let mut kv = Vec::new();
-                self.ws();
-                if self.peek() == Some(b'}') {
-                    self.i += 1;
+                if self.eat(b'}') {
                     return Ok(JsonValue::Obj(kv));
                 }
                 loop {
@@ -348,34 +369,24 @@ impl P<'_> {
                         return self.err();
                     }
                     let k = self.string()?;
-                    self.ws();
-                    if self.peek() != Some(b':') {
+                    if !self.eat(b':') {
                         return self.err();
                     }
-                    self.i += 1;
                     let mut at = self.i;
                     while at < self.b.len() && matches!(self.b[at], b' ' | b'\t' | b'\n' | b'\r') {
                         at += 1;
                     }
                     let v = self.value(depth + 1)?;
                     kv.push((k, at, v));
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(JsonValue::Obj(kv));
-                        }
-                        _ => return self.err(),
+                    if self.ends(b'}')? {
+                        return Ok(JsonValue::Obj(kv));
                     }
                 }
             }
             Some(b'[') => {
                 self.i += 1;
                 let mut items = Vec::new();
-                self.ws();
-                if self.peek() == Some(b']') {
-                    self.i += 1;
+                if self.eat(b']') {
                     return Ok(JsonValue::Arr(items));
                 }
                 loop {
@@ -383,14 +394,8 @@ impl P<'_> {
                     let at = self.i;
                     let v = self.value(depth + 1)?;
                     items.push((at, v));
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(JsonValue::Arr(items));
-                        }
-                        _ => return self.err(),
+                    if self.ends(b']')? {
+                        return Ok(JsonValue::Arr(items));
                     }
                 }
             }

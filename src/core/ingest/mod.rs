@@ -93,6 +93,8 @@ pub(crate) mod timestamp;
 mod types;
 
 #[cfg(test)]
+mod test_feed;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_answer;
@@ -668,6 +670,21 @@ impl ParseReport {
             || matches!(self.date_order, Some((_, OrderSource::Locale)))
     }
 
+    /// Count line `line` (`t`) read, or reject it ([`ParseReport::reject_row`]).
+    pub(crate) fn count_row(&mut self, line: usize, t: &str, read: Result<(), RowError>) {
+        match read {
+            Ok(()) => self.rows_read += 1,
+            Err(e) => self.reject_row(line, t, e),
+        }
+    }
+
+    /// Reject line `line` (`t`) with the cell at fault as its excerpt (the whole line when
+    /// the error names no cell).
+    pub(crate) fn reject_row(&mut self, line: usize, t: &str, (reason, cell): RowError) {
+        let (a, b) = cell.filter(|(a, b)| a < b).unwrap_or((0, t.len()));
+        self.reject(line, reason, t.get(a..b).unwrap_or(t));
+    }
+
     /// Record a rejected line (listed up to [`MAX_LISTED_REJECTS`], then counted).
     pub(crate) fn reject(&mut self, line: usize, reason: RejectReason, text: &str) {
         self.rows_rejected += 1;
@@ -826,6 +843,22 @@ pub fn parse(text: &str, options: &ParseOptions) -> ParseResult {
         p.feed(text);
     }
     p.finish()
+}
+
+/// Why a row was rejected, and the byte range of the offending cell.
+pub(crate) type RowError = (RejectReason, Option<(usize, usize)>);
+
+/// Field `col` of line `t` split into `fields` (byte ranges): its text and range, or
+/// `TooFewColumns` when the line has no such field.
+pub(crate) fn field_at<'a>(
+    fields: &[(usize, usize)],
+    t: &'a str,
+    col: usize,
+) -> Result<(&'a str, (usize, usize)), RowError> {
+    match fields.get(col) {
+        Some(&(a, b)) => Ok((t.get(a..b).unwrap_or(""), (a, b))),
+        None => Err((RejectReason::TooFewColumns, None)),
+    }
 }
 
 /// At most [`MAX_EXCERPT_CHARS`] characters of `s` (cut on a char boundary, `…` appended).

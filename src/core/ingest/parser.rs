@@ -19,9 +19,9 @@ use super::teams::{from_entries, pick, series_means, teams_of, Groups, TeamSourc
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
 use super::{
-    ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage, OrderSource,
-    ParseOptions, ParseReport, ParseResult, Parsed, QueryAnswer, RejectReason, UnreadTime,
-    ValueColumn, MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
+    field_at, ColumnChoice, ColumnUse, DateOrder, Delimiter, Format, IngestError, NotUsage,
+    OrderSource, ParseOptions, ParseReport, ParseResult, Parsed, QueryAnswer, RejectReason,
+    RowError, UnreadTime, ValueColumn, MAX_HOURS, MAX_LINE_BYTES, MAX_SERIES,
 };
 use crate::core::series::UsageSeries;
 use crate::core::zone::Zone;
@@ -245,9 +245,6 @@ struct Typed {
     /// Job logs: the type of each job kept.
     job_types: Vec<u16>,
 }
-
-/// Why a row was rejected, and the byte range of the offending cell.
-type RowError = (RejectReason, Option<(usize, usize)>);
 
 enum Acc {
     Plain(Vec<f64>),
@@ -1055,20 +1052,12 @@ impl Rows {
             self.report.reject(no, RejectReason::TooManyColumns, t);
             return;
         }
-        match self.read_row(t, opts) {
-            Ok(()) => self.report.rows_read += 1,
-            Err((reason, cell)) => {
-                let (a, b) = cell.filter(|(a, b)| a < b).unwrap_or((0, t.len()));
-                self.report.reject(no, reason, t.get(a..b).unwrap_or(t));
-            }
-        }
+        let read = self.read_row(t, opts);
+        self.report.count_row(no, t, read);
     }
 
     fn cell<'a>(&self, t: &'a str, col: usize) -> Result<(&'a str, (usize, usize)), RowError> {
-        match self.fields.get(col) {
-            Some(&(a, b)) => Ok((t.get(a..b).unwrap_or(""), (a, b))),
-            None => Err((RejectReason::TooFewColumns, None)),
-        }
+        field_at(&self.fields, t, col)
     }
 
     fn timestamp(&mut self, t: &str, tc: TsCol, opts: &ParseOptions) -> Result<i64, RowError> {
@@ -1500,53 +1489,26 @@ impl Rows {
             }
         });
         r.unread_time = lay.unread_time.as_ref().map(|(c, example)| UnreadTime {
-            column: ValueColumn {
-                field: *c,
-                name: lay.name(*c),
-            },
+            column: lay.column(*c),
             example: example.clone(),
         });
-        r.timestamp_column = lay.ts.map(|t| ValueColumn {
-            field: t.col,
-            name: lay.name(t.col),
-        });
-        r.time_column = lay.ts.and_then(|t| t.time_col).map(|c| ValueColumn {
-            field: c,
-            name: lay.name(c),
-        });
+        r.timestamp_column = lay.ts.map(|t| lay.column(t.col));
+        r.time_column = lay.ts.and_then(|t| t.time_col).map(|c| lay.column(c));
         match &lay.mode {
             Mode::Wide { cols } => {
-                r.columns = cols
-                    .iter()
-                    .map(|&c| ValueColumn {
-                        field: c,
-                        name: lay.name(c),
-                    })
-                    .collect();
+                r.columns = cols.iter().map(|&c| lay.column(c)).collect();
                 r.used = lay.used.unwrap_or(ColumnUse::Sum);
             }
             Mode::Pivot { key, .. } | Mode::Nvidia { id: Some(key), .. } => {
-                r.series_column = Some(ValueColumn {
-                    field: *key,
-                    name: lay.name(*key),
-                });
+                r.series_column = Some(lay.column(*key));
             }
             Mode::Nvidia { id: None, util } => {
                 r.series_column = None;
                 let _ = util;
             }
             Mode::Job { end, gpus } => {
-                r.end_column = Some(ValueColumn {
-                    field: end.col,
-                    name: lay.name(end.col),
-                });
-                r.columns = gpus
-                    .iter()
-                    .map(|&c| ValueColumn {
-                        field: c,
-                        name: lay.name(c),
-                    })
-                    .collect();
+                r.end_column = Some(lay.column(end.col));
+                r.columns = gpus.iter().map(|&c| lay.column(c)).collect();
                 r.used = ColumnUse::One(0);
             }
         }
@@ -1584,10 +1546,7 @@ impl Rows {
         let mut teams = None;
         if let Some(ty) = &typed {
             r.type_source = Some(match ty.col {
-                Some(c) => TypeSource::Column(ValueColumn {
-                    field: c,
-                    name: lay.name(c),
-                }),
+                Some(c) => TypeSource::Column(lay.column(c)),
                 None => match &lay.models {
                     Some((label, _)) if !label.is_empty() => TypeSource::Label(label.clone()),
                     _ => TypeSource::Headers,
@@ -1629,15 +1588,19 @@ impl Rows {
             r.meaning = Some(d.report);
         }
         let (values, timestamps) = match (self.acc, typed.as_deref()) {
-            (Acc::Samples(mut s), Some(ty)) => {
-                let mut present = vec![false; ty.table.len()];
-                for x in &s {
-                    if let Some(&t) = ty.sub_type.get(x.col as usize) {
-                        present[usize::from(t)] = true;
+            (Acc::Samples(mut s), ty) => {
+                // A typed table's types present (none picked: read as one series).
+                let picked = ty.and_then(|ty| {
+                    let mut present = vec![false; ty.table.len()];
+                    for x in &s {
+                        if let Some(&t) = ty.sub_type.get(x.col as usize) {
+                            present[usize::from(t)] = true;
+                        }
                     }
-                }
-                match pick(ty, &present) {
-                    Some((order, pos)) => {
+                    pick(ty, &present).map(|p| (ty, p))
+                });
+                match picked {
+                    Some((ty, (order, pos))) => {
                         let col_type: Vec<u8> =
                             ty.sub_type.iter().map(|&t| pos[usize::from(t)]).collect();
                         let dups = sort_and_collapse(&mut s, self.sorted);
@@ -1729,15 +1692,6 @@ impl Rows {
                     });
                 }
                 (v, None)
-            }
-            (Acc::Samples(mut s), None) => {
-                let ncols = self.names.len().max(1);
-                let h = hourly(&mut s, self.sorted, ncols, off, opts.gaps)?;
-                if let Some(tc) = &team_cols {
-                    teams = tc.teams(lay, &s, &h.timeline, None, &opts.team);
-                }
-                h.fill_report(r);
-                (h.values, Some(h.starts))
             }
             (Acc::Jobs(j), None) => {
                 r.unsorted = !self.sorted;

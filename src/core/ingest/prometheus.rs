@@ -872,14 +872,10 @@ impl Collector {
                     );
                     let zone = opts.zone();
                     let types = typed_series(&table, &order, h.types, Some(&h.total.starts), &zone);
+                    let series = hourly_series(opts, h.total.values, h.total.starts);
                     return Ok(Parsed {
                         teams,
-                        series: UsageSeries {
-                            values: h.total.values,
-                            timestamps: Some(h.total.starts),
-                            utc_offset_minutes: off,
-                            offset_changes: zone.changes,
-                        },
+                        series,
                         report,
                         types,
                     });
@@ -898,12 +894,7 @@ impl Collector {
         let teams = self.values_teams(&samples, &h.timeline, None, 0);
         Ok(Parsed {
             teams,
-            series: UsageSeries {
-                values: h.values,
-                timestamps: Some(h.starts),
-                utc_offset_minutes: self.opts.utc_offset_minutes,
-                offset_changes: opts.zone().changes,
-            },
+            series: hourly_series(opts, h.values, h.starts),
             report,
             types: Vec::new(),
         })
@@ -1025,15 +1016,20 @@ impl Collector {
         report.prometheus = Some(prom);
         Ok(Parsed {
             teams,
-            series: UsageSeries {
-                values: h.total.values,
-                timestamps: Some(h.total.starts),
-                utc_offset_minutes: off,
-                offset_changes: zone.changes,
-            },
+            series: hourly_series(opts, h.total.values, h.total.starts),
             report,
             types,
         })
+    }
+}
+
+/// The hours read, `values` from the hours starting at `starts`, in the planning zone of `opts`.
+fn hourly_series(opts: &ParseOptions, values: Vec<f64>, starts: Vec<i64>) -> UsageSeries {
+    UsageSeries {
+        values,
+        timestamps: Some(starts),
+        utc_offset_minutes: opts.utc_offset_minutes,
+        offset_changes: opts.zone().changes,
     }
 }
 

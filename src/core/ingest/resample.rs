@@ -327,6 +327,32 @@ fn split_jobs(
     }))
 }
 
+/// Where job `(s, e, g)` (start ms < end ms, GPUs) lands in the `n` hours from hour key
+/// `k0`: the indexes of its first and last hours and its GPU-hours in each (the whole job in
+/// the first when they are one hour); each hour between counts `g`. `None` when the job is
+/// not wholly within those hours. The one rule of [`jobs_grouped`] and [`jobs_by_group`].
+fn job_hours(
+    (s, e, g): (i64, i64, f64),
+    off: i32,
+    k0: i64,
+    n: usize,
+) -> Option<(usize, usize, f64, f64)> {
+    let ks = hour_key(s, off);
+    let ke = hour_key(e - 1, off);
+    if ks < k0 || ke >= k0 + n as i64 {
+        return None;
+    }
+    let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
+    if ks == ke {
+        return Some((is, ie, g * (e - s) as f64 / HOUR_MS as f64, 0.0));
+    }
+    let off_ms = i64::from(off) * 60_000;
+    let start_ms = |k: i64| k * HOUR_MS - off_ms;
+    let first = g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
+    let last = g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
+    Some((is, ie, first, last))
+}
+
 /// The GPU-hours of `jobs` in each of the `n` hours from hour key `k0`, per group: each job
 /// counts for its group in `groups` (one `>= ngroups` is left out, as is a job outside those
 /// hours); the value of group `g` in hour `i` is `[i * ngroups + g]`. The rule of [`jobs`].
@@ -338,27 +364,19 @@ pub(crate) fn jobs_grouped(
     k0: i64,
     n: usize,
 ) -> Vec<f64> {
-    let off_ms = i64::from(off) * 60_000;
-    let start_ms = |k: i64| k * HOUR_MS - off_ms;
     // Row-major per hour: `ngroups` values.
     let mut part = vec![0.0f64; n * ngroups];
     let mut diff = vec![0.0f64; (n + 1) * ngroups];
-    let k_end = k0 + n as i64;
     for (&(s, e, g), t) in jobs.iter().zip(groups) {
         if e <= s || t >= ngroups {
             continue;
         }
-        let ks = hour_key(s, off);
-        let ke = hour_key(e - 1, off);
-        if ks < k0 || ke >= k_end {
+        let Some((is, ie, first, last)) = job_hours((s, e, g), off, k0, n) else {
             continue;
-        }
-        let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
-        if ks == ke {
-            part[is * ngroups + t] += g * (e - s) as f64 / HOUR_MS as f64;
-        } else {
-            part[is * ngroups + t] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
-            part[ie * ngroups + t] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
+        };
+        part[is * ngroups + t] += first;
+        if ie > is {
+            part[ie * ngroups + t] += last;
             if ie > is + 1 {
                 diff[(is + 1) * ngroups + t] += g;
                 diff[ie * ngroups + t] -= g;
@@ -387,28 +405,20 @@ pub(crate) fn jobs_by_group(
     k0: i64,
     n: usize,
 ) -> Vec<Vec<f64>> {
-    let off_ms = i64::from(off) * 60_000;
-    let start_ms = |k: i64| k * HOUR_MS - off_ms;
     let mut part = vec![vec![0.0f64; n]; ngroups];
     let mut diff = vec![0.0f64; (n + 1) * ngroups];
-    let k_end = k0 + n as i64;
     for (j, &(s, e, g)) in jobs.iter().enumerate() {
         let t = group_of(j);
         if e <= s || t >= ngroups {
             continue;
         }
-        let ks = hour_key(s, off);
-        let ke = hour_key(e - 1, off);
-        if ks < k0 || ke >= k_end {
+        let Some((is, ie, first, last)) = job_hours((s, e, g), off, k0, n) else {
             continue;
-        }
-        let (is, ie) = ((ks - k0) as usize, (ke - k0) as usize);
+        };
         let p = &mut part[t];
-        if ks == ke {
-            p[is] += g * (e - s) as f64 / HOUR_MS as f64;
-        } else {
-            p[is] += g * (start_ms(ks + 1) - s) as f64 / HOUR_MS as f64;
-            p[ie] += g * (e - start_ms(ke)) as f64 / HOUR_MS as f64;
+        p[is] += first;
+        if ie > is {
+            p[ie] += last;
             if ie > is + 1 {
                 diff[t * (n + 1) + is + 1] += g;
                 diff[t * (n + 1) + ie] -= g;
@@ -860,29 +870,17 @@ mod tests {
     const H: i64 = HOUR_MS;
     const T0: i64 = 1_793_538_000_000; // an hour start
 
+    fn sample(ms: i64, col: u32, v: f64) -> Sample {
+        Sample { ms, col, v }
+    }
+
     #[test]
     fn averages_sub_hourly_and_sums_series() {
         let mut s = vec![
-            Sample {
-                ms: T0,
-                col: 0,
-                v: 2.0,
-            },
-            Sample {
-                ms: T0 + H / 2,
-                col: 0,
-                v: 4.0,
-            },
-            Sample {
-                ms: T0,
-                col: 1,
-                v: 1.0,
-            },
-            Sample {
-                ms: T0 + H,
-                col: 0,
-                v: 5.0,
-            },
+            sample(T0, 0, 2.0),
+            sample(T0 + H / 2, 0, 4.0),
+            sample(T0, 1, 1.0),
+            sample(T0 + H, 0, 5.0),
         ];
         let h = hourly(&mut s, false, 2, 0, GapPolicy::Exclude).unwrap();
         assert_eq!(h.values, vec![4.0, 5.0]);
@@ -894,21 +892,9 @@ mod tests {
     fn gaps_excluded_or_zero() {
         let mk = || {
             vec![
-                Sample {
-                    ms: T0,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + H,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + 4 * H,
-                    col: 0,
-                    v: 1.0,
-                },
+                sample(T0, 0, 1.0),
+                sample(T0 + H, 0, 1.0),
+                sample(T0 + 4 * H, 0, 1.0),
             ]
         };
         let h = hourly(&mut mk(), true, 1, 0, GapPolicy::Exclude).unwrap();
@@ -930,11 +916,7 @@ mod tests {
         let mut s: Vec<Sample> = [0, H - 2000, 2 * H + 1000, 3 * H - 60_000]
             .iter()
             .enumerate()
-            .map(|(i, &d)| Sample {
-                ms: T0 + d,
-                col: 0,
-                v: i as f64,
-            })
+            .map(|(i, &d)| sample(T0 + d, 0, i as f64))
             .collect();
         let h = hourly(&mut s, true, 1, 0, GapPolicy::Exclude).unwrap();
         assert_eq!(h.values, vec![0.0, 1.0, 2.0, 3.0]);
@@ -943,18 +925,7 @@ mod tests {
 
     #[test]
     fn daily_samples_are_held() {
-        let mut s = vec![
-            Sample {
-                ms: T0,
-                col: 0,
-                v: 3.0,
-            },
-            Sample {
-                ms: T0 + 24 * H,
-                col: 0,
-                v: 5.0,
-            },
-        ];
+        let mut s = vec![sample(T0, 0, 3.0), sample(T0 + 24 * H, 0, 5.0)];
         let h = hourly(&mut s, true, 1, 0, GapPolicy::Exclude).unwrap();
         assert_eq!(h.values.len(), 48);
         assert_eq!(h.values[23], 3.0);
@@ -979,26 +950,10 @@ mod tests {
     fn too_long_span_is_an_error() {
         let mk = || {
             vec![
-                Sample {
-                    ms: T0,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + H,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + 2 * H,
-                    col: 0,
-                    v: 1.0,
-                },
-                Sample {
-                    ms: T0 + 20 * 8766 * H,
-                    col: 0,
-                    v: 1.0,
-                },
+                sample(T0, 0, 1.0),
+                sample(T0 + H, 0, 1.0),
+                sample(T0 + 2 * H, 0, 1.0),
+                sample(T0 + 20 * 8766 * H, 0, 1.0),
             ]
         };
         assert!(matches!(

@@ -21,8 +21,8 @@ use super::teams::{from_jobs, pick, teams_of, TeamSource, TeamTable, NO_TEAM};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable};
 use super::{
-    ColumnUse, Delimiter, Format, IngestError, ParseOptions, ParseReport, ParseResult, Parsed,
-    RejectReason, TimeForm, TimestampStyle, ValueColumn, MAX_HOURS,
+    field_at, ColumnUse, Delimiter, Format, IngestError, ParseOptions, ParseReport, ParseResult,
+    Parsed, RejectReason, RowError, TimeForm, TimestampStyle, ValueColumn, MAX_HOURS,
 };
 use crate::core::series::UsageSeries;
 use crate::core::zone::Zone;
@@ -239,9 +239,6 @@ const NO_TYPE: u16 = u16::MAX;
 /// The type of the marker that carries the hours of jobs without GPUs (counted nowhere).
 const NO_GPU: u16 = u16::MAX - 1;
 
-/// Why a row was rejected, and the byte range of the offending cell.
-type RowError = (RejectReason, Option<(usize, usize)>);
-
 /// A step row kept until the end because its job's allocation row was not just before it.
 #[derive(Debug)]
 struct Orphan {
@@ -408,20 +405,12 @@ impl SacctRows {
             self.report.reject(no, RejectReason::TooManyColumns, t);
             return;
         }
-        match self.read(t) {
-            Ok(()) => self.report.rows_read += 1,
-            Err((reason, cell)) => {
-                let (a, b) = cell.filter(|(a, b)| a < b).unwrap_or((0, t.len()));
-                self.report.reject(no, reason, t.get(a..b).unwrap_or(t));
-            }
-        }
+        let read = self.read(t);
+        self.report.count_row(no, t, read);
     }
 
     fn cell<'a>(&self, t: &'a str, col: usize) -> Result<(&'a str, (usize, usize)), RowError> {
-        match self.fields.get(col) {
-            Some(&(a, b)) => Ok((t.get(a..b).unwrap_or(""), (a, b))),
-            None => Err((RejectReason::TooFewColumns, None)),
-        }
+        field_at(&self.fields, t, col)
     }
 
     /// A `Start` / `End` cell: `None` for `Unknown`, `None` or empty.

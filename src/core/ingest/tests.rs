@@ -1,20 +1,10 @@
 //! End-to-end ingestion tests on real-looking exports.
 
+use super::test_feed::{chunked, ok, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
 const H: i64 = 3600;
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
-
-fn ok(text: &str, o: &ParseOptions) -> Parsed {
-    match parse(text, o) {
-        Ok(p) => p,
-        Err(e) => panic!("parse failed: {e:?}\n{text}"),
-    }
-}
 
 fn ts(p: &Parsed) -> Vec<i64> {
     p.series.timestamps.clone().expect("timestamps")
@@ -700,16 +690,8 @@ fn format_override() {
 /// `text` read every way the page and the tests read it: whole, in chunks of a few bytes
 /// (cutting `""` and `\r\n` in two), and in `Stepper` slices; all must agree.
 fn same_in_slices(text: &str) -> ParseResult {
-    let one = parse(text, &opts());
-    for size in [1, 2, 3, 5, 7, 64, 1000] {
-        assert_eq!(chunked(text, &opts(), size), one, "chunks of {size}");
-    }
-    for slice in [1, 10, 100, 64 * 1024] {
-        let mut s = Stepper::new(text, &opts());
-        while !s.step(slice) {}
-        assert_eq!(s.finish(), one, "Stepper slices of {slice}");
-    }
-    one
+    let chunks = [1, 2, 3, 5, 7, 64, 1000];
+    same_every_way(text, &opts(), &chunks, &[1, 10, 100, 64 * 1024], &[])
 }
 
 #[test]
@@ -869,20 +851,6 @@ fn quoted_names_are_unescaped() {
     let p = ok(smi, &opts());
     let names: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["0 \"a\"", "1"]);
-}
-
-fn chunked(text: &str, o: &ParseOptions, size: usize) -> ParseResult {
-    let mut p = Parser::new(o.clone());
-    let mut i = 0;
-    while i < text.len() {
-        let mut e = (i + size).min(text.len());
-        while !text.is_char_boundary(e) {
-            e += 1;
-        }
-        p.feed(&text[i..e]);
-        i = e;
-    }
-    p.finish()
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! AWS Cost and Usage Reports: detection, what counts, the windows, the types, the rates,
 //! the errors, and the same result in slices as whole.
 
+use super::test_feed::{byte_stepped, stepped};
 use super::*;
 use crate::core::cur_samples;
 use crate::core::examples::{self, Example};
@@ -22,16 +23,7 @@ fn whole(text: &str) -> ParseResult {
 
 /// The same text through the `Stepper` and the `ByteStepper` in slices of `n` bytes.
 fn sliced(text: &str, opts: &ParseOptions, n: usize) -> (ParseResult, ParseResult) {
-    let mut st = Stepper::new(text, opts);
-    while !st.step(n) {}
-    let a = st.finish();
-    let bytes = text.as_bytes();
-    let mut bs = ByteStepper::new(bytes.len() as u64, opts);
-    while let Some(at) = bs.wants() {
-        let at = at as usize;
-        bs.feed(&bytes[at..(at + n).min(bytes.len())]);
-    }
-    (a, bs.finish())
+    (stepped(text, opts, n), byte_stepped(text, opts, n))
 }
 
 #[test]

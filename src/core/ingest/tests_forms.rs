@@ -2,6 +2,7 @@
 //! back to the same hourly series (hence the same hours, waterline and N*) as the plain
 //! ISO CSV; the report names the time column and the form; no silent fallback.
 
+use super::test_feed::stepped;
 use super::*;
 use crate::core::plan::{plan_with_history, PlanInputs};
 use crate::core::profile::profile;
@@ -65,17 +66,14 @@ fn write(
     out
 }
 
+/// The series hour by hour as `time,gpus` rows, each time written by `time` from its civil
+/// (year, month, day, hour, minute).
+fn hourly_csv(time: impl Fn((i64, i64, i64, i64, i64)) -> String) -> String {
+    write("time,gpus", ",", 60, |t| time(civil(t)), |v| v.to_string())
+}
+
 fn plain() -> Parsed {
-    let text = write(
-        "time,gpus",
-        ",",
-        60,
-        |t| {
-            let (y, m, d, hh, mm) = civil(t);
-            format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}")
-        },
-        |v| v.to_string(),
-    );
+    let text = hourly_csv(|(y, m, d, hh, mm)| format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}"));
     parse(&text, &ParseOptions::default()).expect("plain CSV")
 }
 
@@ -104,11 +102,8 @@ fn same_as_plain(name: &str, text: &str, opts: &ParseOptions) -> Parsed {
         got.report.rejected
     );
     for slice in [64 * 1024, 4096, 777] {
-        let mut s = Stepper::new(text, opts);
-        while !s.step(slice) {}
-        let sliced = s
-            .finish()
-            .unwrap_or_else(|e| panic!("{name} in slices: {e:?}"));
+        let sliced =
+            stepped(text, opts, slice).unwrap_or_else(|e| panic!("{name} in slices: {e:?}"));
         assert_eq!(sliced, got, "{name}: slices of {slice} bytes");
     }
     // The same plan: waterline and N*.
@@ -124,6 +119,22 @@ fn same_as_plain(name: &str, text: &str, opts: &ParseOptions) -> Parsed {
     assert_eq!(a.waterline, b.waterline, "{name}: waterline");
     assert_eq!(a.sizing, b.sizing, "{name}: N*");
     got
+}
+
+/// The default options in a browser whose locale writes dates `order`.
+fn locale_order(order: DateOrder) -> ParseOptions {
+    ParseOptions {
+        locale_date_order: order,
+        ..ParseOptions::default()
+    }
+}
+
+/// The default options with the time form chosen.
+fn form(time_form: TimeForm) -> ParseOptions {
+    ParseOptions {
+        time_form,
+        ..ParseOptions::default()
+    }
 }
 
 #[test]
@@ -170,10 +181,7 @@ fn us_excel_twelve_hour_clock_hourly_and_every_15_minutes() {
     let q = same_as_plain("10/5/2026 12:15:00 AM", &quarter, &ParseOptions::default());
     assert_eq!(q.report.resolution_seconds, Some(900));
     // Even in a browser whose locale writes the day first.
-    let dayfirst_locale = ParseOptions {
-        locale_date_order: DateOrder::DayFirst,
-        ..ParseOptions::default()
-    };
+    let dayfirst_locale = locale_order(DateOrder::DayFirst);
     let q = same_as_plain("15 min, day-first locale", &quarter, &dayfirst_locale);
     assert_eq!(
         q.report.date_order,
@@ -215,22 +223,10 @@ fn german_excel_semicolons_decimal_commas_dotted_dates() {
 
 #[test]
 fn day_first_slashes_decided_by_the_file() {
-    let text = write(
-        "time,gpus",
-        ",",
-        60,
-        |t| {
-            let (y, m, d, hh, mm) = civil(t);
-            format!("{d:02}/{m:02}/{y} {hh:02}:{mm:02}")
-        },
-        |v| v.to_string(),
-    );
+    let text = hourly_csv(|(y, m, d, hh, mm)| format!("{d:02}/{m:02}/{y} {hh:02}:{mm:02}"));
     // The first 100 lines (5–9 October) read both ways; 13/10 decides, whatever the locale.
     for locale in [DateOrder::MonthFirst, DateOrder::DayFirst] {
-        let o = ParseOptions {
-            locale_date_order: locale,
-            ..ParseOptions::default()
-        };
+        let o = locale_order(locale);
         let p = same_as_plain("05/10/2026 00:00", &text, &o);
         assert_eq!(
             p.report.date_order,
@@ -254,27 +250,13 @@ fn an_ambiguous_file_takes_the_locale_order_and_says_so() {
         month_first.report.date_order,
         Some((DateOrder::MonthFirst, OrderSource::Locale))
     );
-    let day_first = parse(
-        &text,
-        &ParseOptions {
-            locale_date_order: DateOrder::DayFirst,
-            ..ParseOptions::default()
-        },
-    )
-    .unwrap();
+    let day_first = parse(&text, &locale_order(DateOrder::DayFirst)).unwrap();
     assert_eq!(
         day_first.report.date_order,
         Some((DateOrder::DayFirst, OrderSource::Locale))
     );
     // The user's choice wins and is named as such.
-    let chosen = parse(
-        &text,
-        &ParseOptions {
-            time_form: TimeForm::DayFirst,
-            ..ParseOptions::default()
-        },
-    )
-    .unwrap();
+    let chosen = parse(&text, &form(TimeForm::DayFirst)).unwrap();
     assert_eq!(chosen.series, day_first.series);
     assert_eq!(
         chosen.report.date_order,
@@ -321,14 +303,7 @@ fn excel_serial_dates_under_a_time_header() {
     let b = parse(&bare, &ParseOptions::default()).unwrap();
     assert_eq!(b.report.timestamp_column, None);
     // Choosing the form reads it.
-    let chosen = parse(
-        &bare,
-        &ParseOptions {
-            time_form: TimeForm::ExcelSerial,
-            ..ParseOptions::default()
-        },
-    )
-    .unwrap();
+    let chosen = parse(&bare, &form(TimeForm::ExcelSerial)).unwrap();
     assert_eq!(chosen.series, plain().series);
 }
 

@@ -1,14 +1,8 @@
 //! Per-GPU utilisation tables (one column per GPU), the column-meaning choice and the
 //! plausibility guard, against hand-computed examples (docs/formats.md, docs/formulas.md § 23).
 
+use super::test_feed::ok;
 use super::*;
-
-fn ok(text: &str, o: &ParseOptions) -> Parsed {
-    match parse(text, o) {
-        Ok(p) => p,
-        Err(e) => panic!("parse failed: {e:?}\n{text}"),
-    }
-}
 
 /// A Grafana CSV header cell for a DCGM series, quoted as Grafana writes it.
 fn dcgm(gpu: u32, model: &str) -> String {

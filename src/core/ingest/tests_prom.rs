@@ -2,43 +2,23 @@
 //! streaming reader: hand-computed hours, and the same result whole, in slices and through
 //! the whole-tree reader.
 
+use super::test_feed::{opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // an hour start (2026-11-01 13:00 UTC)
 const H: i64 = 3600;
 
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
-
 /// Whole, in Parser chunks and Stepper slices of many sizes, and through the tree reader:
 /// all equal. Returns the whole reading.
 fn same_everywhere(text: &str, o: &ParseOptions) -> ParseResult {
-    let one = parse(text, o);
+    let chunks: Vec<usize> = (1..=24).collect();
+    let one = same_every_way(text, o, &chunks, &[1, 7, 100, 64 * 1024], &[]);
     if read_as_json(text, o) {
         assert_eq!(
             parse_prometheus_tree(text, o),
             one,
             "tree reader differs\n{text}"
         );
-    }
-    for size in 1..=24 {
-        let mut p = Parser::new(o.clone());
-        let mut i = 0;
-        while i < text.len() {
-            let mut e = (i + size).min(text.len());
-            while !text.is_char_boundary(e) {
-                e += 1;
-            }
-            p.feed(&text[i..e]);
-            i = e;
-        }
-        assert_eq!(p.finish(), one, "chunks of {size}\n{text}");
-    }
-    for slice in [1, 7, 100, 64 * 1024] {
-        let mut s = Stepper::new(text, o);
-        while !s.step(slice) {}
-        assert_eq!(s.finish(), one, "Stepper slices of {slice}");
     }
     one
 }
@@ -550,19 +530,7 @@ mod props {
             })
     }
 
-    fn sliced(text: &str, o: &ParseOptions, size: usize) -> ParseResult {
-        let mut p = Parser::new(o.clone());
-        let mut i = 0;
-        while i < text.len() {
-            let mut e = (i + size.max(1)).min(text.len());
-            while !text.is_char_boundary(e) {
-                e += 1;
-            }
-            p.feed(&text[i..e]);
-            i = e;
-        }
-        p.finish()
-    }
+    use crate::core::ingest::test_feed::chunked as sliced;
 
     fn no_nan(r: &ParseResult) -> bool {
         match r {

@@ -2,46 +2,21 @@
 //! and running jobs, GPU types, detection and its messages, and the same result whole, in
 //! chunks, in stepper slices and in byte slices.
 
+use super::test_feed::{opts, same_every_way};
 use super::*;
 
 const HEAD: &str = "JobIDRaw|Start|End|ElapsedRaw|AllocTRES|State|Account|User|Partition";
 
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
-
 /// Whole, in Parser chunks, Stepper slices and ByteStepper slices: all equal (also used by
 /// `tests_teams`).
 pub(super) fn same_everywhere(text: &str, o: &ParseOptions) -> ParseResult {
-    let one = parse(text, o);
-    for size in [1, 2, 3, 5, 8, 13, 64] {
-        let mut p = Parser::new(o.clone());
-        let mut i = 0;
-        while i < text.len() {
-            let mut e = (i + size).min(text.len());
-            while !text.is_char_boundary(e) {
-                e += 1;
-            }
-            p.feed(&text[i..e]);
-            i = e;
-        }
-        assert_eq!(p.finish(), one, "chunks of {size}\n{text}");
-    }
-    for slice in [1, 7, 100, 64 * 1024] {
-        let mut s = Stepper::new(text, o);
-        while !s.step(slice) {}
-        assert_eq!(s.finish(), one, "stepper {slice}");
-    }
-    let b = text.as_bytes();
-    for slice in [1, 3, 17, 1 << 20] {
-        let mut s = ByteStepper::new(b.len() as u64, o);
-        while let Some(at) = s.wants() {
-            let at = at as usize;
-            s.feed(&b[at..(at + slice).min(b.len())]);
-        }
-        assert_eq!(s.finish(), one, "bytes {slice}");
-    }
-    one
+    same_every_way(
+        text,
+        o,
+        &[1, 2, 3, 5, 8, 13, 64],
+        &[1, 7, 100, 64 * 1024],
+        &[1, 3, 17, 1 << 20],
+    )
 }
 
 fn ok(text: &str) -> Parsed {

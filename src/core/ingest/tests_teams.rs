@@ -3,11 +3,8 @@
 //! series, per type to each type) on every reading including the corpus, the choice of
 //! source, the merge past [`MAX_TEAMS`], and the same teams whole and in slices.
 
+use super::test_feed::{opts, same_every_way};
 use super::*;
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
 
 fn with_team(team: TeamChoice) -> ParseOptions {
     ParseOptions {
@@ -798,33 +795,7 @@ fn prometheus_choices_are_sorted_and_at_most_32() {
 
 /// Whole, and in a few slice sizes (the corpus files are larger than the hand-written ones).
 fn same_in_some_slices(text: &str, o: &ParseOptions) -> ParseResult {
-    let one = parse(text, o);
-    let mut p = Parser::new(o.clone());
-    let mut i = 0;
-    while i < text.len() {
-        let mut e = (i + 997).min(text.len());
-        while !text.is_char_boundary(e) {
-            e += 1;
-        }
-        p.feed(&text[i..e]);
-        i = e;
-    }
-    assert_eq!(p.finish(), one, "chunks");
-    for slice in [4096, 64 * 1024] {
-        let mut s = Stepper::new(text, o);
-        while !s.step(slice) {}
-        assert_eq!(s.finish(), one, "stepper {slice}");
-    }
-    let b = text.as_bytes();
-    for slice in [1000, 1 << 20] {
-        let mut s = ByteStepper::new(b.len() as u64, o);
-        while let Some(at) = s.wants() {
-            let at = at as usize;
-            s.feed(&b[at..(at + slice).min(b.len())]);
-        }
-        assert_eq!(s.finish(), one, "bytes {slice}");
-    }
-    one
+    same_every_way(text, o, &[997], &[4096, 64 * 1024], &[1000, 1 << 20])
 }
 
 #[test]

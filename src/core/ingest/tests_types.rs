@@ -1,21 +1,11 @@
 //! Typed input: one hourly series per GPU type (long and wide tables, Prometheus, job
 //! logs, nvidia-smi), type names matched loosely, more than 8 types, merges.
 
+use super::test_feed::{ok, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
 const H: i64 = 3600;
-
-fn opts() -> ParseOptions {
-    ParseOptions::default()
-}
-
-fn ok(text: &str, o: &ParseOptions) -> Parsed {
-    match parse(text, o) {
-        Ok(p) => p,
-        Err(e) => panic!("parse failed: {e:?}\n{text}"),
-    }
-}
 
 /// A type's hours without data, as (start, end) index pairs.
 fn nd(t: &TypedSeries) -> Vec<(usize, usize)> {
@@ -64,26 +54,8 @@ fn check_typed(p: &Parsed) {
 
 /// `text` read whole, in small chunks and in `Stepper` slices: all the same.
 fn same_in_slices(text: &str, o: &ParseOptions) -> Parsed {
-    let one = parse(text, o);
-    for size in [1, 3, 7, 64, 1000] {
-        let mut p = Parser::new(o.clone());
-        let mut i = 0;
-        while i < text.len() {
-            let mut e = (i + size).min(text.len());
-            while !text.is_char_boundary(e) {
-                e += 1;
-            }
-            p.feed(&text[i..e]);
-            i = e;
-        }
-        assert_eq!(p.finish(), one, "chunks of {size}");
-    }
-    for slice in [1, 10, 100, 64 * 1024] {
-        let mut s = Stepper::new(text, o);
-        while !s.step(slice) {}
-        assert_eq!(s.finish(), one, "Stepper slices of {slice}");
-    }
-    one.unwrap_or_else(|e| panic!("parse failed: {e:?}\n{text}"))
+    same_every_way(text, o, &[1, 3, 7, 64, 1000], &[1, 10, 100, 64 * 1024], &[])
+        .unwrap_or_else(|e| panic!("parse failed: {e:?}\n{text}"))
 }
 
 // ---------------------------------------------------------------------------------------

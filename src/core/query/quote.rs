@@ -5,29 +5,25 @@
 /// A string literal for Trino (Athena) and DuckDB: `'…'`, a quote doubled; backslashes are
 /// plain characters in both.
 pub fn sql_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('\'');
-    for c in s.chars().filter(|&c| c != '\0') {
-        if c == '\'' {
-            out.push('\'');
-        }
-        out.push(c);
-    }
-    out.push('\'');
-    out
+    doubled(s, '\'')
 }
 
 /// A quoted identifier for Trino (Athena) and DuckDB: `"…"`, a double quote doubled.
 pub fn sql_ident(s: &str) -> String {
+    doubled(s, '"')
+}
+
+/// `s` between two `q`s, each `q` in it doubled (the SQL way of quoting; NULs dropped).
+fn doubled(s: &str, q: char) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
+    out.push(q);
     for c in s.chars().filter(|&c| c != '\0') {
-        if c == '"' {
-            out.push('"');
+        if c == q {
+            out.push(q);
         }
         out.push(c);
     }
-    out.push('"');
+    out.push(q);
     out
 }
 
@@ -63,16 +59,7 @@ fn escaped(s: &str, quote: char) -> String {
 
 /// A MySQL/MariaDB quoted identifier: `` `…` ``, a backtick doubled.
 pub fn mysql_ident(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('`');
-    for c in s.chars().filter(|&c| c != '\0') {
-        if c == '`' {
-            out.push('`');
-        }
-        out.push(c);
-    }
-    out.push('`');
-    out
+    doubled(s, '`')
 }
 
 /// A MySQL/MariaDB string literal that means the same text whatever `sql_mode` says (with

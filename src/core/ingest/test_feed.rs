@@ -1,0 +1,75 @@
+//! Shared by the ingest tests: the default options, a reading that must succeed, and a text
+//! fed to the readers in pieces, as the page feeds them (the `Parser` in chunks, the
+//! `Stepper` and the `ByteStepper` in slices).
+
+use super::*;
+
+/// The options the page starts with.
+pub(super) fn opts() -> ParseOptions {
+    ParseOptions::default()
+}
+
+/// `text` read whole with `o`; panics (with the text) when it is refused.
+pub(super) fn ok(text: &str, o: &ParseOptions) -> Parsed {
+    match parse(text, o) {
+        Ok(p) => p,
+        Err(e) => panic!("parse failed: {e:?}\n{text}"),
+    }
+}
+
+/// `text` fed to a [`Parser`] in chunks of `size` bytes (at least 1; each end moved up to a
+/// char boundary): chunks end anywhere, between the quotes of `""` or inside `\r\n`.
+pub(super) fn chunked(text: &str, o: &ParseOptions, size: usize) -> ParseResult {
+    let mut p = Parser::new(o.clone());
+    let mut i = 0;
+    while i < text.len() {
+        let mut e = (i + size.max(1)).min(text.len());
+        while !text.is_char_boundary(e) {
+            e += 1;
+        }
+        p.feed(&text[i..e]);
+        i = e;
+    }
+    p.finish()
+}
+
+/// `text` read by a [`Stepper`] in slices of `slice` bytes.
+pub(super) fn stepped(text: &str, o: &ParseOptions, slice: usize) -> ParseResult {
+    let mut s = Stepper::new(text, o);
+    while !s.step(slice) {}
+    s.finish()
+}
+
+/// `text`'s bytes read by a [`ByteStepper`], `slice` bytes wherever it asks.
+pub(super) fn byte_stepped(text: &str, o: &ParseOptions, slice: usize) -> ParseResult {
+    let b = text.as_bytes();
+    let mut s = ByteStepper::new(b.len() as u64, o);
+    while let Some(at) = s.wants() {
+        let at = at as usize;
+        s.feed(&b[at..(at + slice).min(b.len())]);
+    }
+    s.finish()
+}
+
+/// `text` read whole, then in [`chunked`] chunks of each size in `chunks`, [`stepped`] slices
+/// of each size in `slices` and [`byte_stepped`] slices of each size in `bytes`: every
+/// reading must equal the whole one, which is returned.
+pub(super) fn same_every_way(
+    text: &str,
+    o: &ParseOptions,
+    chunks: &[usize],
+    slices: &[usize],
+    bytes: &[usize],
+) -> ParseResult {
+    let one = parse(text, o);
+    for &size in chunks {
+        assert_eq!(chunked(text, o, size), one, "chunks of {size}\n{text}");
+    }
+    for &slice in slices {
+        assert_eq!(stepped(text, o, slice), one, "Stepper slices of {slice}");
+    }
+    for &slice in bytes {
+        assert_eq!(byte_stepped(text, o, slice), one, "bytes {slice}");
+    }
+    one
+}
