@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::pick;
+use crate::page::context::use_ctx;
 use crate::present::Shown;
 
 #[component]
@@ -10,9 +12,15 @@ pub fn Cell(
     #[prop(into)] testid: String,
     /// The figure (`context::shown_of` / `shown_at`).
     shown: Signal<Shown>,
+    /// Its column's name, (English, Chinese), as `data-label`: what a table shown one block
+    /// per row (on a phone, on paper) writes before the figure.
+    #[prop(optional)]
+    label: Option<(&'static str, &'static str)>,
 ) -> impl IntoView {
+    let lang = use_ctx().lang;
+    let label = move || label.map(|(en, zh)| pick(lang.get(), en, zh));
     view! {
-        <td data-testid=testid data-value=move || shown.with(|s| s.value.clone())>
+        <td data-testid=testid data-label=label data-value=move || shown.with(|s| s.value.clone())>
             {move || shown.with(|s| s.text.clone())}
         </td>
     }

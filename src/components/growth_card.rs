@@ -8,13 +8,35 @@ use leptos::prelude::*;
 
 use crate::components::bilingual;
 use crate::components::card_body::CardBody;
+use crate::components::cell::Cell;
+use crate::components::column_heads::ColumnHeads;
 use crate::components::growth_field::GrowthField;
 use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::rows::Rows;
+use crate::i18n::pick;
 use crate::inputs::{by_param, Group};
-use crate::page::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::page::context::{count_of, error_of, is_ok, shown_at, text_at, text_of, use_ctx, Part};
 use crate::present::growth::GrowthView;
+use crate::present::Shown;
+
+/// The plans table's columns, (English, Chinese).
+const PLAN_COLUMNS: [(&str, &str); 5] = [
+    ("Plan", "方案"),
+    ("GPUs committed", "承诺的卡数"),
+    ("Expected cost", "预期成本"),
+    ("Lost if growth stops", "增长停止时的损失"),
+    ("Lost if it reverses", "增长反转时的损失"),
+];
+
+/// The ladder table's columns.
+const TRANCHE_COLUMNS: [(&str, &str); 5] = [
+    ("When", "何时"),
+    ("GPUs added", "新增卡数"),
+    ("Term", "期限"),
+    ("Terms bought", "购买的期数"),
+    ("Commitment cost", "承诺成本"),
+];
 
 /// More than the plans a card compares (on demand, monthly only, three terms, the ladder).
 const MAX_PLANS: usize = 8;
@@ -29,6 +51,12 @@ pub fn GrowthCard() -> impl IntoView {
     };
     let tranche = move |i: usize, part: fn(&GrowthView, usize) -> String| {
         text_at(view, i, |v| v.tranches.len(), part)
+    };
+    let plan_fig = move |i: usize, part: fn(&GrowthView, usize) -> Shown| {
+        shown_at(view, i, |v| v.plans.len(), part)
+    };
+    let tranche_fig = move |i: usize, part: fn(&GrowthView, usize) -> Shown| {
+        shown_at(view, i, |v| v.tranches.len(), part)
     };
     // A month's cell k = month × MAX_PLANS + plan: one index for `text_at`.
     let month = move |i: usize, part: fn(&GrowthView, usize) -> String| {
@@ -66,28 +94,16 @@ pub fn GrowthCard() -> impl IntoView {
                 <div class="table-wrap" tabindex="0">
                     <table class="growth-table" data-testid="growth-plans">
                         <caption>{bilingual(lang, "Each plan over the months compared, with the growth", "各方案在比较月份内的成本（含增长）")}</caption>
-                        <thead><tr>
-                            <th scope="col">{bilingual(lang, "Plan", "方案")}</th>
-                            <th scope="col">{bilingual(lang, "GPUs committed", "承诺的卡数")}</th>
-                            <th scope="col">{bilingual(lang, "Expected cost", "预期成本")}</th>
-                            <th scope="col">{bilingual(lang, "Lost if growth stops", "增长停止时的损失")}</th>
-                            <th scope="col">{bilingual(lang, "Lost if it reverses", "增长反转时的损失")}</th>
-                        </tr></thead>
+                        <ColumnHeads labels=&PLAN_COLUMNS />
                         <tbody>
                             <Rows count=plans row=Arc::new(move |i| view! {
                                 <tr data-plan=plan(i, |v, i| v.plans[i].key.clone())
                                     class=plan(i, |v, i| if v.plans[i].recommended { "recommended".into() } else { String::new() })>
                                     <th scope="row">{plan(i, |v, i| v.plans[i].name.clone())}</th>
-                                    <td data-label=bilingual(lang, "GPUs committed", "承诺的卡数")>{plan(i, |v, i| v.plans[i].gpus.clone())}</td>
-                                    <td data-label=bilingual(lang, "Expected cost", "预期成本") data-testid="growth-plan-cost" data-value=plan(i, |v, i| v.plans[i].cost.value.clone())>
-                                        {plan(i, |v, i| v.plans[i].cost.text.clone())}
-                                    </td>
-                                    <td data-label=bilingual(lang, "Lost if growth stops", "增长停止时的损失") data-testid="growth-risk-flat" data-value=plan(i, |v, i| v.plans[i].risk_flat.value.clone())>
-                                        {plan(i, |v, i| v.plans[i].risk_flat.text.clone())}
-                                    </td>
-                                    <td data-label=bilingual(lang, "Lost if it reverses", "增长反转时的损失") data-testid="growth-risk-decline" data-value=plan(i, |v, i| v.plans[i].risk_decline.value.clone())>
-                                        {plan(i, |v, i| v.plans[i].risk_decline.text.clone())}
-                                    </td>
+                                    <td data-label=move || pick(lang.get(), PLAN_COLUMNS[1].0, PLAN_COLUMNS[1].1)>{plan(i, |v, i| v.plans[i].gpus.clone())}</td>
+                                    <Cell testid="growth-plan-cost" label=PLAN_COLUMNS[2] shown=plan_fig(i, |v, i| v.plans[i].cost.clone()) />
+                                    <Cell testid="growth-risk-flat" label=PLAN_COLUMNS[3] shown=plan_fig(i, |v, i| v.plans[i].risk_flat.clone()) />
+                                    <Cell testid="growth-risk-decline" label=PLAN_COLUMNS[4] shown=plan_fig(i, |v, i| v.plans[i].risk_decline.clone()) />
                                 </tr>
                             }.into_any()) />
                         </tbody>
@@ -101,27 +117,15 @@ pub fn GrowthCard() -> impl IntoView {
                             {bilingual(lang, "Each tranche kept to the horizon's end (renewed on its term); total ", "每档保持到规划期末（按其期限续约）；合计 ")}
                             <span data-testid="ladder-total" data-value=text(|v| v.ladder_total.value.clone())>{text(|v| v.ladder_total.text.clone())}</span>
                         </caption>
-                        <thead><tr>
-                            <th scope="col">{bilingual(lang, "When", "何时")}</th>
-                            <th scope="col">{bilingual(lang, "GPUs added", "新增卡数")}</th>
-                            <th scope="col">{bilingual(lang, "Term", "期限")}</th>
-                            <th scope="col">{bilingual(lang, "Terms bought", "购买的期数")}</th>
-                            <th scope="col">{bilingual(lang, "Commitment cost", "承诺成本")}</th>
-                        </tr></thead>
+                        <ColumnHeads labels=&TRANCHE_COLUMNS />
                         <tbody>
                             <Rows count=tranches row=Arc::new(move |i| view! {
                                 <tr data-month=tranche(i, |v, i| v.tranches[i].month.clone())>
                                     <th scope="row">{tranche(i, |v, i| v.tranches[i].when.clone())}</th>
-                                    <td data-label=bilingual(lang, "GPUs added", "新增卡数") data-testid="ladder-add" data-value=tranche(i, |v, i| v.tranches[i].add.value.clone())>
-                                        {tranche(i, |v, i| v.tranches[i].add.text.clone())}
-                                    </td>
-                                    <td data-label=bilingual(lang, "Term", "期限") data-testid="ladder-term" data-value=tranche(i, |v, i| v.tranches[i].term.value.clone())>
-                                        {tranche(i, |v, i| v.tranches[i].term.text.clone())}
-                                    </td>
-                                    <td data-label=bilingual(lang, "Terms bought", "购买的期数")>{tranche(i, |v, i| v.tranches[i].terms_bought.clone())}</td>
-                                    <td data-label=bilingual(lang, "Commitment cost", "承诺成本") data-testid="ladder-cost" data-value=tranche(i, |v, i| v.tranches[i].cost.value.clone())>
-                                        {tranche(i, |v, i| v.tranches[i].cost.text.clone())}
-                                    </td>
+                                    <Cell testid="ladder-add" label=TRANCHE_COLUMNS[1] shown=tranche_fig(i, |v, i| v.tranches[i].add.clone()) />
+                                    <Cell testid="ladder-term" label=TRANCHE_COLUMNS[2] shown=tranche_fig(i, |v, i| v.tranches[i].term.clone()) />
+                                    <td data-label=move || pick(lang.get(), TRANCHE_COLUMNS[3].0, TRANCHE_COLUMNS[3].1)>{tranche(i, |v, i| v.tranches[i].terms_bought.clone())}</td>
+                                    <Cell testid="ladder-cost" label=TRANCHE_COLUMNS[4] shown=tranche_fig(i, |v, i| v.tranches[i].cost.clone()) />
                                 </tr>
                             }.into_any()) />
                         </tbody>

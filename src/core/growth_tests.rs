@@ -234,38 +234,21 @@ fn weeks_stand_in_over_400_days() {
 
 #[test]
 fn automatic_growth_uses_the_fit_through_the_plan() {
-    let settings = ProfileSettings {
-        lookback: Lookback::Days(90),
-        ..ProfileSettings::default()
-    };
-    let p = profile(&synthetic(90, 0.05, 9), &settings).unwrap();
     let prices = Prices::new(9000.0, 20.0, 730.0).unwrap();
-    let plan = growth_plan(
-        &p,
-        &prices,
-        &TermInputs::default(),
-        30.0,
-        0.05,
-        &GrowthInputs::default(),
-    )
-    .unwrap();
+    let plan_over = |days: u32| {
+        let settings = ProfileSettings {
+            lookback: Lookback::Days(days),
+            ..ProfileSettings::default()
+        };
+        let p = profile(&synthetic(90, 0.05, 9), &settings).unwrap();
+        let g = GrowthInputs::default();
+        growth_plan(&p, &prices, &TermInputs::default(), 30.0, 0.05, &g).unwrap()
+    };
+    let plan = plan_over(90);
     assert_eq!(plan.source, RateSource::Fitted);
     assert!((plan.percent - 5.0).abs() < 1.0);
     // Seven days: too short for the automatic trend.
-    let week = ProfileSettings {
-        lookback: Lookback::Days(7),
-        ..ProfileSettings::default()
-    };
-    let p = profile(&synthetic(90, 0.05, 9), &week).unwrap();
-    let plan = growth_plan(
-        &p,
-        &prices,
-        &TermInputs::default(),
-        30.0,
-        0.05,
-        &GrowthInputs::default(),
-    )
-    .unwrap();
+    let plan = plan_over(7);
     assert_eq!(plan.source, RateSource::TooShort(7));
     assert_eq!(plan.percent, 0.0);
 }

@@ -309,10 +309,7 @@ pub fn present(
     cur: &str,
     growth: &Result<GrowthPlan, InputError>,
 ) -> Presented<GrowthView> {
-    let g = match growth {
-        Ok(g) => g,
-        Err(e) => return failed(l, e),
-    };
+    let g = growth.as_ref().or_else(|e| failed(l, e))?;
     let m = |x: Money| money(x, cur, l);
     let shown = |x: Money| Shown::new(m(x), x.to_plain_string());
     let h = g.compared_months;
