@@ -66,7 +66,7 @@ if (firstJs.length !== 1) {
   process.exit(1);
 }
 const firstWasm = firstJs[0].replace(/\.js$/, '_bg.wasm');
-// Keep in step with App (src/page/app.rs): the query is the link's, else the autosaved session's;
+// Keep in step with App (src/components/app.rs): the query is the link's, else the autosaved session's;
 // the language the link's `lang`, else navigator.languages as Lang::from_browser reads it.
 // With the defaults the copy is shown as it is; with a link or a saved session it is shown
 // with its figures hidden (`data-pending`) until the first-stage module has written that
