@@ -337,6 +337,11 @@ pub const HIDDEN_INPUTS: WhatIfInputs = WhatIfInputs {
     groups: &[Group::Hidden],
     params: &[],
 };
+/// § 22: the growth card opens when a link sets its growth, end level, decline or cap.
+pub const GROWTH_INPUTS: WhatIfInputs = WhatIfInputs {
+    groups: &[Group::Growth],
+    params: &["growth"],
+};
 pub const ACTION_INPUTS: WhatIfInputs = WhatIfInputs {
     groups: &[Group::Region],
     params: &["regionnote", "prom", "metric", "target"],
@@ -1343,7 +1348,13 @@ mod tests {
     #[test]
     fn a_what_if_is_set_when_one_of_its_inputs_differs_from_its_default() {
         let d = PlanInputs::default();
-        for w in [&SPOT_INPUTS, &BURST_INPUTS, &HIDDEN_INPUTS, &ACTION_INPUTS] {
+        for w in [
+            &SPOT_INPUTS,
+            &BURST_INPUTS,
+            &HIDDEN_INPUTS,
+            &ACTION_INPUTS,
+            &GROWTH_INPUTS,
+        ] {
             assert!(!w.set_in(&d));
             // Every named parameter exists.
             for p in w.params {

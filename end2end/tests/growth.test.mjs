@@ -1,5 +1,5 @@
-// Growth over the horizon (docs/formulas.md § 22) on the real page: the worked example from a
-// link to the cent, a growing 90-day history whose trend is fitted, the growth field's `auto`,
+// Growth over the horizon (docs/formulas.md § 22) on the real page, a what-if card (open when
+// a link sets its inputs): the worked example from a link to the cent, a growing 90-day history whose trend is fitted, the growth field's `auto`,
 // numbers and bad text, the link carrying the new inputs (an older link not reading them),
 // Chinese and English at 375 px, axe.
 import { test, before, after } from 'node:test';
@@ -144,6 +144,10 @@ test('a growing 90-day history: the trend is fitted, the ladder follows it', asy
   const months = rows.map((r) => Number(r.month));
   assert.deepEqual(months, [...months].sort((a, b) => a - b));
   assert.equal(await page.locator('[data-testid=growth-months] tbody tr').count(), 12);
+  // A what-if: closed while the link sets none of its inputs, its answer in the summary.
+  assert.equal(await page.evaluate(() => document.getElementById('growth-heading').closest('details').open), false);
+  assert.match(await page.textContent('#growth-heading + .what-if-gist'), /^\+\d+(\.\d)? % a month: /);
+  await page.click('summary:has(#growth-heading)');
   // Growth typed to 0: the ladder has nothing to add later, and the link says so.
   await page.fill('[data-testid=growth-per-month]', '0');
   await page.waitForFunction(() => document.querySelector('[data-testid=growth-rate]')?.dataset.value === '0');

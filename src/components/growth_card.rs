@@ -14,8 +14,9 @@ use crate::components::growth_field::GrowthField;
 use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::rows::Rows;
+use crate::components::what_if::{starts_open, WhatIfSummary};
 use crate::i18n::pick;
-use crate::inputs::{by_param, Group};
+use crate::inputs::{by_param, Group, GROWTH_INPUTS};
 use crate::page::context::{count_of, error_of, is_ok, shown_at, text_at, text_of, use_ctx, Part};
 use crate::present::growth::GrowthView;
 use crate::present::Shown;
@@ -68,7 +69,9 @@ pub fn GrowthCard() -> impl IntoView {
     let growth = by_param("growth").expect("the growth input is declared");
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="growth-heading">
-            <h2 id="growth-heading">{bilingual(lang, "Growth over the horizon: when to commit", "增长与承诺阶梯：什么时候承诺多少")}</h2>
+            <details class="disclosure what-if" open=starts_open(&GROWTH_INPUTS)>
+            <WhatIfSummary heading_id="growth-heading" title=("Growth over the horizon: when to commit", "增长与承诺阶梯：什么时候承诺多少")
+                gist=text(|v| v.gist.clone()) />
             <p class="field-hint">{bilingual(
                 lang,
                 "The terms above assume the last weeks repeat. Here the history's trend carries the usage forward month by month, and commitments can be bought in tranches (a ladder) as the growth shows.",
@@ -167,6 +170,7 @@ pub fn GrowthCard() -> impl IntoView {
                 <HowComputed formula=text(|v| v.formula.clone()) formula_testid="growth-formula" anchor="growth"
                     general="f_j = (1 + g)^j;  X_j(C) = r·(H/T)·Σ_t max(0, f_j·u_t − C);  cover(s) = min_m ⌈(h − s + 1)/m⌉·(U_m + m·R_m);  ladder = min over C_1 ≤ … ≤ C_h ≤ cap of Σ ΔC_s·cover(s) + Σ X_j(C_j)" />
             </CardBody>
+            </details>
         </section>
     }
 }

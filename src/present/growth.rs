@@ -62,6 +62,8 @@ pub struct GrowthView {
     pub rate: Shown,
     /// The recommendation in a sentence; `data-value` the plan's key.
     pub recommended: Shown,
+    /// The answer in one line, shown while the card is closed.
+    pub gist: String,
     pub plans: Vec<PlanView>,
     pub tranches: Vec<TrancheView>,
     /// The ladder's total over the horizon (`ladder-total`).
@@ -265,6 +267,34 @@ fn sentence(l: Lang, cur: &str, g: &GrowthPlan) -> String {
     }
 }
 
+/// The card's answer in one line (its summary while closed).
+fn gist(l: Lang, cur: &str, g: &GrowthPlan) -> String {
+    let h = g.compared_months;
+    if h == 0 {
+        return pick(
+            l,
+            "nothing new to buy within the horizon",
+            "规划期内无需新购",
+        )
+        .into();
+    }
+    let (rate, best) = (signed(g.percent, l), g.recommended());
+    let cost = money(best.cost, cur, l);
+    let what = match (l, best.kind) {
+        (Lang::En, PlanKind::AllNow(t)) => {
+            format!("{} of {} GPUs now", term_name(l, t), best.gpus_now)
+        }
+        (Lang::Zh, PlanKind::AllNow(t)) => {
+            format!("现在买 {} 张{}", best.gpus_now, term_name(l, t))
+        }
+        (_, k) => plan_name(l, k),
+    };
+    match l {
+        Lang::En => format!("{rate} a month: {what}, {cost} over {h} months"),
+        Lang::Zh => format!("每月 {rate}：{what}，{h} 个月共 {cost}"),
+    }
+}
+
 fn a_term(p: &PlanRow) -> Term {
     match p.kind {
         PlanKind::AllNow(t) => t,
@@ -460,6 +490,7 @@ pub fn present(
         Lang::Zh => format!("上表假设用量保持不变。{}{}", rate.text, recommended.text),
     };
     Ok(GrowthView {
+        gist: gist(l, cur, g),
         history_line,
         terms_line,
         trend,
@@ -488,6 +519,10 @@ mod tests {
         assert_eq!(
             en.recommended.text,
             "With +10 % growth a month, the ladder costs ¥708,326.97 over the 6 months: 11 GPUs now on 1 year, +1 at month 1 on monthly, +1 at month 2 on monthly, +1 at month 3 on monthly, and 2 more tranches. That is ¥95,200.00 less than buying all now (1 year of 11 GPUs, ¥803,526.97) and ¥66,000.00 less than monthly only."
+        );
+        assert_eq!(
+            en.gist,
+            "+10 % a month: The ladder, ¥708,326.97 over 6 months"
         );
         assert_eq!(en.tranches.len(), 6);
         assert_eq!(en.tranches[0].month, "0");
