@@ -112,12 +112,14 @@ test('the growth field: auto, a number, bad text named and kept; the link carrie
 
 test('a version-3 link with growth parameters opens as before: they are not read', async () => {
   const { page, context } = await openPage(browser, server.url + EXAMPLE.replace('v=4', 'v=3') + '&laddercap=50');
+  await page.click('summary:has(#growth-heading)');
   assert.equal(await page.inputValue('[data-testid=growth-per-month]'), 'auto');
   assert.equal(await page.inputValue('[data-testid=ladder-cap]'), '100');
   assert.equal(await attr(page, '[data-testid=growth-rate]'), '0');
   await context.close();
   // Somebody else's text in a version-4 link: reported, the default kept, shown as text.
   const bad = await openPage(browser, server.url + '?v=4&lang=en&growth=%3Cimg%20src%3Dx%3E');
+  await bad.page.click('summary:has(#growth-heading)');
   assert.equal(await bad.page.inputValue('[data-testid=growth-per-month]'), 'auto');
   assert.equal(await bad.page.locator('img[src=x]').count(), 0);
   await bad.context.close();
@@ -127,8 +129,14 @@ test('a growing 90-day history: the trend is fitted, the ladder follows it', asy
   const { page, context, problems } = await openPage(browser, server.url + '?v=4&lang=en&lookback=90&monthly=9000&ondemand=20&y1up=48000&horizon=12');
   await page.click('[data-testid=mode-data]');
   await page.fill('[data-testid=usage-data]', growingHistory(0.10));
-  await page.waitForFunction(() => document.querySelector('[data-testid=trend-fitted]')?.dataset.value !== 'none'
-    && document.querySelector('[data-testid=trend-fitted]')?.dataset.value, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=history-trend]')?.textContent, null, { timeout: 20000 });
+  // A what-if: closed while the link sets none of its inputs, its answer in the summary, its
+  // body put in when opened.
+  assert.equal(await page.evaluate(() => document.getElementById('growth-heading').closest('details').open), false);
+  assert.equal(await page.locator('[data-testid=ladder-table]').count(), 0);
+  assert.match(await page.textContent('#growth-heading + .what-if-gist'), /^\+\d+(\.\d)? % a month: /);
+  await page.click('summary:has(#growth-heading)');
+  await page.waitForSelector('[data-testid=trend-fitted]');
   const fitted = Number(await attr(page, '[data-testid=trend-fitted]'));
   assert.ok(Math.abs(fitted - 10) < 1.5, `fitted ${fitted} % a month, grown 10 %`);
   const [low, high] = (await attr(page, '[data-testid=trend-interval]')).split(',').map(Number);
@@ -144,10 +152,6 @@ test('a growing 90-day history: the trend is fitted, the ladder follows it', asy
   const months = rows.map((r) => Number(r.month));
   assert.deepEqual(months, [...months].sort((a, b) => a - b));
   assert.equal(await page.locator('[data-testid=growth-months] tbody tr').count(), 12);
-  // A what-if: closed while the link sets none of its inputs, its answer in the summary.
-  assert.equal(await page.evaluate(() => document.getElementById('growth-heading').closest('details').open), false);
-  assert.match(await page.textContent('#growth-heading + .what-if-gist'), /^\+\d+(\.\d)? % a month: /);
-  await page.click('summary:has(#growth-heading)');
   // Growth typed to 0: the ladder has nothing to add later, and the link says so.
   await page.fill('[data-testid=growth-per-month]', '0');
   await page.waitForFunction(() => document.querySelector('[data-testid=growth-rate]')?.dataset.value === '0');

@@ -1,10 +1,12 @@
 //! § 22 Growth over the horizon: the history's trend, the growth used, the plans compared with
 //! it (all now, monthly only, the ladder), the ladder's tranches, the risks if growth stops or
 //! reverses, and the months one by one. The texts: `present::growth`; this file places them.
+//! A what-if: closed unless a link sets its inputs, its body put in when first opened.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::components::bilingual;
 use crate::components::card_body::CardBody;
@@ -67,9 +69,18 @@ pub fn GrowthCard() -> impl IntoView {
     let tranches = count_of(view, |v| v.tranches.len());
     let months = count_of(view, |v| v.months.len());
     let growth = by_param("growth").expect("the growth input is declared");
+    // Closed, the card is its summary only: its body (months × plans of figures) is put in
+    // when first opened and stays (a price change wrote ~45 hidden texts before).
+    let opened = RwSignal::new(starts_open(&GROWTH_INPUTS));
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="growth-heading">
-            <details class="disclosure what-if" open=starts_open(&GROWTH_INPUTS)>
+            <details class="disclosure what-if" open=opened.get_untracked()
+                on:toggle=move |ev| {
+                    let open = ev.target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|d| d.has_attribute("open"));
+                    if open && !opened.get_untracked() { opened.set(true); }
+                }>
             <WhatIfSummary heading_id="growth-heading" title=("Growth over the horizon: when to commit", "增长与承诺阶梯：什么时候承诺多少")
                 gist=text(|v| v.gist.clone()) />
             <p class="field-hint">{bilingual(
@@ -77,6 +88,7 @@ pub fn GrowthCard() -> impl IntoView {
                 "The terms above assume the last weeks repeat. Here the history's trend carries the usage forward month by month, and commitments can be bought in tranches (a ladder) as the growth shows.",
                 "上面的期限比较假设最近几周会一直重复。这里按历史趋势逐月推算用量，并允许随增长分批（阶梯式）购买承诺。",
             )}</p>
+            <Show when=move || opened.get()>
             <div class="field-grid">
                 <GrowthField spec=growth />
                 <InputFields group_of=Group::Growth />
@@ -170,6 +182,7 @@ pub fn GrowthCard() -> impl IntoView {
                 <HowComputed formula=text(|v| v.formula.clone()) formula_testid="growth-formula" anchor="growth"
                     general="f_j = (1 + g)^j;  X_j(C) = r·(H/T)·Σ_t max(0, f_j·u_t − C);  cover(s) = min_m ⌈(h − s + 1)/m⌉·(U_m + m·R_m);  ladder = min over C_1 ≤ … ≤ C_h ≤ cap of Σ ΔC_s·cover(s) + Σ X_j(C_j)" />
             </CardBody>
+            </Show>
             </details>
         </section>
     }
