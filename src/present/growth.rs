@@ -287,7 +287,10 @@ fn gist(l: Lang, cur: &str, g: &GrowthPlan) -> String {
         (Lang::Zh, PlanKind::AllNow(t)) => {
             format!("现在买 {} 张{}", best.gpus_now, term_name(l, t))
         }
-        (_, k) => plan_name(l, k),
+        (Lang::En, PlanKind::Ladder) => "the ladder".into(),
+        (Lang::En, PlanKind::MonthlyOnly) => "monthly only, re-sized each month".into(),
+        (Lang::En, PlanKind::OnDemand) => "on demand".into(),
+        (Lang::Zh, k) => plan_name(l, k),
     };
     match l {
         Lang::En => format!("{rate} a month: {what}, {cost} over {h} months"),
@@ -522,8 +525,10 @@ mod tests {
         );
         assert_eq!(
             en.gist,
-            "+10 % a month: The ladder, ¥708,326.97 over 6 months"
+            "+10 % a month: the ladder, ¥708,326.97 over 6 months"
         );
+        let zh_gist = present(Lang::Zh, "¥", &example()).unwrap().gist;
+        assert_eq!(zh_gist, "每月 +10 %：承诺阶梯，6 个月共 ¥708,326.97");
         assert_eq!(en.tranches.len(), 6);
         assert_eq!(en.tranches[0].month, "0");
         assert_eq!(en.tranches[0].add, Shown::new("+11", "11"));
