@@ -787,7 +787,7 @@ pub fn growth_plan(
     }
     let mut tranches = ladder(&offers, &load, &expected, step);
     let ladder_buys = purchases(&mut tranches, &offers, h);
-    kinds.push((PlanKind::Ladder, ladder_buys.clone()));
+    kinds.push((PlanKind::Ladder, ladder_buys));
 
     // The cheapest plan made for each other future.
     let best_for = |future: &Future| -> Money {
@@ -818,19 +818,22 @@ pub fn growth_plan(
         let cost = replay(buys, &offers, &load, future, true).0;
         (cost - best).max(Money::ZERO)
     };
+    // Each plan replayed once on the expected future: its cost and each month's level and money.
+    let replays: Vec<(Money, Vec<(u32, Money)>)> = kinds
+        .iter()
+        .map(|(_, buys)| replay(buys, &offers, &load, &expected, false))
+        .collect();
     let plans: Vec<PlanRow> = kinds
         .iter()
-        .map(|(kind, buys)| {
-            let (cost, months) = replay(buys, &offers, &load, &expected, false);
-            PlanRow {
-                kind: *kind,
-                gpus_now: months.first().map_or(0, |m| m.0),
-                gpus_last: months.last().map_or(0, |m| m.0),
-                cost,
-                risk_flat: loss(buys, &flat, best_flat),
-                risk_decline: loss(buys, &down, best_down),
-                months: months.iter().map(|m| m.1).collect(),
-            }
+        .zip(&replays)
+        .map(|((kind, buys), (cost, months))| PlanRow {
+            kind: *kind,
+            gpus_now: months.first().map_or(0, |m| m.0),
+            gpus_last: months.last().map_or(0, |m| m.0),
+            cost: *cost,
+            risk_flat: loss(buys, &flat, best_flat),
+            risk_decline: loss(buys, &down, best_down),
+            months: months.iter().map(|m| m.1).collect(),
         })
         .collect();
     // The lowest cost; ties go to the simpler plan (the order of `plans`, the ladder last).
@@ -838,7 +841,7 @@ pub fn growth_plan(
         .min_by_key(|&i| (plans[i].cost, i))
         .expect("on demand is always a plan");
 
-    let (_, ladder_months) = replay(&ladder_buys, &offers, &load, &expected, false);
+    let ladder_months = &replays[replays.len() - 1].1; // the ladder is the last plan
     let months = (1..=h)
         .map(|t| {
             let i = (t - 1) as usize;
