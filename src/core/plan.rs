@@ -405,6 +405,23 @@ fn baseline_n(
     }
 }
 
+/// The history's profile, or without one the sliders' on/off profile standing in for it (which
+/// needs valid prices: their month length).
+fn profile_or_sliders<'a>(
+    inputs: &PlanInputs,
+    history: Option<&'a HistoryProfile>,
+    prices: &Result<Prices, InputError>,
+) -> Result<std::borrow::Cow<'a, HistoryProfile>, InputError> {
+    match (history, prices) {
+        (Some(h), _) => Ok(std::borrow::Cow::Borrowed(h)),
+        (None, Ok(p)) => {
+            HistoryProfile::from_sliders(inputs.gpus, inputs.used_hours, p.hours_per_month)
+                .map(std::borrow::Cow::Owned)
+        }
+        (None, Err(e)) => Err(e.clone()),
+    }
+}
+
 /// § 22 for the plan's inputs and history (the sliders' on/off profile without one), scaling
 /// the § 5 waterline of `outputs`. Apart from [`plan_with_history`]: only the growth card reads
 /// it, so the first stage and a fleet's other types never run it (nor carry its code).
@@ -413,23 +430,16 @@ pub fn plan_growth(
     history: Option<&HistoryProfile>,
     outputs: &PlanOutputs,
 ) -> Result<GrowthPlan, InputError> {
-    let p = Prices::new(
+    let prices = Prices::new(
         inputs.monthly_price,
         inputs.on_demand_price,
         inputs.hours_per_month,
-    )?;
+    );
+    let p = prices.clone()?;
     let w = outputs.waterline.as_ref().map_err(Clone::clone)?;
-    let synthesized;
-    let h = match history {
-        Some(h) => h,
-        None => {
-            synthesized =
-                HistoryProfile::from_sliders(inputs.gpus, inputs.used_hours, p.hours_per_month)?;
-            &synthesized
-        }
-    };
+    let h = profile_or_sliders(inputs, history, &prices)?;
     growth_plan(
-        h,
+        &h,
         &p,
         &inputs.term_inputs(),
         w.overall,
@@ -452,20 +462,8 @@ pub fn plan_with_history(inputs: &PlanInputs, history: Option<&HistoryProfile>) 
     );
 
     // The profile: the history's, or the sliders' on/off profile.
-    let synthesized;
-    let prof: Result<&HistoryProfile, InputError> = match (history, &prices) {
-        (Some(h), _) => Ok(h),
-        (None, Ok(p)) => {
-            match HistoryProfile::from_sliders(inputs.gpus, inputs.used_hours, p.hours_per_month) {
-                Ok(s) => {
-                    synthesized = s;
-                    Ok(&synthesized)
-                }
-                Err(e) => Err(e),
-            }
-        }
-        (None, Err(e)) => Err(e.clone()),
-    };
+    let profile = profile_or_sliders(inputs, history, &prices);
+    let prof: Result<&HistoryProfile, InputError> = profile.as_deref().map_err(Clone::clone);
     let both = match (&prices, &prof) {
         (Ok(p), Ok(h)) => Ok((p, *h)),
         (Err(e), _) | (_, Err(e)) => Err(e.clone()),
