@@ -12,8 +12,7 @@ use crate::page::chart_memos;
 use crate::components::card_body::CardBody;
 use crate::components::when::When;
 use crate::i18n::texts;
-use crate::page::context::{error_of, flag_of, is_ok, text_of, use_ctx, Part};
-use crate::present::breakeven::BreakevenView;
+use crate::page::context::{error_of, is_ok, use_ctx, Part};
 
 #[component]
 pub fn BreakevenCard() -> impl IntoView {
@@ -22,8 +21,7 @@ pub fn BreakevenCard() -> impl IntoView {
     let data = chart_memos::breakeven(ctx);
     let summary = chart_memos::summary(ctx, data, chart::summary);
     let view = Part::of(|p| &p.breakeven);
-    let text = move |part: fn(&BreakevenView) -> String| text_of(view, part);
-    let never_pays = flag_of(view, |v| v.never_pays);
+    let never_pays = view.flag(|v| v.never_pays);
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="breakeven-heading">
             <h2 id="breakeven-heading">{move || texts(lang.get()).breakeven_heading}</h2>
@@ -35,29 +33,29 @@ pub fn BreakevenCard() -> impl IntoView {
                     <strong
                         class="result-figure"
                         data-testid="breakeven-hours"
-                        data-value=text(|v| v.hours.value.clone())
+                        data-value=view.text(|v| v.hours.value.clone())
                     >
-                        {text(|v| v.hours.text.clone())}
+                        {view.text(|v| v.hours.text.clone())}
                     </strong>
                     " "
                     {move || texts(lang.get()).hours_per_month_unit}
                     " "
                     <span
                         data-testid="breakeven-utilization"
-                        data-value=text(|v| v.utilization.value.clone())
+                        data-value=view.text(|v| v.utilization.value.clone())
                         class:warn=move || never_pays.get()
                     >
-                        {text(|v| v.utilization.text.clone())}
+                        {view.text(|v| v.utilization.text.clone())}
                     </span>
                 </p>
                 <When when=never_pays>
                     <p class="warning" role="alert" data-testid="monthly-never-pays">
                         "⚠ "
-                        {text(|v| v.never_pays_text.clone())}
+                        {view.text(|v| v.never_pays_text.clone())}
                     </p>
                 </When>
-                <p class="explainer">{text(|v| v.explainer.clone())}</p>
-                <HowComputed formula=text(|v| v.formula.clone()) anchor="breakeven" link=("All formulas", "全部公式") />
+                <p class="explainer">{view.text(|v| v.explainer.clone())}</p>
+                <HowComputed formula=view.text(|v| v.formula.clone()) anchor="breakeven" link=("All formulas", "全部公式") />
                 </div>
                 <div class="split-out">
                 <h3>{bilingual(lang, "Monthly vs on-demand by hours used", "包月与按量随使用小时的成本")}</h3>

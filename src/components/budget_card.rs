@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::value::Value;
+
 use crate::charts::budget as chart;
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw};
 use crate::components::how_computed::HowComputed;
@@ -16,8 +18,7 @@ use crate::components::figure::Figure;
 use crate::components::input_fields::InputFields;
 use crate::components::when::When;
 use crate::inputs::Group;
-use crate::page::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
-use crate::present::budget::BudgetView;
+use crate::page::context::{error_of, is_ok, use_ctx, Part};
 
 #[component]
 pub fn BudgetCard() -> impl IntoView {
@@ -28,9 +29,7 @@ pub fn BudgetCard() -> impl IntoView {
     let data = chart_memos::budget(ctx);
     let summary = chart_memos::summary(ctx, data, chart::summary);
     let view = Part::of(|p| &p.budget);
-    let text = move |part: fn(&BudgetView) -> String| text_of(view, part);
-    let shown = move |part| shown_of(view, part);
-    let has_implied = flag_of(view, |v| v.implied.is_some());
+    let has_implied = view.flag(|v| v.implied.is_some());
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="budget-heading">
             <h2 id="budget-heading">{bilingual(lang, "Budget split", "预算分配")}</h2>
@@ -49,30 +48,25 @@ pub fn BudgetCard() -> impl IntoView {
             <div class="split-out">
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="budget-split-error">
                 <dl class="figures">
-                    <div>
-                        <dt>{bilingual(lang, "Fixed baseline", "固定基线")}</dt>
-                        <dd data-testid="budget-fixed" data-value=text(|v| v.fixed.value.clone())>
-                            {text(|v| v.fixed.text.clone())}
-                            " — "
-                            <span data-testid="budget-fixed-gpus" data-value=text(|v| v.fixed_gpus.value.clone())>
-                                {text(|v| v.fixed_gpus.text.clone())}
-                            </span>
-                        </dd>
-                    </div>
+                    <Figure testid="budget-fixed" en="Fixed baseline" zh="固定基线"
+                        shown=view.shown(|v| &v.fixed)>
+                        " — "
+                        <Value testid="budget-fixed-gpus" shown=view.shown(|v| &v.fixed_gpus) />
+                    </Figure>
                     <Figure testid="budget-elastic" en="Elastic on-demand" zh="弹性按量"
-                        shown=shown(|v| &v.elastic) />
+                        shown=view.shown(|v| &v.elastic) />
                     <Figure testid="budget-spot" en="Spot and emergency" zh="竞价与应急"
-                        shown=shown(|v| &v.spot) />
+                        shown=view.shown(|v| &v.spot) />
                 </dl>
                 <When when=has_implied>
                     <p data-testid="budget-implied">
                         {bilingual(lang, "The chosen plan implies: ", "当前方案对应的分配：")}
-                        {text(|v| v.implied.clone().unwrap_or_default())}
+                        {view.text(|v| v.implied.clone().unwrap_or_default())}
                     </p>
                 </When>
                 <h3>{bilingual(lang, "Budget split: target vs plan", "预算分配：目标与方案")}</h3>
                 <ChartCanvas testid="chart-budget" summary lang currency draw=ChartDraw::of(data, chart::draw) />
-                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="budget-formula" anchor="budget" general="fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s" />
+                <HowComputed formula=view.text(|v| v.formula.clone()) formula_testid="budget-formula" anchor="budget" general="fixed = B·a; GPUs = ⌊fixed / P⌋; on-demand hours = B·b / r; spot hours = B·c / s" />
             </CardBody>
             </div>
             </div>

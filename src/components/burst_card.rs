@@ -20,8 +20,7 @@ use crate::components::input_fields::InputFields;
 use crate::core::burst::BillingIncrement;
 use crate::i18n::{pick, Lang};
 use crate::inputs::Group;
-use crate::page::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
-use crate::present::burst::BurstView;
+use crate::page::context::{error_of, is_ok, use_ctx, Part};
 
 fn increment_label(l: Lang, inc: BillingIncrement) -> &'static str {
     match inc {
@@ -47,14 +46,12 @@ pub fn BurstCard() -> impl IntoView {
     };
     let increment = move || state.with(|s| s.inputs.billing_increment);
     let view = Part::of(|p| &p.burst);
-    let text = move |part: fn(&BurstView) -> String| text_of(view, part);
-    let shown = move |part| shown_of(view, part);
 
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="burst-heading">
             <details class="disclosure what-if" open=starts_open(&BURST_INPUTS)>
             <WhatIfSummary heading_id="burst-heading" title=("Burst: add elastic GPUs to a batch of jobs?", "突发任务：要不要加弹性 GPU？")
-                gist=text_of(view, |v| v.verdict.clone()) />
+                gist=view.text(|v| v.verdict.clone()) />
             <div class="split">
             <div class="split-in">
             <InputFields group_of=Group::Burst />
@@ -84,44 +81,44 @@ pub fn BurstCard() -> impl IntoView {
                     <tbody>
                         <tr>
                             <th scope="row">{bilingual(lang, "Jobs at once", "同时运行的任务数")}</th>
-                            <Cell testid="burst-fixed-parallel" shown=shown_of(view, |v| &v.fixed_parallel) />
-                            <Cell testid="burst-elastic-parallel" shown=shown_of(view, |v| &v.elastic_parallel) />
+                            <Cell testid="burst-fixed-parallel" shown=view.shown(|v| &v.fixed_parallel) />
+                            <Cell testid="burst-elastic-parallel" shown=view.shown(|v| &v.elastic_parallel) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Batches", "批次")}</th>
-                            <Cell testid="burst-fixed-batches" shown=shown_of(view, |v| &v.fixed_batches) />
-                            <Cell testid="burst-elastic-batches" shown=shown_of(view, |v| &v.elastic_batches) />
+                            <Cell testid="burst-fixed-batches" shown=view.shown(|v| &v.fixed_batches) />
+                            <Cell testid="burst-elastic-batches" shown=view.shown(|v| &v.elastic_batches) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Wall time", "总耗时")}</th>
-                            <Cell testid="burst-fixed-wall-hours" shown=shown_of(view, |v| &v.fixed_wall_hours) />
-                            <Cell testid="burst-elastic-wall-hours" shown=shown_of(view, |v| &v.elastic_wall_hours) />
+                            <Cell testid="burst-fixed-wall-hours" shown=view.shown(|v| &v.fixed_wall_hours) />
+                            <Cell testid="burst-elastic-wall-hours" shown=view.shown(|v| &v.elastic_wall_hours) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Elastic GPUs rented", "租用的弹性 GPU")}</th>
                             <td>"0"</td>
-                            <Cell testid="burst-elastic-gpus-used" shown=shown_of(view, |v| &v.elastic_gpus_used) />
+                            <Cell testid="burst-elastic-gpus-used" shown=view.shown(|v| &v.elastic_gpus_used) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Elastic GPU-hours billed", "计费的弹性 GPU 小时")}</th>
                             <td>"0"</td>
-                            <Cell testid="burst-elastic-gpu-hours" shown=shown_of(view, |v| &v.elastic_gpu_hours) />
+                            <Cell testid="burst-elastic-gpu-hours" shown=view.shown(|v| &v.elastic_gpu_hours) />
                         </tr>
                         <tr>
                             <th scope="row">{bilingual(lang, "Extra cost", "额外费用")}</th>
-                            <Cell testid="burst-fixed-cost" shown=shown_of(view, |v| &v.fixed_cost) />
-                            <Cell testid="burst-elastic-cost" shown=shown_of(view, |v| &v.elastic_cost) />
+                            <Cell testid="burst-fixed-cost" shown=view.shown(|v| &v.fixed_cost) />
+                            <Cell testid="burst-elastic-cost" shown=view.shown(|v| &v.elastic_cost) />
                         </tr>
                     </tbody>
                 </table></div>
                 <dl class="figures">
                     <Figure testid="burst-hours-saved" en="Hours saved by elastic GPUs" zh="加弹性 GPU 节省的时间"
-                        shown=shown(|v| &v.hours_saved) />
+                        shown=view.shown(|v| &v.hours_saved) />
                     <Figure testid="burst-cost-per-hour-saved" en="Cost per hour saved" zh="每节省 1 小时的费用"
-                        shown=shown(|v| &v.cost_per_hour_saved) />
+                        shown=view.shown(|v| &v.cost_per_hour_saved) />
                 </dl>
-                <p class="explainer" data-testid="burst-verdict">{text(|v| v.verdict.clone())}</p>
-                <HowComputed formula=text(|v| v.formula.clone()) anchor="burst">
+                <p class="explainer" data-testid="burst-verdict">{view.text(|v| v.verdict.clone())}</p>
+                <HowComputed formula=view.text(|v| v.formula.clone()) anchor="burst">
                     <p class="explainer">
                         {bilingual(
                             lang,

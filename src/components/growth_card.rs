@@ -6,6 +6,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use crate::components::value::Value;
 use wasm_bindgen::JsCast;
 
 use crate::components::bilingual;
@@ -19,7 +21,7 @@ use crate::components::rows::Rows;
 use crate::components::what_if::{starts_open, WhatIfSummary};
 use crate::i18n::pick;
 use crate::inputs::{by_param, Group, GROWTH_INPUTS};
-use crate::page::context::{count_of, error_of, is_ok, shown_at, text_at, text_of, use_ctx, Part};
+use crate::page::context::{count_of, error_of, is_ok, shown_at, text_at, use_ctx, Part};
 use crate::present::growth::GrowthView;
 use crate::present::Shown;
 
@@ -48,17 +50,16 @@ const MAX_PLANS: usize = 8;
 pub fn GrowthCard() -> impl IntoView {
     let lang = use_ctx().lang;
     let view = Part::of(|p| &p.growth);
-    let text = move |part: fn(&GrowthView) -> String| text_of(view, part);
     let plan = move |i: usize, part: fn(&GrowthView, usize) -> String| {
         text_at(view, i, |v| v.plans.len(), part)
     };
     let tranche = move |i: usize, part: fn(&GrowthView, usize) -> String| {
         text_at(view, i, |v| v.tranches.len(), part)
     };
-    let plan_fig = move |i: usize, part: fn(&GrowthView, usize) -> Shown| {
+    let plan_fig = move |i: usize, part: fn(&GrowthView, usize) -> &Shown| {
         shown_at(view, i, |v| v.plans.len(), part)
     };
-    let tranche_fig = move |i: usize, part: fn(&GrowthView, usize) -> Shown| {
+    let tranche_fig = move |i: usize, part: fn(&GrowthView, usize) -> &Shown| {
         shown_at(view, i, |v| v.tranches.len(), part)
     };
     // A month's cell k = month × MAX_PLANS + plan: one index for `text_at`.
@@ -82,7 +83,7 @@ pub fn GrowthCard() -> impl IntoView {
                     if open && !opened.get_untracked() { opened.set(true); }
                 }>
             <WhatIfSummary heading_id="growth-heading" title=("Growth over the horizon: when to commit", "增长与承诺阶梯：什么时候承诺多少")
-                gist=text(|v| v.gist.clone()) />
+                gist=view.text(|v| v.gist.clone()) />
             <p class="field-hint">{bilingual(
                 lang,
                 "The terms above assume the last weeks repeat. Here the history's trend carries the usage forward month by month, and commitments can be bought in tranches (a ladder) as the growth shows.",
@@ -96,15 +97,13 @@ pub fn GrowthCard() -> impl IntoView {
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="growth-error">
                 <p>
                     {bilingual(lang, "Trend of the history: ", "历史趋势：")}
-                    <strong data-testid="trend-fitted" data-value=text(|v| v.trend.value.clone())>{text(|v| v.trend.text.clone())}</strong>
-                    " "<span data-testid="trend-interval" data-value=text(|v| v.interval.value.clone())>{text(|v| v.interval.text.clone())}</span>
+                    <Value testid="trend-fitted" shown=view.shown(|v| &v.trend) strong=true />
+                    " "<Value testid="trend-interval" shown=view.shown(|v| &v.interval) />
                 </p>
-                <p class="field-hint" data-testid="trend-note">{text(|v| v.trend_note.clone())}</p>
-                <p data-testid="growth-rate" data-value=text(|v| v.rate.value.clone())>{text(|v| v.rate.text.clone())}</p>
+                <p class="field-hint" data-testid="trend-note">{view.text(|v| v.trend_note.clone())}</p>
+                <p data-testid="growth-rate" data-value=view.text(|v| v.rate.value.clone())>{view.text(|v| v.rate.text.clone())}</p>
                 <p class="term-recommendation">
-                    <strong data-testid="recommended-ladder" data-value=text(|v| v.recommended.value.clone())>
-                        {text(|v| v.recommended.text.clone())}
-                    </strong>
+                    <Value testid="recommended-ladder" shown=view.shown(|v| &v.recommended) strong=true />
                 </p>
                 <div class="table-wrap" tabindex="0">
                     <table class="growth-table" data-testid="growth-plans">
@@ -116,31 +115,31 @@ pub fn GrowthCard() -> impl IntoView {
                                     class=plan(i, |v, i| if v.plans[i].recommended { "recommended".into() } else { String::new() })>
                                     <th scope="row">{plan(i, |v, i| v.plans[i].name.clone())}</th>
                                     <td data-label=move || pick(lang.get(), PLAN_COLUMNS[1].0, PLAN_COLUMNS[1].1)>{plan(i, |v, i| v.plans[i].gpus.clone())}</td>
-                                    <Cell testid="growth-plan-cost" label=PLAN_COLUMNS[2] shown=plan_fig(i, |v, i| v.plans[i].cost.clone()) />
-                                    <Cell testid="growth-risk-flat" label=PLAN_COLUMNS[3] shown=plan_fig(i, |v, i| v.plans[i].risk_flat.clone()) />
-                                    <Cell testid="growth-risk-decline" label=PLAN_COLUMNS[4] shown=plan_fig(i, |v, i| v.plans[i].risk_decline.clone()) />
+                                    <Cell testid="growth-plan-cost" label=PLAN_COLUMNS[2] shown=plan_fig(i, |v, i| &v.plans[i].cost) />
+                                    <Cell testid="growth-risk-flat" label=PLAN_COLUMNS[3] shown=plan_fig(i, |v, i| &v.plans[i].risk_flat) />
+                                    <Cell testid="growth-risk-decline" label=PLAN_COLUMNS[4] shown=plan_fig(i, |v, i| &v.plans[i].risk_decline) />
                                 </tr>
                             }.into_any()) />
                         </tbody>
                     </table>
                 </div>
-                <p class="field-hint" data-testid="growth-risk-note">{text(|v| v.risk_note.clone())}</p>
+                <p class="field-hint" data-testid="growth-risk-note">{view.text(|v| v.risk_note.clone())}</p>
                 <h3>{bilingual(lang, "The ladder: what to buy when", "承诺阶梯：何时买多少")}</h3>
                 <div class="table-wrap" tabindex="0">
                     <table class="growth-table" data-testid="ladder-table">
                         <caption>
                             {bilingual(lang, "Each tranche kept to the horizon's end (renewed on its term); total ", "每档保持到规划期末（按其期限续约）；合计 ")}
-                            <span data-testid="ladder-total" data-value=text(|v| v.ladder_total.value.clone())>{text(|v| v.ladder_total.text.clone())}</span>
+                            <Value testid="ladder-total" shown=view.shown(|v| &v.ladder_total) />
                         </caption>
                         <ColumnHeads labels=&TRANCHE_COLUMNS />
                         <tbody>
                             <Rows count=tranches row=Arc::new(move |i| view! {
                                 <tr data-month=tranche(i, |v, i| v.tranches[i].month.clone())>
                                     <th scope="row">{tranche(i, |v, i| v.tranches[i].when.clone())}</th>
-                                    <Cell testid="ladder-add" label=TRANCHE_COLUMNS[1] shown=tranche_fig(i, |v, i| v.tranches[i].add.clone()) />
-                                    <Cell testid="ladder-term" label=TRANCHE_COLUMNS[2] shown=tranche_fig(i, |v, i| v.tranches[i].term.clone()) />
+                                    <Cell testid="ladder-add" label=TRANCHE_COLUMNS[1] shown=tranche_fig(i, |v, i| &v.tranches[i].add) />
+                                    <Cell testid="ladder-term" label=TRANCHE_COLUMNS[2] shown=tranche_fig(i, |v, i| &v.tranches[i].term) />
                                     <td data-label=move || pick(lang.get(), TRANCHE_COLUMNS[3].0, TRANCHE_COLUMNS[3].1)>{tranche(i, |v, i| v.tranches[i].terms_bought.clone())}</td>
-                                    <Cell testid="ladder-cost" label=TRANCHE_COLUMNS[4] shown=tranche_fig(i, |v, i| v.tranches[i].cost.clone()) />
+                                    <Cell testid="ladder-cost" label=TRANCHE_COLUMNS[4] shown=tranche_fig(i, |v, i| &v.tranches[i].cost) />
                                 </tr>
                             }.into_any()) />
                         </tbody>
@@ -179,7 +178,7 @@ pub fn GrowthCard() -> impl IntoView {
                         </table>
                     </div>
                 </details>
-                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="growth-formula" anchor="growth"
+                <HowComputed formula=view.text(|v| v.formula.clone()) formula_testid="growth-formula" anchor="growth"
                     general="f_j = (1 + g)^j;  X_j(C) = r·(H/T)·Σ_t max(0, f_j·u_t − C);  cover(s) = min_m ⌈(h − s + 1)/m⌉·(U_m + m·R_m);  ladder = min over C_1 ≤ … ≤ C_h ≤ cap of Σ ΔC_s·cover(s) + Σ X_j(C_j)" />
             </CardBody>
             </Show>

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::value::Value;
+
 use crate::components::how_computed::HowComputed;
 
 use crate::components::card_body::CardBody;
@@ -10,8 +12,8 @@ use crate::components::when::When;
 
 use crate::components::bilingual;
 use crate::i18n::pick;
-use crate::page::context::{error_of, flag_of, is_ok, memo_of, text_of, use_ctx, Part};
-use crate::present::headline::{HeadlineView, READ_CHECK};
+use crate::page::context::{error_of, is_ok, memo_of, use_ctx, Part};
+use crate::present::headline::READ_CHECK;
 use crate::present::read_check;
 use crate::state::{ParseStatus, UsageMode};
 
@@ -20,8 +22,7 @@ pub fn HeadlineCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let view = Part::of(|p| &p.headline);
-    let no_history = flag_of(view, |v| v.no_history);
-    let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
+    let no_history = view.flag(|v| v.no_history);
     // The history file's reading needs the user's look (a plausibility warning, a column
     // meaning or a day/month order to confirm): one bool, not the report.
     let data = memo_of(ctx.state, |s| s.mode == UsageMode::Data);
@@ -40,18 +41,12 @@ pub fn HeadlineCard() -> impl IntoView {
             <h2 id="headline-heading">{bilingual(lang, "The plan", "方案")}</h2>
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <p class="headline-sentence">
-                    <span data-testid="recommended-n" data-value=text(|v| v.sentence.value.clone())>
-                        {text(|v| v.sentence.text.clone())}
-                    </span>
+                    <Value testid="recommended-n" shown=view.shown(|v| &v.sentence) />
                 </p>
                 <p class="headline-figures">
-                    <strong data-testid="plan-monthly-total" data-value=text(|v| v.total.value.clone())>
-                        {text(|v| v.total.text.clone())}
-                    </strong>
+                    <Value testid="plan-monthly-total" shown=view.shown(|v| &v.total) strong=true />
                     {bilingual(lang, " per month, ", " /月，")}
-                    <span data-testid="plan-saving" data-value=text(|v| v.saving.value.clone())>
-                        {text(|v| v.saving.text.clone())}
-                    </span>
+                    <Value testid="plan-saving" shown=view.shown(|v| &v.saving) />
                 </p>
                 <When when=read_check>
                     <p class="read-check">
@@ -62,7 +57,7 @@ pub fn HeadlineCard() -> impl IntoView {
                         </span>
                     </p>
                 </When>
-                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="headline-formula" anchor="pools" />
+                <HowComputed formula=view.text(|v| v.formula.clone()) formula_testid="headline-formula" anchor="pools" />
                 <When when=no_history>
                     <p class="warning" role="status">
                         {bilingual(

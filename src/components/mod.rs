@@ -43,6 +43,7 @@ pub mod text_field;
 pub mod type_bar;
 pub mod update_notice;
 pub mod usage_panel;
+pub mod value;
 pub mod waterline_card;
 pub mod what_if;
 pub mod when;

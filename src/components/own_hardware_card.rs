@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::value::Value;
+
 use crate::components::how_computed::HowComputed;
 
 use crate::components::bilingual;
@@ -13,19 +15,15 @@ use crate::components::figure::Figure;
 use crate::components::input_fields::InputFields;
 use crate::components::note::Note;
 use crate::inputs::Group;
-use crate::page::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
-use crate::present::own_hardware::OwnHardwareView;
+use crate::page::context::{error_of, is_ok, use_ctx, Part};
 
 /// PUE: finite, 1 ≤ PUE ≤ 5 (the engine's rule).
 #[component]
 pub fn OwnHardwareCard() -> impl IntoView {
     let ctx = use_ctx();
-    let _state = ctx.state;
     let lang = ctx.lang;
 
     let view = Part::of(|p| &p.own_hardware);
-    let text = move |part: fn(&OwnHardwareView) -> String| text_of(view, part);
-    let shown = move |part| shown_of(view, part);
 
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="own-heading">
@@ -37,50 +35,34 @@ pub fn OwnHardwareCard() -> impl IntoView {
                 </summary>
                 <InputFields group_of=Group::OwnHardware />
                 <CardBody ok=is_ok(view) error=error_of(view)>
-                    <Note class="warning" testid="own-never-pays" when=flag_of(view, |v| v.never_pays.is_some())
-                        text=text(|v| v.never_pays.clone().unwrap_or_default()) />
+                    <Note class="warning" testid="own-never-pays" when=view.flag(|v| v.never_pays.is_some())
+                        text=view.text(|v| v.never_pays.clone().unwrap_or_default()) />
                     <dl class="figures">
-                        <div>
-                            <dt>{bilingual(lang, "P_own: owning one GPU per month", "P_own：自购每卡每月成本")}</dt>
-                            <dd data-testid="own-monthly" data-value=text(|v| v.monthly.value.clone())>
-                                <strong>{text(|v| v.monthly.text.clone())}</strong>
-                            </dd>
-                        </div>
-                        <Figure testid="own-depreciation" en="Depreciation" zh="折旧" shown=shown(|v| &v.depreciation) />
-                        <div>
-                            <dt>{bilingual(lang, "Electricity (running all month)", "电费（整月运行）")}</dt>
-                            <dd data-testid="own-electricity" data-value=text(|v| v.electricity.value.clone())>
-                                {text(|v| v.electricity.text.clone())}
-                                " ("
-                                <span data-testid="own-energy-kwh" data-value=text(|v| v.energy_kwh.value.clone())>
-                                    {text(|v| v.energy_kwh.text.clone())}
-                                </span>
-                                " kWh)"
-                            </dd>
-                        </div>
+                        <Figure testid="own-monthly" en="P_own: owning one GPU per month" zh="P_own：自购每卡每月成本"
+                            shown=view.shown(|v| &v.monthly) strong=true />
+                        <Figure testid="own-depreciation" en="Depreciation" zh="折旧" shown=view.shown(|v| &v.depreciation) />
+                        <Figure testid="own-electricity" en="Electricity (running all month)" zh="电费（整月运行）"
+                            shown=view.shown(|v| &v.electricity)>
+                            " ("
+                            <Value testid="own-energy-kwh" shown=view.shown(|v| &v.energy_kwh) />
+                            " kWh)"
+                        </Figure>
                         <Figure testid="own-colo-ops-cost" en="Colocation and operations" zh="托管与运维"
-                            shown=shown(|v| &v.colo_ops) />
-                        <div>
-                            <dt>{bilingual(lang, "Break-even against on demand, hours per day", "相比按量的盈亏平衡（每天小时数）")}</dt>
-                            <dd data-testid="own-breakeven-hours-per-day" data-value=text(|v| v.breakeven_per_day.value.clone())>
-                                {text(|v| v.breakeven_per_day.text.clone())}
-                                " ("
-                                <span data-testid="own-breakeven-hours" data-value=text(|v| v.breakeven_hours.value.clone())>
-                                    {text(|v| v.breakeven_hours.text.clone())}
-                                </span>
-                                {bilingual(lang, " h a month, ", " 小时/月，利用率 ")}
-                                <span data-testid="own-breakeven-utilization" data-value=text(|v| v.breakeven_utilization.value.clone())>
-                                    {text(|v| v.breakeven_utilization.text.clone())}
-                                </span>
-                                {bilingual(lang, " utilization)", "）")}
-                            </dd>
-                        </div>
+                            shown=view.shown(|v| &v.colo_ops) />
+                        <Figure testid="own-breakeven-hours-per-day" en="Break-even against on demand, hours per day" zh="相比按量的盈亏平衡（每天小时数）"
+                            shown=view.shown(|v| &v.breakeven_per_day)>
+                            " ("
+                            <Value testid="own-breakeven-hours" shown=view.shown(|v| &v.breakeven_hours) />
+                            {bilingual(lang, " h a month, ", " 小时/月，利用率 ")}
+                            <Value testid="own-breakeven-utilization" shown=view.shown(|v| &v.breakeven_utilization) />
+                            {bilingual(lang, " utilization)", "）")}
+                        </Figure>
                         <Figure testid="own-saving-vs-monthly" en="Saving against renting one GPU monthly" zh="相比包月租用每月节省"
-                            shown=shown(|v| &v.saving_vs_monthly) />
+                            shown=view.shown(|v| &v.saving_vs_monthly) />
                     </dl>
-                    <Note class="explainer" testid="own-verdict" when=flag_of(view, |v| v.verdict.is_some())
-                        text=text(|v| v.verdict.clone().unwrap_or_default()) />
-                    <HowComputed formula=text(|v| v.formula.clone()) anchor="own-hardware" />
+                    <Note class="explainer" testid="own-verdict" when=view.flag(|v| v.verdict.is_some())
+                        text=view.text(|v| v.verdict.clone().unwrap_or_default()) />
+                    <HowComputed formula=view.text(|v| v.formula.clone()) anchor="own-hardware" />
                 </CardBody>
             </details>
         </section>

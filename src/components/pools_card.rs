@@ -14,15 +14,13 @@ use crate::components::column_heads::ColumnHeads;
 
 use crate::components::input_fields::InputFields;
 use crate::inputs::Group;
-use crate::page::context::{error_of, is_ok, shown_of, text_of, use_ctx, Part};
-use crate::present::pools::PoolsView;
+use crate::page::context::{error_of, is_ok, use_ctx, Part};
 
 #[component]
 pub fn PoolsCard() -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let view = Part::of(|p| &p.pools);
-    let text = move |part: fn(&PoolsView) -> String| text_of(view, part);
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="pools-heading">
             <h2 id="pools-heading">{bilingual(lang, "Three pools: monthly + on-demand + spot", "三池组合：包月 + 按量 + 竞价")}</h2>
@@ -35,39 +33,39 @@ pub fn PoolsCard() -> impl IntoView {
                         <tbody>
                             <tr>
                                 <th scope="row">{bilingual(lang, "Monthly (fixed baseline)", "包月（固定基线）")}</th>
-                                <td>{text(|v| v.reserved.amount.clone())}</td>
-                                <Cell testid="pool-reserved" shown=shown_of(view, |v| &v.reserved.cost) />
-                                <td>{text(|v| v.reserved.share.clone())}</td>
+                                <td>{view.text(|v| v.reserved.amount.clone())}</td>
+                                <Cell testid="pool-reserved" shown=view.shown(|v| &v.reserved.cost) />
+                                <td>{view.text(|v| v.reserved.share.clone())}</td>
                             </tr>
                             <tr>
                                 <th scope="row">{bilingual(lang, "On-demand (elastic)", "按量（弹性）")}</th>
-                                <td>{text(|v| v.on_demand.amount.clone())}</td>
-                                <Cell testid="pool-on-demand" shown=shown_of(view, |v| &v.on_demand.cost) />
-                                <td>{text(|v| v.on_demand.share.clone())}</td>
+                                <td>{view.text(|v| v.on_demand.amount.clone())}</td>
+                                <Cell testid="pool-on-demand" shown=view.shown(|v| &v.on_demand.cost) />
+                                <td>{view.text(|v| v.on_demand.share.clone())}</td>
                             </tr>
                             <tr>
                                 <th scope="row">{bilingual(lang, "Spot (interruptible)", "竞价（可中断）")}</th>
-                                <td>{text(|v| v.spot.amount.clone())}</td>
-                                <Cell testid="pool-spot" shown=shown_of(view, |v| &v.spot.cost) />
-                                <td>{text(|v| v.spot.share.clone())}</td>
+                                <td>{view.text(|v| v.spot.amount.clone())}</td>
+                                <Cell testid="pool-spot" shown=view.shown(|v| &v.spot.cost) />
+                                <td>{view.text(|v| v.spot.share.clone())}</td>
                             </tr>
                         </tbody>
                         <tfoot><tr>
                             <th scope="row">{bilingual(lang, "Total", "合计")}</th>
                             <td></td>
-                            <td data-testid="pools-total" data-value=text(|v| v.total.value.clone())>
-                                <strong>{text(|v| v.total.text.clone())}</strong>
+                            <td data-testid="pools-total" data-value=view.text(|v| v.total.value.clone())>
+                                <strong>{view.text(|v| v.total.text.clone())}</strong>
                             </td>
-                            <td>{text(|v| v.total_share.clone())}</td>
+                            <td>{view.text(|v| v.total_share.clone())}</td>
                         </tr></tfoot>
                     </table>
                 </div>
                 <p class="field-hint">
                     {bilingual(lang, "Spot instead of on-demand saves ", "用竞价代替按量节省 ")}
-                    {text(|v| v.spot_saving.clone())}
+                    {view.text(|v| v.spot_saving.clone())}
                     {bilingual(lang, " a month.", " /月。")}
                 </p>
-                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="pools-formula" anchor="pools" general="N·P + (1 − f)·E·r + f·E·s_eff;  E = elastic GPU-hours per month beyond N" />
+                <HowComputed formula=view.text(|v| v.formula.clone()) formula_testid="pools-formula" anchor="pools" general="N·P + (1 − f)·E·r + f·E·s_eff;  E = elastic GPU-hours per month beyond N" />
             </CardBody>
         </section>
     }

@@ -365,18 +365,10 @@ pub fn ReviewCard() -> impl IntoView {
                                         <th scope="row" data-testid=format!("review-row-{i}-label")>
                                             {text_at(review, i, |v| v.rows.len(), |v, i| v.row(i).map(|r| r.label.clone()).unwrap_or_default())}
                                         </th>
-                                        <Cell testid=format!("review-row-{i}-utilization") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
-                                            v.row(i).map(|r| r.utilization.clone()).unwrap_or_default()
-                                        }) />
-                                        <Cell testid=format!("review-row-{i}-fixed-spend") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
-                                            v.row(i).map(|r| r.fixed_spend.clone()).unwrap_or_default()
-                                        }) />
-                                        <Cell testid=format!("review-row-{i}-elastic-spend") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
-                                            v.row(i).map(|r| r.elastic_spend.clone()).unwrap_or_default()
-                                        }) />
-                                        <Cell testid=format!("review-row-{i}-queue") shown=shown_at(review, i, |v| v.rows.len(), |v, i| {
-                                            v.row(i).map(|r| r.queue.clone()).unwrap_or_default()
-                                        }) />
+                                        <Cell testid=format!("review-row-{i}-utilization") shown=shown_at(review, i, |v| v.rows.len(), |v, i| &v.rows[i].utilization) />
+                                        <Cell testid=format!("review-row-{i}-fixed-spend") shown=shown_at(review, i, |v| v.rows.len(), |v, i| &v.rows[i].fixed_spend) />
+                                        <Cell testid=format!("review-row-{i}-elastic-spend") shown=shown_at(review, i, |v| v.rows.len(), |v, i| &v.rows[i].elastic_spend) />
+                                        <Cell testid=format!("review-row-{i}-queue") shown=shown_at(review, i, |v| v.rows.len(), |v, i| &v.rows[i].queue) />
                                         <td
                                             data-testid=format!("review-row-{i}-flags")
                                             data-value=text_at(review, i, |v| v.rows.len(), |v, i| v.row(i).map(|r| r.flag_keys.clone()).unwrap_or_default())

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::value::Value;
+
 use std::sync::Arc;
 
 use crate::charts::{cost, load_duration};
@@ -19,9 +21,7 @@ use crate::components::column_heads::ColumnHeads;
 
 use crate::core::plan::BaselineRule;
 use crate::i18n::{pick, Lang};
-use crate::page::context::{
-    count_of, error_of, flag_of, is_ok, memo_of, text_at, text_of, use_ctx, Part,
-};
+use crate::page::context::{count_of, error_of, is_ok, memo_of, text_at, use_ctx, Part};
 use crate::present::sizing::{GuardView, SizingView};
 
 const BASELINE_RULES: [BaselineRule; 6] = [
@@ -65,13 +65,12 @@ pub fn SizingCard() -> impl IntoView {
     let rule = memo_of(state, |s| s.inputs.baseline_rule);
     let custom = memo_of(state, |s| s.inputs.custom_baseline_gpus);
     let view = Part::of(|p| &p.sizing);
-    let text = move |part: fn(&SizingView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&SizingView, usize) -> String| {
         text_at(view, i, |v| v.rows.len(), part)
     };
     let rows = count_of(view, |v| v.rows.len());
-    let has_guard = flag_of(view, |v| v.guard.is_some());
-    let has_formula = flag_of(view, |v| v.formula.is_some());
+    let has_guard = view.flag(|v| v.guard.is_some());
+    let has_formula = view.flag(|v| v.formula.is_some());
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="sizing-heading">
             <h2 id="sizing-heading">{bilingual(lang, "How many GPUs to commit", "固定配额买多少")}</h2>
@@ -105,9 +104,7 @@ pub fn SizingCard() -> impl IntoView {
             <CardBody ok=is_ok(view) error=error_of(view)>
                 <p>
                     {bilingual(lang, "Cost-optimal number of monthly GPUs N*: ", "成本最优的包月 GPU 数 N*：")}
-                    <strong data-testid="optimal-n" data-value=text(|v| v.optimal_n.value.clone())>
-                        {text(|v| v.optimal_n.text.clone())}
-                    </strong>
+                    <Value testid="optimal-n" shown=view.shown(|v| &v.optimal_n) strong=true />
                 </p>
                 <div class="table-wrap" tabindex="0">
                     <table class="sizing" data-testid="sizing-table">
@@ -137,12 +134,12 @@ pub fn SizingCard() -> impl IntoView {
                         </tbody>
                     </table>
                 </div>
-                <p class="field-hint">{text(|v| v.extremes.clone())}</p>
+                <p class="field-hint">{view.text(|v| v.extremes.clone())}</p>
                 <When when=has_guard>
-                    <p class=text(|v| guard_part(v, |g| g.class.to_string()))
+                    <p class=view.text(|v| guard_part(v, |g| g.class.to_string()))
                         data-testid="recent-drop-guard"
-                        data-value=text(|v| guard_part(v, |g| g.recommended.clone()))>
-                        {text(|v| guard_part(v, |g| g.text.clone()))}
+                        data-value=view.text(|v| guard_part(v, |g| g.recommended.clone()))>
+                        {view.text(|v| guard_part(v, |g| g.text.clone()))}
                     </p>
                 </When>
                 <div class="split even">
@@ -162,7 +159,7 @@ pub fn SizingCard() -> impl IntoView {
                     </p>
                     <When when=has_formula>
                         <p class="formula" data-testid="sizing-formula">
-                            {text(|v| v.formula.clone().unwrap_or_default())}
+                            {view.text(|v| v.formula.clone().unwrap_or_default())}
                         </p>
                     </When>
                     <a href="docs/formulas.html#sizing">{bilingual(lang, "Formula", "公式")}</a>

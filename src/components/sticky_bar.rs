@@ -7,8 +7,7 @@
 use leptos::prelude::*;
 
 use crate::components::bilingual;
-use crate::page::context::{text_of, use_ctx, Part};
-use crate::present::headline::HeadlineView;
+use crate::page::context::{use_ctx, Part};
 use crate::web::scroll_signal::per_scroll_frame;
 
 /// The bar shows once the headline's bottom has scrolled above the top of the screen.
@@ -24,18 +23,17 @@ fn answer_scrolled_away() -> bool {
 pub fn StickyBar() -> impl IntoView {
     let lang = use_ctx().lang;
     let view = Part::of(|p| &p.headline);
-    let text = move |part: fn(&HeadlineView) -> String| text_of(view, part);
     let shown = per_scroll_frame(false, answer_scrolled_away);
     view! {
         <aside class="sticky-bar" class:shown=move || shown.get()
             aria-label=move || crate::i18n::pick(lang.get(), "The plan in short", "方案摘要")>
-            <span data-testid="sticky-n" data-value=text(|v| v.sentence.value.clone())>
+            <span data-testid="sticky-n" data-value=view.text(|v| v.sentence.value.clone())>
                 {bilingual(lang, "Commit ", "包月 ")}
-                <strong>{text(|v| v.sentence.value.clone())}</strong>
+                <strong>{view.text(|v| v.sentence.value.clone())}</strong>
                 {bilingual(lang, " GPUs", " 张")}
             </span>
-            <span data-testid="sticky-total" data-value=text(|v| v.total.value.clone())>
-                <strong>{text(|v| v.total.text.clone())}</strong>
+            <span data-testid="sticky-total" data-value=view.text(|v| v.total.value.clone())>
+                <strong>{view.text(|v| v.total.text.clone())}</strong>
                 {bilingual(lang, " / month", " /月")}
             </span>
             <a href="#headline-heading"

@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::components::value::Value;
+
 use crate::charts::terms::{self as chart, TermsData};
 use crate::components::bilingual;
 use crate::components::card_body::CardBody;
@@ -23,7 +25,6 @@ pub fn TermsCard() -> impl IntoView {
     let (lang, currency, outputs) = (ctx.lang, ctx.currency, ctx.outputs);
     let view = Part::of(|p| &p.terms);
     let growth = Part::in_card(view.view, |p| &p.growth);
-    let text = move |part: fn(&TermsView) -> String| text_of(view, part);
     let cell = move |i: usize, part: fn(&TermsView, usize) -> String| {
         text_at(view, i, |v| v.rows.len(), part)
     };
@@ -54,12 +55,10 @@ pub fn TermsCard() -> impl IntoView {
             <CardBody ok=is_ok(view) error=error_of(view) error_testid="terms-error">
                 <p class="term-recommendation">
                     {bilingual(lang, "Recommended: ", "推荐：")}
-                    <strong data-testid="recommended-term" data-value=text(|v| v.recommended.value.clone())>
-                        {text(|v| v.recommended.text.clone())}
-                    </strong>
+                    <Value testid="recommended-term" shown=view.shown(|v| &v.recommended) strong=true />
                 </p>
-                <p data-testid="terms-sentence">{text(|v| v.sentence.clone())}</p>
-                <p class="field-hint">{text(|v| v.compared.clone())}</p>
+                <p data-testid="terms-sentence">{view.text(|v| v.sentence.clone())}</p>
+                <p class="field-hint">{view.text(|v| v.compared.clone())}</p>
                 <p data-testid="terms-growth">{text_of(growth, |g| g.terms_line.clone())}</p>
                 <ul class="reasons" data-testid="terms-not-recommended">
                     <Rows count=reasons row=Arc::new(move |i| view! {
@@ -115,7 +114,7 @@ pub fn TermsCard() -> impl IntoView {
                 </div>
                 <h3>{bilingual(lang, "Cumulative cost by term", "各期限累计成本")}</h3>
                 <ChartCanvas testid="chart-terms" summary lang currency draw=ChartDraw::of(data, chart::draw) />
-                <HowComputed formula=text(|v| v.formula.clone()) formula_testid="terms-formula" anchor="terms"
+                <HowComputed formula=view.text(|v| v.formula.clone()) formula_testid="terms-formula" anchor="terms"
                     general="E = U / m + R;  H*_E = E / r;  break-even month = ⌈N·U / (A − N·R − X)⌉;  cost over h months = N·⌈h/m⌉·(U + m·R) + h·X" />
             </CardBody>
         </section>

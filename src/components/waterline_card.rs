@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::components::value::Value;
+
 use crate::charts::usage as chart;
 use crate::components::chart_canvas::{ChartCanvas, ChartDraw, Layers};
 use crate::components::how_computed::HowComputed;
@@ -18,7 +20,7 @@ use crate::components::when::When;
 
 use crate::components::bilingual;
 use crate::components::column_heads::ColumnHeads;
-use crate::page::context::{count_of, error_of, flag_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::page::context::{count_of, error_of, is_ok, text_at, use_ctx, Part};
 use crate::present::waterline::WaterlineView;
 
 #[component]
@@ -29,11 +31,10 @@ pub fn WaterlineCard() -> impl IntoView {
     let summary = chart_memos::summary(ctx, data, chart::summary);
     let has_chart = Memo::new(move |_| data.with(Option::is_some));
     let view = Part::of(|p| &p.waterline);
-    let text = move |part: fn(&WaterlineView) -> String| text_of(view, part);
     let at = move |i: usize, part: fn(&WaterlineView, usize) -> String| {
         text_at(view, i, |v| v.bands.len(), part)
     };
-    let has_bands = flag_of(view, |v| v.has_bands);
+    let has_bands = view.flag(|v| v.has_bands);
     let rows = count_of(view, |v| v.bands.len());
     view! {
         <section node_ref=view.view.node class="card" aria-labelledby="waterline-heading">
@@ -43,23 +44,17 @@ pub fn WaterlineCard() -> impl IntoView {
                 <div class="split-in">
                 <p>
                     {bilingual(lang, "Waterline: ", "水位：")}
-                    <strong data-testid="waterline" data-value=text(|v| v.overall.value.clone())>
-                        {text(|v| v.overall.text.clone())}
-                    </strong>
+                    <Value testid="waterline" shown=view.shown(|v| &v.overall) strong=true />
                     {bilingual(lang, " GPUs busy → buy ", " 张 GPU 在用 → 固定配额买 ")}
-                    <strong data-testid="waterline-buy" data-value=text(|v| v.buy.value.clone())>
-                        {text(|v| v.buy.text.clone())}
-                    </strong>
+                    <Value testid="waterline-buy" shown=view.shown(|v| &v.buy) strong=true />
                     {bilingual(lang, " monthly (never the average: ", " 张（不要按平均值：")}
-                    <span data-testid="average-usage" data-value=text(|v| v.average.value.clone())>
-                        {text(|v| v.average.text.clone())}
-                    </span>
+                    <Value testid="average-usage" shown=view.shown(|v| &v.average) />
                     {bilingual(lang, ")", "）")}
                 </p>
                 <When when=has_bands>
                     <div class="table-wrap" tabindex="0">
                         <table data-testid="band-table">
-                            <caption>{text(|v| v.caption.clone())}</caption>
+                            <caption>{view.text(|v| v.caption.clone())}</caption>
                             <ColumnHeads labels=&[("Time band", "时间区间"), ("Hours", "小时数"), ("Average GPUs", "平均使用台数"), ("Stable minimum", "最低稳定使用台数")] />
                             <tbody>
                                 <Rows count=rows row=Arc::new(move |i| view! {
@@ -84,7 +79,7 @@ pub fn WaterlineCard() -> impl IntoView {
                         </table>
                     </div>
                 </When>
-                <HowComputed formula=text(|v| v.formula.clone()) anchor="waterline" />
+                <HowComputed formula=view.text(|v| v.formula.clone()) anchor="waterline" />
                 </div>
                 <div class="split-out" class:hidden=move || !has_chart.get()>
                     <h3>{move || if stacked.get() {

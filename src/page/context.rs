@@ -288,6 +288,21 @@ impl<V> Part<V> {
         let card = self.card;
         self.src.with(|p| f(card(p)))
     }
+
+    /// `part.text(|v| v.verdict.clone())`: [`text_of`].
+    pub fn text(self, part: fn(&V) -> String) -> Signal<String> {
+        text_of(self, part)
+    }
+
+    /// `part.shown(|v| &v.total)`: [`shown_of`].
+    pub fn shown(self, part: fn(&V) -> &Shown) -> Signal<Shown> {
+        shown_of(self, part)
+    }
+
+    /// `part.flag(|v| v.warning.is_some())`: [`flag_of`].
+    pub fn flag(self, part: fn(&V) -> bool) -> Memo<bool> {
+        flag_of(self, part)
+    }
 }
 
 // The helpers below are generic over the card's presentation type only in a thin shim: each
@@ -302,8 +317,12 @@ fn page_text(src: Src, read: Read<String>) -> Signal<String> {
     Signal::derive(move || src.with(|p| read(p)))
 }
 
-fn page_shown(src: Src, read: Read<Shown>) -> Signal<Shown> {
-    Signal::derive(move || src.with(|p| read(p)))
+/// A figure of the page's presentation, read through one boxed closure that finds it (the
+/// copy and the empty figure while the card shows its error are made here, once for all).
+type Find = Box<dyn for<'a> Fn(&'a Page) -> Option<&'a Shown> + Send + Sync>;
+
+fn page_shown(src: Src, find: Find) -> Signal<Shown> {
+    Signal::derive(move || src.with(|p| find(p).cloned().unwrap_or_default()))
 }
 
 fn page_flag(src: Src, read: Read<bool>) -> Memo<bool> {
@@ -327,15 +346,7 @@ pub fn text_of<V>(view: Part<V>, part: fn(&V) -> String) -> Signal<String> {
 /// One figure (text and `data-value`) of a card's presentation; see [`text_of`].
 pub fn shown_of<V>(view: Part<V>, part: fn(&V) -> &Shown) -> Signal<Shown> {
     let card = view.card;
-    page_shown(
-        view.src,
-        Box::new(move |p| {
-            card(p)
-                .as_ref()
-                .map(|v| part(v).clone())
-                .unwrap_or_default()
-        }),
-    )
+    page_shown(view.src, Box::new(move |p| card(p).as_ref().ok().map(part)))
 }
 
 /// The error message a card shows instead of its figures (empty when there is none).
@@ -401,16 +412,12 @@ pub fn shown_at<V>(
     view: Part<V>,
     i: usize,
     rows: fn(&V) -> usize,
-    part: fn(&V, usize) -> Shown,
+    part: fn(&V, usize) -> &Shown,
 ) -> Signal<Shown> {
     let card = view.card;
     page_shown(
         view.src,
-        Box::new(move |p| {
-            row(card(p), i, rows)
-                .map(|v| part(v, i))
-                .unwrap_or_default()
-        }),
+        Box::new(move |p| row(card(p), i, rows).map(|v| part(v, i))),
     )
 }
 
