@@ -249,18 +249,35 @@ fn duplicates_and_unsorted_rows_are_reported_and_fixed() {
     assert_eq!(sorted.report.duplicates, 0);
 }
 
+/// The rows a reading rejected, as (line, reason, excerpt).
+fn rejects(p: &Parsed) -> Vec<(usize, RejectReason, &str)> {
+    p.report
+        .rejected
+        .iter()
+        .map(|r| (r.line, r.reason, r.excerpt.as_str()))
+        .collect()
+}
+
+/// The rows a reading rejected, as (line, reason).
+fn rejected_lines(p: &Parsed) -> Vec<(usize, RejectReason)> {
+    p.report
+        .rejected
+        .iter()
+        .map(|r| (r.line, r.reason))
+        .collect()
+}
+
+/// The names of the value columns a reading found.
+fn column_names(p: &Parsed) -> Vec<&str> {
+    p.report.columns.iter().map(|c| c.name.as_str()).collect()
+}
+
 #[test]
 fn negative_nan_and_bad_timestamps_rejected_with_line_numbers() {
     let text = "time,gpus\n2026-11-01 13:00,1\n2026-11-01 14:00,-2\n2026-11-01 15:00,NaN\nyesterday,4\n2026-11-01 16:00,\n1900-01-01 00:00,3\n2026-11-01 17:00,5\n";
     let p = ok(text, &opts());
-    let got: Vec<(usize, RejectReason, &str)> = p
-        .report
-        .rejected
-        .iter()
-        .map(|r| (r.line, r.reason, r.excerpt.as_str()))
-        .collect();
     assert_eq!(
-        got,
+        rejects(&p),
         vec![
             (3, RejectReason::Negative, "-2"),
             (4, RejectReason::NotFinite, "NaN"),
@@ -313,14 +330,7 @@ fn several_columns_sum_pick_or_total() {
     let text = "time,team_a_gpus,team_b_gpus\n2026-11-01 13:00,3,4\n2026-11-01 14:00,5,\n";
     let p = ok(text, &opts());
     assert_eq!(p.report.used, ColumnUse::Sum);
-    assert_eq!(
-        p.report
-            .columns
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect::<Vec<_>>(),
-        ["team_a_gpus", "team_b_gpus"]
-    );
+    assert_eq!(column_names(&p), ["team_a_gpus", "team_b_gpus"]);
     assert_eq!(p.series.values, vec![7.0, 5.0]);
     let p = ok(
         text,
@@ -445,21 +455,12 @@ const PROMETHEUS: &str = r#"{
 fn prometheus_query_range_json() {
     let p = ok(PROMETHEUS, &opts());
     assert_eq!(p.report.format, Format::PrometheusJson);
-    assert_eq!(
-        p.report
-            .columns
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect::<Vec<_>>(),
-        ["{cluster=\"a\"}", "{cluster=\"b\"}"]
-    );
+    assert_eq!(column_names(&p), ["{cluster=\"a\"}", "{cluster=\"b\"}"]);
     assert_eq!(p.report.used, ColumnUse::Sum);
     assert_eq!(p.series.values, vec![13.0 + 4.0, 10.0 + 6.0]);
     assert_eq!(ts(&p), vec![T0, T0 + H]);
     assert_eq!(p.report.rows_read, 5);
-    assert_eq!(p.report.rejected.len(), 1);
-    assert_eq!(p.report.rejected[0].line, 12);
-    assert_eq!(p.report.rejected[0].reason, RejectReason::NotFinite);
+    assert_eq!(rejected_lines(&p), [(12, RejectReason::NotFinite)]);
     assert_eq!(p.report.resolution_seconds, Some(1800));
     let a = ok(
         PROMETHEUS,
@@ -531,9 +532,7 @@ fn nvidia_smi_log_counts_busy_gpus() {
     assert_eq!(p.report.lines_skipped, 1, "the repeated header is skipped");
     // 13:00 hour: GPU 0 busy 4/4, GPU 1 busy 2/4 → 1.5 GPUs; 14:00: GPU 0 idle.
     assert_eq!(p.series.values, vec![1.5, 0.0]);
-    assert_eq!(p.report.rejected.len(), 1);
-    assert_eq!(p.report.rejected[0].line, 12);
-    assert_eq!(p.report.rejected[0].reason, RejectReason::NotANumber);
+    assert_eq!(rejected_lines(&p), [(12, RejectReason::NotANumber)]);
     let p = ok(
         NVIDIA_SMI,
         &ParseOptions {
@@ -730,14 +729,8 @@ fn line_numbers_stay_physical_after_a_multi_line_record() {
     let p = same_in_slices(text).expect("parses");
     assert_eq!(p.series.values, vec![3.0, 4.0, 5.0]);
     assert_eq!(ts(&p), vec![T0, T0 + H, T0 + 4 * H]);
-    let rejected: Vec<_> = p
-        .report
-        .rejected
-        .iter()
-        .map(|r| (r.line, r.reason, r.excerpt.as_str()))
-        .collect();
     assert_eq!(
-        rejected,
+        rejects(&p),
         vec![
             (5, RejectReason::NotANumber, "abc"),
             (8, RejectReason::Negative, "-1"),
@@ -764,12 +757,7 @@ fn a_stray_inch_mark_is_a_character_not_a_quote() {
     let p = same_in_slices(text).expect("parses");
     assert_eq!(p.series.values, vec![3.0, 5.0, 6.0]);
     assert_eq!(ts(&p), vec![T0, T0 + 2 * H, T0 + 3 * H]);
-    assert_eq!(p.report.rejected.len(), 1);
-    assert_eq!(
-        (p.report.rejected[0].line, p.report.rejected[0].reason),
-        (3, RejectReason::NotANumber)
-    );
-    assert_eq!(p.report.rejected[0].excerpt, "5\"");
+    assert_eq!(rejects(&p), [(3, RejectReason::NotANumber, "5\"")]);
     assert_eq!(p.report.lines, 5);
 }
 
