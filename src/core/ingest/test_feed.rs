@@ -9,6 +9,19 @@ pub(super) fn opts() -> ParseOptions {
     ParseOptions::default()
 }
 
+/// The page's options with value column `i` chosen.
+pub(super) fn one_column(i: usize) -> ParseOptions {
+    ParseOptions {
+        column: ColumnChoice::One(i),
+        ..opts()
+    }
+}
+
+/// The name of a column a reading found, if it found one.
+pub(super) fn column_name(c: &Option<ValueColumn>) -> Option<&str> {
+    c.as_ref().map(|c| c.name.as_str())
+}
+
 /// `text` read whole with `o`; panics (with the text) when it is refused.
 pub(super) fn ok(text: &str, o: &ParseOptions) -> Parsed {
     match parse(text, o) {

@@ -2,7 +2,7 @@
 //! back to the same hourly series (hence the same hours, waterline and N*) as the plain
 //! ISO CSV; the report names the time column and the form; no silent fallback.
 
-use super::test_feed::stepped;
+use super::test_feed::{column_name, stepped};
 use super::*;
 use crate::core::plan::{plan_with_history, PlanInputs};
 use crate::core::profile::profile;
@@ -277,10 +277,7 @@ fn excel_serial_dates_under_a_time_header() {
     let text = write("Time,GPUs", ",", 60, serial, |v| v.to_string());
     let p = same_as_plain("Excel serials", &text, &ParseOptions::default());
     assert_eq!(p.report.timestamp_style, Some(TimestampStyle::ExcelSerial));
-    assert_eq!(
-        p.report.timestamp_column.as_ref().map(|c| c.name.as_str()),
-        Some("Time")
-    );
+    assert_eq!(column_name(&p.report.timestamp_column), Some("Time"));
     // Without a time header the numbers are not taken for dates, and the report says the
     // column looks like time only when asked: here it is simply two numeric columns.
     let bare = write("", ",", 60, serial, |v| v.to_string());

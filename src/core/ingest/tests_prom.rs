@@ -2,7 +2,7 @@
 //! streaming reader: hand-computed hours, and the same result whole, in slices and through
 //! the whole-tree reader.
 
-use super::test_feed::{opts, same_every_way};
+use super::test_feed::{one_column, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // an hour start (2026-11-01 13:00 UTC)
@@ -274,10 +274,7 @@ fn duplicates_are_averaged_and_disorder_is_reported() {
 #[test]
 fn one_gpu_picked_and_an_instant_vector() {
     let text = matrix(&[(GPU0, &[(0, "50")]), (GPU1, &[(0, "50"), (1800, "0")])]);
-    let one = ParseOptions {
-        column: ColumnChoice::One(1),
-        ..opts()
-    };
+    let one = one_column(1);
     let p = ok(&text, &one);
     assert_eq!(p.series.values, vec![0.5]);
     assert_eq!(prom(&p).series, 1);

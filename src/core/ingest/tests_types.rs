@@ -1,7 +1,7 @@
 //! Typed input: one hourly series per GPU type (long and wide tables, Prometheus, job
 //! logs, nvidia-smi), type names matched loosely, more than 8 types, merges.
 
-use super::test_feed::{ok, opts, same_every_way};
+use super::test_feed::{column_name, ok, one_column, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
@@ -318,10 +318,7 @@ fn series_of_one_type_are_summed() {
     // 13:00: n1 (4 + 2) / 2 = 3, n2 3.
     assert_eq!(values(&p, "a100"), [6.0, 2.0]);
     assert_eq!(values(&p, "h100"), [8.0, 7.0]);
-    assert_eq!(
-        p.report.series_column.as_ref().map(|c| c.name.as_str()),
-        Some("node")
-    );
+    assert_eq!(column_name(&p.report.series_column), Some("node"));
     let names: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["n1 · A100", "n2 · A100", "n3 · H100"]);
 }
@@ -417,13 +414,7 @@ fn wide_table_one_column_per_type() {
     assert_eq!(nd(&z.types[0]), vec![(2, 3)]);
 
     // One column chosen: that type only.
-    let one = ok(
-        text,
-        &ParseOptions {
-            column: ColumnChoice::One(1),
-            ..opts()
-        },
-    );
+    let one = ok(text, &one_column(1));
     check_typed(&one);
     assert_eq!(keys(&one), ["h100"]);
     assert_eq!(one.series.values, vec![2.0, 1.0]);
@@ -555,13 +546,7 @@ fn prometheus_series_typed_by_a_label() {
     assert_eq!(p.report.columns.len(), 3);
     // The Kubernetes node label, and one series picked.
     let k8s = PROM_TYPED.replace("modelName", "label_nvidia_com_gpu_product");
-    let p = ok(
-        &k8s,
-        &ParseOptions {
-            column: ColumnChoice::One(2),
-            ..opts()
-        },
-    );
+    let p = ok(&k8s, &one_column(2));
     check_typed(&p);
     assert_eq!(keys(&p), ["h100"]);
     assert_eq!(p.series.values, vec![8.0]);
