@@ -310,6 +310,12 @@ fn arbitrary_text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// [`check_all`] as a property: a failure fails the case with the input and the options.
+fn check_case(text: &str, opts: &ParseOptions, slice: usize) -> Result<(), TestCaseError> {
+    check_all(text, opts, slice)
+        .map_err(|e| TestCaseError::fail(format!("{e}\ninput: {text:?}\noptions: {opts:?}")))
+}
+
 fn config(default_cases: u32) -> ProptestConfig {
     common::config(default_cases, "tests/regressions/fuzz_ingest.txt")
 }
@@ -319,9 +325,7 @@ proptest! {
 
     #[test]
     fn near_valid_exports(text in near_valid_text(), opts in options(), slice in 1usize..300) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
     }
 
     #[test]
@@ -346,9 +350,7 @@ proptest! {
 
     #[test]
     fn arbitrary_text_and_bytes(text in arbitrary_text(), opts in options(), slice in 1usize..500) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
     }
 
     #[test]
@@ -770,9 +772,7 @@ proptest! {
 
     #[test]
     fn sacct_exports_never_fail_badly(text in sacct_text(), opts in sacct_options(), slice in 1usize..200) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
     }
 
     #[test]
@@ -1181,9 +1181,7 @@ proptest! {
 
     #[test]
     fn near_valid_cur_bills(text in near_valid_cur(), opts in options(), slice in 1usize..600) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
         if let Err(e) = check_cur(&parse(&text, &opts)) {
             prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
         }
