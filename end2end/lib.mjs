@@ -1,6 +1,7 @@
 // Shared helpers for the end-to-end tests: Debian Chromium through playwright-core
 // (never a downloaded browser) against the release build served on 127.0.0.1.
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -104,6 +105,20 @@ export async function paste(page, text) {
     ta.value = text;
     ta.dispatchEvent(new Event('input', { bubbles: true }));
   }, text);
+}
+
+/** Wait until the element at `selector` has `attr` equal to `expected` (within `timeout` ms). */
+export function waitForAttr(page, selector, attr, expected, timeout = 5000) {
+  return page.waitForFunction(
+    ([s, a, e]) => document.querySelector(s)?.getAttribute(a) === e, [selector, attr, expected], { timeout });
+}
+
+/** Assert a table's figures: `expected` maps each row's key to { test id: data-value }, each
+ *  read by `cell(page, key, id)`; a failure names the row and the figure. */
+export async function assertCells(page, cell, expected) {
+  for (const [key, figures] of Object.entries(expected)) {
+    for (const [id, want] of Object.entries(figures)) assert.equal(await cell(page, key, id), want, `${key} ${id}`);
+  }
 }
 
 export async function settled(page) {

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, value, screenshot, paste } from '../lib.mjs';
+import { launch, serve, openPage, value, screenshot, paste, waitForAttr, assertCells } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -13,8 +13,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const row = (type) => `[data-testid=fleet-table] tr[data-type="${type}"]`;
 const cell = (page, type, id) => page.getAttribute(`${row(type)} [data-testid=${id}]`, 'data-value');
-const waitAttr = (page, selector, attr, expected) => page.waitForFunction(
-  ([s, a, e]) => document.querySelector(s)?.getAttribute(a) === e, [selector, attr, expected], { timeout: 8000 });
+const waitAttr = (page, selector, attr, expected) => waitForAttr(page, selector, attr, expected, 8000);
 
 /// § 16's example: 730 hours; A100 200 h at 6 then 530 h at 4; H100 300 h at 4 then 430 h at 3.
 function exampleHistory() {
@@ -59,15 +58,10 @@ test('the two-type history of § 16 gives the per-type figures of the formulas d
   await recordCanvasTexts(page);
   await paste(page, exampleHistory());
   await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
-  assert.equal(await cell(page, 'A100', 'fleet-waterline'), '4');
-  assert.equal(await cell(page, 'A100', 'fleet-optimal-n'), '4');
-  assert.equal(await cell(page, 'A100', 'fleet-commit'), '3');
-  assert.equal(await cell(page, 'A100', 'fleet-fixed'), '27000.00');
-  assert.equal(await cell(page, 'A100', 'fleet-monthly'), '55250.00');
-  assert.equal(await cell(page, 'H100', 'fleet-waterline'), '3');
-  assert.equal(await cell(page, 'H100', 'fleet-optimal-n'), '3');
-  assert.equal(await cell(page, 'H100', 'fleet-commit'), '1');
-  assert.equal(await cell(page, 'H100', 'fleet-monthly'), '108000.00');
+  await assertCells(page, cell, {
+    A100: { 'fleet-waterline': '4', 'fleet-optimal-n': '4', 'fleet-commit': '3', 'fleet-fixed': '27000.00', 'fleet-monthly': '55250.00' },
+    H100: { 'fleet-waterline': '3', 'fleet-optimal-n': '3', 'fleet-commit': '1', 'fleet-monthly': '108000.00' },
+  });
   assert.match(await page.textContent(`${row('A100')} [data-testid=fleet-commit]`), /3 \(of 4\)/);
   assert.match(await page.textContent('[data-testid=fleet-budget]'),
     /The fixed budget of ¥54,000\.00 buys ¥47,000\.00 of monthly GPUs; ¥7,000\.00 is left\. Without that limit each type would commit its own N\*: 4 × A100 and 3 × H100 \(¥96,000\.00 fixed\), saving ¥86,500\.00/);
