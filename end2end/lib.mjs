@@ -98,6 +98,23 @@ export async function openWithFile(browser, url, file, contextOptions = {}) {
   return opened;
 }
 
+/** § 16's two-type example (docs/formulas.md) as a long table: 730 hours; A100 200 h at 6 then
+ *  530 h at 4; H100 300 h at 4 then 430 h at 3. */
+export function fleetHistory() {
+  const rows = ['timestamp,gpu_type,gpus'];
+  for (let h = 0; h < 730; h++) {
+    const t = new Date(Date.UTC(2026, 0, 1, h)).toISOString().slice(0, 16).replace('T', ' ');
+    rows.push(`${t},A100,${h < 200 ? 6 : 4}`, `${t},H100,${h < 300 ? 4 : 3}`);
+  }
+  return rows.join('\n');
+}
+
+/** The link to § 16's prices (A100 at the defaults 9 000 / 25; H100 20 000 / 50), 730-hour
+ *  months, the whole history, the cost-optimal rule, a 90 000 budget (60 % fixed), no spot;
+ *  in English, a history to paste. */
+export const FLEET_EXAMPLE = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
+  + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
+
 /** Paste `text` into the history box, as typing it would (one input event). */
 export async function paste(page, text) {
   await page.evaluate((text) => {
