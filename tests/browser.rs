@@ -10,29 +10,20 @@ use gpu_rent_planner::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
+use web_sys::{HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/browser.rs"]
 mod common;
-use common::settle;
+use common::{assert_reads, fire, host, settle, text};
 
 fn mount(lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
-    doc.body().unwrap().append_child(&host).unwrap();
+    let host = host();
     let state = RwSignal::new(AppState::new(PlanInputs::default(), lang));
     let handle = leptos::mount::mount_to(host.clone(), move || view! { <Planner state /> });
     std::mem::forget(handle);
     (host, state)
-}
-
-fn text(host: &HtmlElement) -> String {
-    host.inner_text()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn input(host: &HtmlElement, selector: &str) -> HtmlInputElement {
@@ -44,38 +35,25 @@ fn input(host: &HtmlElement, selector: &str) -> HtmlInputElement {
 
 fn type_into(el: &HtmlInputElement, value: &str) {
     el.set_value(value);
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    el.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
+    fire(el, "input");
 }
 
 #[wasm_bindgen_test]
 async fn breakeven_follows_typing_and_the_slider() {
     let (host, _) = mount(Lang::En);
     settle().await;
-    assert!(
-        text(&host)
-            .contains("Break-even: 360 hours per month (49.3 % utilization of a 730-hour month)"),
-        "{}",
-        text(&host)
+    assert_reads(
+        &host,
+        "Break-even: 360 hours per month (49.3 % utilization of a 730-hour month)",
     );
 
     type_into(&input(&host, "[data-testid=on-demand-price]"), "30");
     settle().await;
-    assert!(
-        text(&host).contains("Break-even: 300 hours per month (41.1 % utilization"),
-        "{}",
-        text(&host)
-    );
+    assert_reads(&host, "Break-even: 300 hours per month (41.1 % utilization");
 
     type_into(&input(&host, "[data-testid=monthly-price-slider]"), "12000");
     settle().await;
-    assert!(
-        text(&host).contains("Break-even: 400 hours per month (54.8 % utilization"),
-        "{}",
-        text(&host)
-    );
+    assert_reads(&host, "Break-even: 400 hours per month (54.8 % utilization");
     assert_eq!(input(&host, "[data-testid=monthly-price]").value(), "12000");
 }
 
