@@ -4,9 +4,8 @@
 //! The mixed fleet (8 GPU types) runs the page's per-type pipeline as bench/native.rs does.
 use gpu_rent_planner::core::examples::{
     generate_fleet_long_csv, generate_fleet_wide_csv, generate_hourly_csv, generate_minutely_csv,
-    FLEET_TYPES,
 };
-use gpu_rent_planner::core::fleet_plan::{plan_fleet, TypePlan};
+use gpu_rent_planner::core::fleet_plan::plan_fleet;
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::{profile, HistoryProfile};
@@ -18,6 +17,10 @@ use wasm_bindgen::prelude::*;
 
 #[path = "source_plan.rs"]
 mod source_plan;
+
+#[path = "fleet_pipeline.rs"]
+mod fleet_pipeline;
+use fleet_pipeline::{fleet_options, type_outputs, type_plans};
 
 /// A planned fleet: each type's inputs, profile and plan (for the one-type re-plan).
 #[derive(Default)]
@@ -44,14 +47,6 @@ pub fn gen_fleet_wide(rows: usize) -> String {
 #[wasm_bindgen]
 pub fn gen_fleet_long(rows: usize) -> String {
     generate_fleet_long_csv(rows)
-}
-
-/// The page's limit is 50 MiB; the long year is larger (bench/native.rs reads it the same way).
-fn fleet_options() -> ParseOptions {
-    ParseOptions {
-        max_input_bytes: 256 * 1024 * 1024,
-        ..ParseOptions::default()
-    }
 }
 
 /// Parse + resample the loaded fleet text; returns the typed series read (0 on error).
@@ -103,11 +98,7 @@ pub fn analyse_fleet() -> f64 {
                 Err(_) => return -1.0,
             }
         }
-        let outputs: Vec<PlanOutputs> = inputs
-            .iter()
-            .zip(&profiles)
-            .map(|(i, h)| plan_with_history(i, Some(h)))
-            .collect();
+        let outputs = type_outputs(&inputs, &profiles);
         let fleet = Fleet {
             inputs,
             profiles,
@@ -120,19 +111,9 @@ pub fn analyse_fleet() -> f64 {
 }
 
 fn fleet_total(f: &Fleet) -> f64 {
-    let plans: Vec<TypePlan> = FLEET_TYPES
-        .iter()
-        .zip(&f.inputs)
-        .zip(&f.profiles)
-        .zip(&f.outputs)
-        .map(|(((name, i), h), o)| TypePlan {
-            name,
-            inputs: i,
-            history: Some(h),
-            outputs: o,
-        })
-        .collect();
-    plan_fleet(&plans).map(|p| p.total.to_f64()).unwrap_or(-1.0)
+    plan_fleet(&type_plans(&f.inputs, &f.profiles, &f.outputs))
+        .map(|p| p.total.to_f64())
+        .unwrap_or(-1.0)
 }
 
 /// A monthly price typed for the first type: that type re-planned and the fleet re-allocated
