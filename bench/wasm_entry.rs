@@ -6,7 +6,7 @@ use gpu_rent_planner::core::examples::{
     generate_fleet_long_csv, generate_fleet_wide_csv, generate_hourly_csv, generate_minutely_csv,
 };
 use gpu_rent_planner::core::fleet_plan::plan_fleet;
-use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
+use gpu_rent_planner::core::ingest::{parse, ParseOptions, Parsed, Stepper, TypedSeries};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::{profile, HistoryProfile};
 use gpu_rent_planner::core::series::UsageSeries;
@@ -49,28 +49,36 @@ pub fn gen_fleet_long(rows: usize) -> String {
     generate_fleet_long_csv(rows)
 }
 
+/// Parse + resample the loaded text at once with `opts`: `keep` takes the reading and returns
+/// its size (0 on error).
+fn parse_loaded_with(opts: &ParseOptions, keep: impl FnOnce(Parsed) -> usize) -> usize {
+    TEXT.with(|t| parse(&t.borrow(), opts).map_or(0, keep))
+}
+
+/// The same through a Stepper in `slice`-byte slices: the reading's `size` (0 on error).
+fn step_parse_loaded_with(opts: &ParseOptions, slice: usize, size: fn(&Parsed) -> usize) -> usize {
+    TEXT.with(|t| {
+        let t = t.borrow();
+        let mut st = Stepper::new(&t, opts);
+        while !st.step(slice) {}
+        st.finish().map(|p| size(&p)).unwrap_or(0)
+    })
+}
+
 /// Parse + resample the loaded fleet text; returns the typed series read (0 on error).
 #[wasm_bindgen]
 pub fn parse_loaded_fleet() -> usize {
-    TEXT.with(|t| match parse(&t.borrow(), &fleet_options()) {
-        Ok(p) => {
-            let n = p.types.len();
-            TYPES.with(|s| *s.borrow_mut() = p.types);
-            n
-        }
-        Err(_) => 0,
+    parse_loaded_with(&fleet_options(), |p| {
+        let n = p.types.len();
+        TYPES.with(|s| *s.borrow_mut() = p.types);
+        n
     })
 }
 
 /// The same through a Stepper in `slice`-byte slices, as the page reads a paste or a file.
 #[wasm_bindgen]
 pub fn step_parse_loaded_fleet(slice: usize) -> usize {
-    TEXT.with(|t| {
-        let t = t.borrow();
-        let mut st = Stepper::new(&t, &fleet_options());
-        while !st.step(slice) {}
-        st.finish().map(|p| p.types.len()).unwrap_or(0)
-    })
+    step_parse_loaded_with(&fleet_options(), slice, |p| p.types.len())
 }
 
 /// The page's fleet pipeline on the last parsed types (`fleet::sync_with_history`, then per
@@ -190,25 +198,17 @@ pub fn load_text(text: JsValue) -> usize {
 /// Parse + resample the loaded text at once; returns the hours read (0 on error).
 #[wasm_bindgen]
 pub fn parse_loaded() -> usize {
-    TEXT.with(|t| match parse(&t.borrow(), &ParseOptions::default()) {
-        Ok(p) => {
-            let n = p.series.values.len();
-            SERIES.with(|s| *s.borrow_mut() = p.series);
-            n
-        }
-        Err(_) => 0,
+    parse_loaded_with(&ParseOptions::default(), |p| {
+        let n = p.series.values.len();
+        SERIES.with(|s| *s.borrow_mut() = p.series);
+        n
     })
 }
 
 /// The same through a Stepper in `slice`-byte slices (the page uses 64 KiB).
 #[wasm_bindgen]
 pub fn step_parse_loaded(slice: usize) -> usize {
-    TEXT.with(|t| {
-        let t = t.borrow();
-        let mut st = Stepper::new(&t, &ParseOptions::default());
-        while !st.step(slice) {}
-        st.finish().map(|p| p.series.values.len()).unwrap_or(0)
-    })
+    step_parse_loaded_with(&ParseOptions::default(), slice, |p| p.series.values.len())
 }
 
 /// Profile + plan on the last parsed series; returns the waterline purchase (or -1).
