@@ -26,6 +26,20 @@ function criterionMs(group, id) {
   return e ? e.median.point_estimate / 1e6 : null;
 }
 
+/** Wasm against JS (> 1: wasm faster). The JS job starts from its string; so does wasm (copy included). */
+const wasmVsJs = (c) => ({
+  wasm_vs_js_total: c.js.total_ms / c.wasm.total_ms,
+  wasm_vs_js_parse: c.js.parse_ms / (c.wasm.copy_ms + c.wasm.parse_ms),
+});
+
+/** Wasm against native (> 1: wasm slower; target ≤ 2): the same work, the text already in
+ *  memory; null where criterion has no native time. */
+const wasmVsNative = (wasm, native) => ({
+  wasm_vs_native_parse: native ? wasm.parse_ms / native.parse_ms : null,
+  wasm_vs_native_analysis: native ? wasm.analysis_ms / native.analysis_ms : null,
+  wasm_vs_native_total: native ? (wasm.parse_ms + wasm.analysis_ms) / native.total_ms : null,
+});
+
 // ---- the fleet's input for the release page: the bench wasm's generator (bench/out/pkg,
 // built by scripts/bench) run in Node, written to a file once.
 async function fleetFile(form = 'wide') {
@@ -105,15 +119,7 @@ try {
     report.cases[name] = {
       ...c,
       native,
-      ratios: {
-        // > 1: wasm faster than JS. The JS job starts from its string; so does wasm (copy included).
-        wasm_vs_js_total: c.js.total_ms / c.wasm.total_ms,
-        wasm_vs_js_parse: c.js.parse_ms / (c.wasm.copy_ms + c.wasm.parse_ms),
-        // > 1: wasm slower than native (target ≤ 2). Same work: text already in memory.
-        wasm_vs_native_parse: native ? c.wasm.parse_ms / native.parse_ms : null,
-        wasm_vs_native_analysis: native ? c.wasm.analysis_ms / native.analysis_ms : null,
-        wasm_vs_native_total: native ? (c.wasm.parse_ms + c.wasm.analysis_ms) / native.total_ms : null,
-      },
+      ratios: { ...wasmVsJs(c), ...wasmVsNative(c.wasm, native) },
       // Same resampled series: same hours and the same mean GPUs busy (to 1e-9). The JS analysis
       // is the essentials only (one overall 5 % quantile, no time bands), so its waterline may
       // differ by one GPU from the engine's lowest-band waterline; both are in report.json.
@@ -135,12 +141,9 @@ try {
       ...c,
       native,
       ratios: {
-        wasm_vs_js_total: c.js.total_ms / c.wasm.total_ms,
-        wasm_vs_js_parse: c.js.parse_ms / (c.wasm.copy_ms + c.wasm.parse_ms),
+        ...wasmVsJs(c),
         wasm_vs_js_analysis: c.js.analysis_ms / c.wasm.analysis_ms,
-        wasm_vs_native_parse: native ? c.wasm.parse_ms / native.parse_ms : null,
-        wasm_vs_native_analysis: native ? c.wasm.analysis_ms / native.analysis_ms : null,
-        wasm_vs_native_total: native ? (c.wasm.parse_ms + c.wasm.analysis_ms) / native.total_ms : null,
+        ...wasmVsNative(c.wasm, native),
       },
       // Per type: the same label, hours and mean GPUs busy (to 1e-9) on both sides.
       same_series: c.types === 8 && c.per_type.length === 8 && c.per_type.every((t) => t.same),
