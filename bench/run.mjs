@@ -249,53 +249,56 @@ try {
     charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),
   });
   const dist = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
+  // The release page served and opened: `run(page, context)`'s result, then both closed.
+  const onPage = async (run) => {
+    const site = await serve(dist, '/');
+    const { page, context } = await openPage(browser, site.url);
+    const result = await run(page, context);
+    await context.close();
+    await site.close();
+    return result;
+  };
   if (!only || only === 'latency') {
-  const site = await serve(dist, '/');
-  const { page: p2, context } = await openPage(browser, site.url);
-  await pasteYear(p2);
-  await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
-  await p2.waitForTimeout(500);
-  const cdp = await context.newCDPSession(p2);
-  const spec = { base: 7000, step: 50, ondemand: 25, row: null, changes: CHANGES };
-  report.latency = await latencies(p2, cdp, spec);
-  await context.close();
-  await site.close();
+  report.latency = await onPage(async (p2, context) => {
+    await pasteYear(p2);
+    await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
+    await p2.waitForTimeout(500);
+    const cdp = await context.newCDPSession(p2);
+    const spec = { base: 7000, step: 50, ondemand: 25, row: null, changes: CHANGES };
+    return latencies(p2, cdp, spec);
+  });
   }
   // ---- 2b. the same with the 8-type wide year loaded (a file, as a user would drop it)
   if (!only || only === 'fleet-latency') {
   const { file, bytes } = await fleetFile('wide');
-  const site = await serve(dist, '/');
-  const { page: p2, context } = await openPage(browser, site.url);
-  const t0 = Date.now();
-  await loadFleet(p2, file);
-  const loadSeconds = (Date.now() - t0) / 1000;
-  const type = process.env.FLEET_TYPE || 'A100';
-  const cdp = await context.newCDPSession(p2);
-  const spec = await selectType(p2, type);
-  report.fleet_latency = {
-    bytes, load_s: loadSeconds, type, prices: spec,
-    ...(await latencies(p2, cdp, spec)),
-  };
-  await context.close();
-  await site.close();
+  report.fleet_latency = await onPage(async (p2, context) => {
+    const t0 = Date.now();
+    await loadFleet(p2, file);
+    const loadSeconds = (Date.now() - t0) / 1000;
+    const type = process.env.FLEET_TYPE || 'A100';
+    const cdp = await context.newCDPSession(p2);
+    const spec = await selectType(p2, type);
+    return {
+      bytes, load_s: loadSeconds, type, prices: spec,
+      ...(await latencies(p2, cdp, spec)),
+    };
+  });
   }
   // ---- 2d. a price changed while the long fleet file (106 MB) is read (issue 36: the readers'
   // worker): each change's main-thread work, counted only while the read is in progress.
   if (!only || only === 'during-read') {
   const { file, bytes } = await fleetFile('long');
-  const site = await serve(dist, '/');
-  const { page: p2, context } = await openPage(browser, site.url);
-  await p2.click('[data-testid=mode-data]');
-  await p2.waitForTimeout(500);
-  const cdp = await context.newCDPSession(p2);
-  const ondemand = Number(await p2.inputValue('[data-testid=on-demand-price]'));
-  const t0 = Date.now();
-  await p2.setInputFiles('[data-testid=usage-file]', file);
-  await p2.waitForSelector('[data-testid=parse-progress]');
-  const rows = (await changes(p2, cdp, 'top', null, { base: 7000, step: 50, ondemand, row: null, changes: CHANGES, whileReading: true })).filter((r) => r.reading);
-  report.during_read = { bytes, changes: rows.length, since_pick_s: (Date.now() - t0) / 1000, ...summarise(rows) };
-  await context.close();
-  await site.close();
+  report.during_read = await onPage(async (p2, context) => {
+    await p2.click('[data-testid=mode-data]');
+    await p2.waitForTimeout(500);
+    const cdp = await context.newCDPSession(p2);
+    const ondemand = Number(await p2.inputValue('[data-testid=on-demand-price]'));
+    const t0 = Date.now();
+    await p2.setInputFiles('[data-testid=usage-file]', file);
+    await p2.waitForSelector('[data-testid=parse-progress]');
+    const rows = (await changes(p2, cdp, 'top', null, { base: 7000, step: 50, ondemand, row: null, changes: CHANGES, whileReading: true })).filter((r) => r.reading);
+    return { bytes, changes: rows.length, since_pick_s: (Date.now() - t0) / 1000, ...summarise(rows) };
+  });
   }
   // ---- 2c. both fleet files through the page's file picker (read in slices): seconds from
   // picking the file to the 8-row fleet table, and the fleet's total (the same for both forms).
