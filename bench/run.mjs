@@ -332,6 +332,11 @@ if (!only) fs.writeFileSync(path.join(OUT, 'report.json'), JSON.stringify(report
 // ---- the small report
 const f = (x, d = 1) => (x == null ? 'n/a' : Number(x).toFixed(d));
 const lines = [`# GPU Rent Planner bench report (${report.date})`, '', `Browser: ${report.userAgent}`, ''];
+// A latency table: its title, its header, then a row per [where, figures]: each measure's
+// median / p95.
+const latencyTable = (title, header, rows) => lines.push('', title, '', header, '|---|---|---|---|---|',
+  ...rows.map(([name, x]) => latencyRow(name, x)));
+const latencyRow = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
 lines.push('| input | MB | native MB/s | wasm MB/s | JS MB/s | wasm ÷ JS (×faster, target ≥ 5) | wasm ÷ native (×slower, target ≤ 2) | same hourly series |');
 lines.push('|---|---|---|---|---|---|---|---|');
 for (const [name, c] of Object.entries(report.cases)) {
@@ -358,27 +363,21 @@ if (Object.keys(report.fleet).length) {
 }
 if (report.latency) {
   const l = report.latency;
-  const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
-  lines.push('', `Interaction latency, a year (525 600 rows) loaded, monthly price typed, ${l.top.script_ms.n} changes each; median / p95 ms (target: one frame, 16.7 ms of main-thread work):`, '',
+  latencyTable(`Interaction latency, a year (525 600 rows) loaded, monthly price typed, ${l.top.script_ms.n} changes each; median / p95 ms (target: one frame, 16.7 ms of main-thread work):`,
     '| where the page is scrolled | script: input → numbers + in-view charts updated | render: style, layout, paint, commit | work = script + render | painted: + wait for the next frame |',
-    '|---|---|---|---|---|',
-    row('top (charts out of view: redrawn 120 ms after the last change)', l.top),
-    row('charts in view (load-duration chart centred)', l.charts));
+    [['top (charts out of view: redrawn 120 ms after the last change)', l.top],
+      ['charts in view (load-duration chart centred)', l.charts]]);
 }
 if (report.fleet_latency) {
   const l = report.fleet_latency;
-  const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
-  lines.push('', `Interaction latency with the 8-type fleet loaded (the wide year, ${f(l.bytes / 1e6, 1)} MB, picked as a file: read and planned in ${f(l.load_s, 1)} s), ${l.type} selected, its monthly price typed ${l.top.script_ms.n} times (${l.prices.base}, +${l.prices.step} …; its break-even and fleet-monthly cell checked); median / p95 ms (target: work p95 < 16 ms):`, '',
+  latencyTable(`Interaction latency with the 8-type fleet loaded (the wide year, ${f(l.bytes / 1e6, 1)} MB, picked as a file: read and planned in ${f(l.load_s, 1)} s), ${l.type} selected, its monthly price typed ${l.top.script_ms.n} times (${l.prices.base}, +${l.prices.step} …; its break-even and fleet-monthly cell checked); median / p95 ms (target: work p95 < 16 ms):`,
     '| where the page is scrolled | script | render | work = script + render | painted |',
-    '|---|---|---|---|---|',
-    row('top', l.top),
-    row('charts in view (load-duration chart centred)', l.charts));
+    [['top', l.top], ['charts in view (load-duration chart centred)', l.charts]]);
 }
 if (report.during_read) {
   const l = report.during_read;
-  const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
-  lines.push('', `A monthly price typed while the long fleet file (${f(l.bytes / 1e6, 1)} MB) is read by the readers' worker: ${l.changes} changes during the read; median / p95 ms (target: work p95 < 16 ms):`, '',
-    '| | script | render | work = script + render | painted |', '|---|---|---|---|---|', row('during the read', l));
+  latencyTable(`A monthly price typed while the long fleet file (${f(l.bytes / 1e6, 1)} MB) is read by the readers' worker: ${l.changes} changes during the read; median / p95 ms (target: work p95 < 16 ms):`,
+    '| | script | render | work = script + render | painted |', [['during the read', l]]);
 }
 if (report.fleet_page) {
   const fp = report.fleet_page;
