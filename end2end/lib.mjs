@@ -81,6 +81,16 @@ export async function openPicked(browser, url, name, contextOptions = {}) {
   return { page, context, problems };
 }
 
+/** Open the page, switch to a history and load the example `sample` (the tail of its
+ *  `sample-…` test id); returns once its band table shows. */
+export async function openSample(browser, url, sample, contextOptions = {}) {
+  const opened = await openPage(browser, url, contextOptions);
+  await opened.page.check('[data-testid=mode-data]');
+  await opened.page.click(`[data-testid=sample-${sample}]`);
+  await opened.page.waitForSelector('[data-testid=band-table]');
+  return opened;
+}
+
 /** GPUs busy in hour h of the 30-day test series (the series of src/core/ingest/tests_forms.rs):
  *  6 on weekdays' 08:00–20:00, 2 otherwise, plus 0 … 2 in halves. */
 export function busy(h) {
