@@ -10,6 +10,9 @@
 #[allow(dead_code)] // each suite uses part of it
 #[path = "common/fuzz.rs"]
 mod common;
+#[path = "common/feed.rs"]
+mod feed;
+use feed::fed_in_chunks;
 
 use gpu_rent_planner::core::ingest::{
     parse, ByteStepper, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError,
@@ -460,25 +463,6 @@ fn quoted_csv(rows: &[RowSpec], header_quotes: [bool; 3], last_newline: bool) ->
         }
     }
     (text, plain)
-}
-
-/// `text` fed to a [`Parser`] in chunks of the given sizes (in turn, each moved up to a
-/// char boundary): chunks end anywhere, between the quotes of `""` or inside `\r\n`.
-fn fed_in_chunks(text: &str, opts: &ParseOptions, sizes: &[usize]) -> ParseResult {
-    let mut p = Parser::new(opts.clone());
-    let mut i = 0;
-    for &size in sizes.iter().cycle() {
-        if i >= text.len() {
-            break;
-        }
-        let mut e = (i + size.max(1)).min(text.len());
-        while !text.is_char_boundary(e) {
-            e += 1;
-        }
-        p.feed(&text[i..e]);
-        i = e;
-    }
-    p.finish()
 }
 
 /// A quoted CSV reads exactly as the plain one: whole, in `Stepper` slices of `slices`
