@@ -465,6 +465,27 @@ fn quoted_csv(rows: &[RowSpec], header_quotes: [bool; 3], last_newline: bool) ->
     (text, plain)
 }
 
+/// A quoted CSV and its plain twin ([`quoted_csv`] of rows with notes of fewer than
+/// `max_pieces` pieces, a row count in `rows`), its row count, a `Stepper` slice size and
+/// chunk sizes below `chunk_max`.
+fn quoted_case(
+    max_pieces: usize,
+    rows: std::ops::Range<usize>,
+    chunk_max: usize,
+) -> impl Strategy<Value = (String, String, usize, usize, Vec<usize>)> {
+    (
+        prop::collection::vec(row_spec(max_pieces), rows),
+        any::<[bool; 3]>(),
+        any::<bool>(),
+        1usize..300,
+        prop::collection::vec(1usize..chunk_max, 1..6),
+    )
+        .prop_map(|(rows, header_quotes, last_newline, slice, chunks)| {
+            let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
+            (text, plain, rows.len(), slice, chunks)
+        })
+}
+
 /// A quoted CSV reads exactly as the plain one: whole, in `Stepper` slices of `slices`
 /// bytes, and fed in chunks of `chunks` bytes.
 fn check_quoted(
@@ -511,15 +532,8 @@ proptest! {
     #![proptest_config(config(200))]
 
     #[test]
-    fn quoted_csv_reads_as_the_plain_series(
-        rows in prop::collection::vec(row_spec(6), 2..40),
-        header_quotes in any::<[bool; 3]>(),
-        last_newline in any::<bool>(),
-        slice in 1usize..300,
-        chunks in prop::collection::vec(1usize..40, 1..6),
-    ) {
-        let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
-        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[slice], &chunks) {
+    fn quoted_csv_reads_as_the_plain_series((text, plain, rows, slice, chunks) in quoted_case(6, 2..40, 40)) {
+        if let Err(e) = check_quoted(&text, &plain, rows, &[slice], &chunks) {
             prop_assert!(false, "{e}\ninput: {text:?}");
         }
     }
@@ -530,16 +544,9 @@ proptest! {
 
     /// Over 64 KiB: the page's 64 KiB slices end inside quoted notes.
     #[test]
-    fn large_quoted_csv_in_64k_slices(
-        rows in prop::collection::vec(row_spec(120), 300..640),
-        header_quotes in any::<[bool; 3]>(),
-        last_newline in any::<bool>(),
-        slice in 1usize..300,
-        chunks in prop::collection::vec(1usize..5000, 1..6),
-    ) {
-        let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
+    fn large_quoted_csv_in_64k_slices((text, plain, rows, slice, chunks) in quoted_case(120, 300..640, 5000)) {
         prop_assume!(text.len() > 96 * 1024);
-        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[64 * 1024, slice], &chunks) {
+        if let Err(e) = check_quoted(&text, &plain, rows, &[64 * 1024, slice], &chunks) {
             prop_assert!(false, "{e}\ninput of {} bytes", text.len());
         }
     }
