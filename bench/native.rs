@@ -11,13 +11,17 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use gpu_rent_planner::core::examples::{
     generate_fleet_long_csv, generate_fleet_wide_csv, generate_hourly_csv, generate_minutely_csv,
 };
-use gpu_rent_planner::core::fleet_plan::{plan_fleet, FleetPlan, TypePlan};
+use gpu_rent_planner::core::fleet_plan::{plan_fleet, FleetPlan};
 use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
 use gpu_rent_planner::core::plan::{plan, plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::{profile, HistoryProfile};
 use gpu_rent_planner::state::fleet::{row_series, sync_with_history, type_inputs};
 use gpu_rent_planner::state::{AppState, Lang};
 use std::hint::black_box;
+
+#[path = "fleet_pipeline.rs"]
+mod fleet_pipeline;
+use fleet_pipeline::{fleet_options, type_outputs, type_plans};
 
 /// The inputs both benches use (bench/wasm_entry.rs builds the same two).
 pub fn inputs() -> [(&'static str, String); 2] {
@@ -33,14 +37,6 @@ pub fn fleet_inputs() -> [(&'static str, String); 2] {
         ("fleet-wide", generate_fleet_wide_csv(525_600)),
         ("fleet-long", generate_fleet_long_csv(525_600)),
     ]
-}
-
-/// The page's limit is 50 MiB; the long year is ~106 MB.
-fn fleet_options() -> ParseOptions {
-    ParseOptions {
-        max_input_bytes: 256 * 1024 * 1024,
-        ..ParseOptions::default()
-    }
 }
 
 /// What the page holds once a typed history is read (`fleet::sync_with_history`): one row
@@ -82,22 +78,8 @@ fn fleet_plan(
     profiles: &[HistoryProfile],
     outputs: &[PlanOutputs],
 ) -> FleetPlan {
-    let plans: Vec<TypePlan> = FLEET_NAMES
-        .iter()
-        .zip(inputs)
-        .zip(profiles)
-        .zip(outputs)
-        .map(|(((name, i), h), o)| TypePlan {
-            name,
-            inputs: i,
-            history: Some(h),
-            outputs: o,
-        })
-        .collect();
-    plan_fleet(&plans).expect("the fleet plans")
+    plan_fleet(&type_plans(inputs, profiles, outputs)).expect("the fleet plans")
 }
-
-const FLEET_NAMES: [&str; 8] = gpu_rent_planner::core::examples::FLEET_TYPES;
 
 fn fleet(c: &mut Criterion) {
     let mut g = c.benchmark_group("parse");
@@ -146,22 +128,14 @@ fn fleet(c: &mut Criterion) {
     g.bench_function("fleet-profile+plan", |b| {
         b.iter(|| {
             let profiles = fleet_profiles(&s, black_box(types), &inputs);
-            let outputs: Vec<PlanOutputs> = inputs
-                .iter()
-                .zip(&profiles)
-                .map(|(i, h)| plan_with_history(i, Some(h)))
-                .collect();
+            let outputs = type_outputs(&inputs, &profiles);
             fleet_plan(&inputs, &profiles, &outputs).total
         })
     });
     // A price typed for one type: that type re-planned, the fleet re-allocated (the other
     // types' plans are memos that hold).
     let (inputs, profiles) = fleet_state(types);
-    let mut outputs: Vec<PlanOutputs> = inputs
-        .iter()
-        .zip(&profiles)
-        .map(|(i, h)| plan_with_history(i, Some(h)))
-        .collect();
+    let mut outputs = type_outputs(&inputs, &profiles);
     let mut changed = inputs.clone();
     g.bench_function("fleet-price-change", |b| {
         let mut i = 0u32;
@@ -291,11 +265,7 @@ fn slurm(c: &mut Criterion) {
             .expect("valid series");
             let total = plan_with_history(&inputs_, Some(&h));
             let (inputs, profiles) = fleet_state(&p.types);
-            let outputs: Vec<PlanOutputs> = inputs
-                .iter()
-                .zip(&profiles)
-                .map(|(i, h)| plan_with_history(i, Some(h)))
-                .collect();
+            let outputs = type_outputs(&inputs, &profiles);
             (
                 total.commitment.is_ok(),
                 fleet_plan(&inputs, &profiles, &outputs).total,

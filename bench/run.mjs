@@ -26,6 +26,20 @@ function criterionMs(group, id) {
   return e ? e.median.point_estimate / 1e6 : null;
 }
 
+/** Wasm against JS (> 1: wasm faster). The JS job starts from its string; so does wasm (copy included). */
+const wasmVsJs = (c) => ({
+  wasm_vs_js_total: c.js.total_ms / c.wasm.total_ms,
+  wasm_vs_js_parse: c.js.parse_ms / (c.wasm.copy_ms + c.wasm.parse_ms),
+});
+
+/** Wasm against native (> 1: wasm slower; target ≤ 2): the same work, the text already in
+ *  memory; null where criterion has no native time. */
+const wasmVsNative = (wasm, native) => ({
+  wasm_vs_native_parse: native ? wasm.parse_ms / native.parse_ms : null,
+  wasm_vs_native_analysis: native ? wasm.analysis_ms / native.analysis_ms : null,
+  wasm_vs_native_total: native ? (wasm.parse_ms + wasm.analysis_ms) / native.total_ms : null,
+});
+
 // ---- the fleet's input for the release page: the bench wasm's generator (bench/out/pkg,
 // built by scripts/bench) run in Node, written to a file once.
 async function fleetFile(form = 'wide') {
@@ -105,15 +119,7 @@ try {
     report.cases[name] = {
       ...c,
       native,
-      ratios: {
-        // > 1: wasm faster than JS. The JS job starts from its string; so does wasm (copy included).
-        wasm_vs_js_total: c.js.total_ms / c.wasm.total_ms,
-        wasm_vs_js_parse: c.js.parse_ms / (c.wasm.copy_ms + c.wasm.parse_ms),
-        // > 1: wasm slower than native (target ≤ 2). Same work: text already in memory.
-        wasm_vs_native_parse: native ? c.wasm.parse_ms / native.parse_ms : null,
-        wasm_vs_native_analysis: native ? c.wasm.analysis_ms / native.analysis_ms : null,
-        wasm_vs_native_total: native ? (c.wasm.parse_ms + c.wasm.analysis_ms) / native.total_ms : null,
-      },
+      ratios: { ...wasmVsJs(c), ...wasmVsNative(c.wasm, native) },
       // Same resampled series: same hours and the same mean GPUs busy (to 1e-9). The JS analysis
       // is the essentials only (one overall 5 % quantile, no time bands), so its waterline may
       // differ by one GPU from the engine's lowest-band waterline; both are in report.json.
@@ -135,12 +141,9 @@ try {
       ...c,
       native,
       ratios: {
-        wasm_vs_js_total: c.js.total_ms / c.wasm.total_ms,
-        wasm_vs_js_parse: c.js.parse_ms / (c.wasm.copy_ms + c.wasm.parse_ms),
+        ...wasmVsJs(c),
         wasm_vs_js_analysis: c.js.analysis_ms / c.wasm.analysis_ms,
-        wasm_vs_native_parse: native ? c.wasm.parse_ms / native.parse_ms : null,
-        wasm_vs_native_analysis: native ? c.wasm.analysis_ms / native.analysis_ms : null,
-        wasm_vs_native_total: native ? (c.wasm.parse_ms + c.wasm.analysis_ms) / native.total_ms : null,
+        ...wasmVsNative(c.wasm, native),
       },
       // Per type: the same label, hours and mean GPUs busy (to 1e-9) on both sides.
       same_series: c.types === 8 && c.per_type.length === 8 && c.per_type.every((t) => t.same),
@@ -246,53 +249,56 @@ try {
     charts: summarise(await changes(p2, cdp, 'charts', '[data-testid=chart-load-duration]', spec)),
   });
   const dist = path.resolve(ROOT, process.env.GRP_DIST || 'dist');
+  // The release page served and opened: `run(page, context)`'s result, then both closed.
+  const onPage = async (run) => {
+    const site = await serve(dist, '/');
+    const { page, context } = await openPage(browser, site.url);
+    const result = await run(page, context);
+    await context.close();
+    await site.close();
+    return result;
+  };
   if (!only || only === 'latency') {
-  const site = await serve(dist, '/');
-  const { page: p2, context } = await openPage(browser, site.url);
-  await pasteYear(p2);
-  await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
-  await p2.waitForTimeout(500);
-  const cdp = await context.newCDPSession(p2);
-  const spec = { base: 7000, step: 50, ondemand: 25, row: null, changes: CHANGES };
-  report.latency = await latencies(p2, cdp, spec);
-  await context.close();
-  await site.close();
+  report.latency = await onPage(async (p2, context) => {
+    await pasteYear(p2);
+    await p2.waitForFunction(() => document.querySelector('[data-testid=hours-read]')?.dataset.value === '8760', null, { timeout: 120000 });
+    await p2.waitForTimeout(500);
+    const cdp = await context.newCDPSession(p2);
+    const spec = { base: 7000, step: 50, ondemand: 25, row: null, changes: CHANGES };
+    return latencies(p2, cdp, spec);
+  });
   }
   // ---- 2b. the same with the 8-type wide year loaded (a file, as a user would drop it)
   if (!only || only === 'fleet-latency') {
   const { file, bytes } = await fleetFile('wide');
-  const site = await serve(dist, '/');
-  const { page: p2, context } = await openPage(browser, site.url);
-  const t0 = Date.now();
-  await loadFleet(p2, file);
-  const loadSeconds = (Date.now() - t0) / 1000;
-  const type = process.env.FLEET_TYPE || 'A100';
-  const cdp = await context.newCDPSession(p2);
-  const spec = await selectType(p2, type);
-  report.fleet_latency = {
-    bytes, load_s: loadSeconds, type, prices: spec,
-    ...(await latencies(p2, cdp, spec)),
-  };
-  await context.close();
-  await site.close();
+  report.fleet_latency = await onPage(async (p2, context) => {
+    const t0 = Date.now();
+    await loadFleet(p2, file);
+    const loadSeconds = (Date.now() - t0) / 1000;
+    const type = process.env.FLEET_TYPE || 'A100';
+    const cdp = await context.newCDPSession(p2);
+    const spec = await selectType(p2, type);
+    return {
+      bytes, load_s: loadSeconds, type, prices: spec,
+      ...(await latencies(p2, cdp, spec)),
+    };
+  });
   }
   // ---- 2d. a price changed while the long fleet file (106 MB) is read (issue 36: the readers'
   // worker): each change's main-thread work, counted only while the read is in progress.
   if (!only || only === 'during-read') {
   const { file, bytes } = await fleetFile('long');
-  const site = await serve(dist, '/');
-  const { page: p2, context } = await openPage(browser, site.url);
-  await p2.click('[data-testid=mode-data]');
-  await p2.waitForTimeout(500);
-  const cdp = await context.newCDPSession(p2);
-  const ondemand = Number(await p2.inputValue('[data-testid=on-demand-price]'));
-  const t0 = Date.now();
-  await p2.setInputFiles('[data-testid=usage-file]', file);
-  await p2.waitForSelector('[data-testid=parse-progress]');
-  const rows = (await changes(p2, cdp, 'top', null, { base: 7000, step: 50, ondemand, row: null, changes: CHANGES, whileReading: true })).filter((r) => r.reading);
-  report.during_read = { bytes, changes: rows.length, since_pick_s: (Date.now() - t0) / 1000, ...summarise(rows) };
-  await context.close();
-  await site.close();
+  report.during_read = await onPage(async (p2, context) => {
+    await p2.click('[data-testid=mode-data]');
+    await p2.waitForTimeout(500);
+    const cdp = await context.newCDPSession(p2);
+    const ondemand = Number(await p2.inputValue('[data-testid=on-demand-price]'));
+    const t0 = Date.now();
+    await p2.setInputFiles('[data-testid=usage-file]', file);
+    await p2.waitForSelector('[data-testid=parse-progress]');
+    const rows = (await changes(p2, cdp, 'top', null, { base: 7000, step: 50, ondemand, row: null, changes: CHANGES, whileReading: true })).filter((r) => r.reading);
+    return { bytes, changes: rows.length, since_pick_s: (Date.now() - t0) / 1000, ...summarise(rows) };
+  });
   }
   // ---- 2c. both fleet files through the page's file picker (read in slices): seconds from
   // picking the file to the 8-row fleet table, and the fleet's total (the same for both forms).
@@ -326,6 +332,11 @@ if (!only) fs.writeFileSync(path.join(OUT, 'report.json'), JSON.stringify(report
 // ---- the small report
 const f = (x, d = 1) => (x == null ? 'n/a' : Number(x).toFixed(d));
 const lines = [`# GPU Rent Planner bench report (${report.date})`, '', `Browser: ${report.userAgent}`, ''];
+// A latency table: its title, its header, then a row per [where, figures]: each measure's
+// median / p95.
+const latencyTable = (title, header, rows) => lines.push('', title, '', header, '|---|---|---|---|---|',
+  ...rows.map(([name, x]) => latencyRow(name, x)));
+const latencyRow = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
 lines.push('| input | MB | native MB/s | wasm MB/s | JS MB/s | wasm ÷ JS (×faster, target ≥ 5) | wasm ÷ native (×slower, target ≤ 2) | same hourly series |');
 lines.push('|---|---|---|---|---|---|---|---|');
 for (const [name, c] of Object.entries(report.cases)) {
@@ -352,27 +363,21 @@ if (Object.keys(report.fleet).length) {
 }
 if (report.latency) {
   const l = report.latency;
-  const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
-  lines.push('', `Interaction latency, a year (525 600 rows) loaded, monthly price typed, ${l.top.script_ms.n} changes each; median / p95 ms (target: one frame, 16.7 ms of main-thread work):`, '',
+  latencyTable(`Interaction latency, a year (525 600 rows) loaded, monthly price typed, ${l.top.script_ms.n} changes each; median / p95 ms (target: one frame, 16.7 ms of main-thread work):`,
     '| where the page is scrolled | script: input → numbers + in-view charts updated | render: style, layout, paint, commit | work = script + render | painted: + wait for the next frame |',
-    '|---|---|---|---|---|',
-    row('top (charts out of view: redrawn 120 ms after the last change)', l.top),
-    row('charts in view (load-duration chart centred)', l.charts));
+    [['top (charts out of view: redrawn 120 ms after the last change)', l.top],
+      ['charts in view (load-duration chart centred)', l.charts]]);
 }
 if (report.fleet_latency) {
   const l = report.fleet_latency;
-  const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
-  lines.push('', `Interaction latency with the 8-type fleet loaded (the wide year, ${f(l.bytes / 1e6, 1)} MB, picked as a file: read and planned in ${f(l.load_s, 1)} s), ${l.type} selected, its monthly price typed ${l.top.script_ms.n} times (${l.prices.base}, +${l.prices.step} …; its break-even and fleet-monthly cell checked); median / p95 ms (target: work p95 < 16 ms):`, '',
+  latencyTable(`Interaction latency with the 8-type fleet loaded (the wide year, ${f(l.bytes / 1e6, 1)} MB, picked as a file: read and planned in ${f(l.load_s, 1)} s), ${l.type} selected, its monthly price typed ${l.top.script_ms.n} times (${l.prices.base}, +${l.prices.step} …; its break-even and fleet-monthly cell checked); median / p95 ms (target: work p95 < 16 ms):`,
     '| where the page is scrolled | script | render | work = script + render | painted |',
-    '|---|---|---|---|---|',
-    row('top', l.top),
-    row('charts in view (load-duration chart centred)', l.charts));
+    [['top', l.top], ['charts in view (load-duration chart centred)', l.charts]]);
 }
 if (report.during_read) {
   const l = report.during_read;
-  const row = (name, x) => `| ${name} | ${['script_ms', 'render_ms', 'work_ms', 'frame_ms'].map((k) => `${f(x[k].median, 1)} / ${f(x[k].p95, 1)}`).join(' | ')} |`;
-  lines.push('', `A monthly price typed while the long fleet file (${f(l.bytes / 1e6, 1)} MB) is read by the readers' worker: ${l.changes} changes during the read; median / p95 ms (target: work p95 < 16 ms):`, '',
-    '| | script | render | work = script + render | painted |', '|---|---|---|---|---|', row('during the read', l));
+  latencyTable(`A monthly price typed while the long fleet file (${f(l.bytes / 1e6, 1)} MB) is read by the readers' worker: ${l.changes} changes during the read; median / p95 ms (target: work p95 < 16 ms):`,
+    '| | script | render | work = script + render | painted |', [['during the read', l]]);
 }
 if (report.fleet_page) {
   const fp = report.fleet_page;

@@ -4,10 +4,9 @@
 //! The mixed fleet (8 GPU types) runs the page's per-type pipeline as bench/native.rs does.
 use gpu_rent_planner::core::examples::{
     generate_fleet_long_csv, generate_fleet_wide_csv, generate_hourly_csv, generate_minutely_csv,
-    FLEET_TYPES,
 };
-use gpu_rent_planner::core::fleet_plan::{plan_fleet, TypePlan};
-use gpu_rent_planner::core::ingest::{parse, ParseOptions, Stepper, TypedSeries};
+use gpu_rent_planner::core::fleet_plan::plan_fleet;
+use gpu_rent_planner::core::ingest::{parse, ParseOptions, Parsed, Stepper, TypedSeries};
 use gpu_rent_planner::core::plan::{plan_with_history, PlanInputs, PlanOutputs};
 use gpu_rent_planner::core::profile::{profile, HistoryProfile};
 use gpu_rent_planner::core::series::UsageSeries;
@@ -18,6 +17,10 @@ use wasm_bindgen::prelude::*;
 
 #[path = "source_plan.rs"]
 mod source_plan;
+
+#[path = "fleet_pipeline.rs"]
+mod fleet_pipeline;
+use fleet_pipeline::{fleet_options, type_outputs, type_plans};
 
 /// A planned fleet: each type's inputs, profile and plan (for the one-type re-plan).
 #[derive(Default)]
@@ -46,36 +49,36 @@ pub fn gen_fleet_long(rows: usize) -> String {
     generate_fleet_long_csv(rows)
 }
 
-/// The page's limit is 50 MiB; the long year is larger (bench/native.rs reads it the same way).
-fn fleet_options() -> ParseOptions {
-    ParseOptions {
-        max_input_bytes: 256 * 1024 * 1024,
-        ..ParseOptions::default()
-    }
+/// Parse + resample the loaded text at once with `opts`: `keep` takes the reading and returns
+/// its size (0 on error).
+fn parse_loaded_with(opts: &ParseOptions, keep: impl FnOnce(Parsed) -> usize) -> usize {
+    TEXT.with(|t| parse(&t.borrow(), opts).map_or(0, keep))
+}
+
+/// The same through a Stepper in `slice`-byte slices: the reading's `size` (0 on error).
+fn step_parse_loaded_with(opts: &ParseOptions, slice: usize, size: fn(&Parsed) -> usize) -> usize {
+    TEXT.with(|t| {
+        let t = t.borrow();
+        let mut st = Stepper::new(&t, opts);
+        while !st.step(slice) {}
+        st.finish().map(|p| size(&p)).unwrap_or(0)
+    })
 }
 
 /// Parse + resample the loaded fleet text; returns the typed series read (0 on error).
 #[wasm_bindgen]
 pub fn parse_loaded_fleet() -> usize {
-    TEXT.with(|t| match parse(&t.borrow(), &fleet_options()) {
-        Ok(p) => {
-            let n = p.types.len();
-            TYPES.with(|s| *s.borrow_mut() = p.types);
-            n
-        }
-        Err(_) => 0,
+    parse_loaded_with(&fleet_options(), |p| {
+        let n = p.types.len();
+        TYPES.with(|s| *s.borrow_mut() = p.types);
+        n
     })
 }
 
 /// The same through a Stepper in `slice`-byte slices, as the page reads a paste or a file.
 #[wasm_bindgen]
 pub fn step_parse_loaded_fleet(slice: usize) -> usize {
-    TEXT.with(|t| {
-        let t = t.borrow();
-        let mut st = Stepper::new(&t, &fleet_options());
-        while !st.step(slice) {}
-        st.finish().map(|p| p.types.len()).unwrap_or(0)
-    })
+    step_parse_loaded_with(&fleet_options(), slice, |p| p.types.len())
 }
 
 /// The page's fleet pipeline on the last parsed types (`fleet::sync_with_history`, then per
@@ -103,11 +106,7 @@ pub fn analyse_fleet() -> f64 {
                 Err(_) => return -1.0,
             }
         }
-        let outputs: Vec<PlanOutputs> = inputs
-            .iter()
-            .zip(&profiles)
-            .map(|(i, h)| plan_with_history(i, Some(h)))
-            .collect();
+        let outputs = type_outputs(&inputs, &profiles);
         let fleet = Fleet {
             inputs,
             profiles,
@@ -120,19 +119,9 @@ pub fn analyse_fleet() -> f64 {
 }
 
 fn fleet_total(f: &Fleet) -> f64 {
-    let plans: Vec<TypePlan> = FLEET_TYPES
-        .iter()
-        .zip(&f.inputs)
-        .zip(&f.profiles)
-        .zip(&f.outputs)
-        .map(|(((name, i), h), o)| TypePlan {
-            name,
-            inputs: i,
-            history: Some(h),
-            outputs: o,
-        })
-        .collect();
-    plan_fleet(&plans).map(|p| p.total.to_f64()).unwrap_or(-1.0)
+    plan_fleet(&type_plans(&f.inputs, &f.profiles, &f.outputs))
+        .map(|p| p.total.to_f64())
+        .unwrap_or(-1.0)
 }
 
 /// A monthly price typed for the first type: that type re-planned and the fleet re-allocated
@@ -209,25 +198,17 @@ pub fn load_text(text: JsValue) -> usize {
 /// Parse + resample the loaded text at once; returns the hours read (0 on error).
 #[wasm_bindgen]
 pub fn parse_loaded() -> usize {
-    TEXT.with(|t| match parse(&t.borrow(), &ParseOptions::default()) {
-        Ok(p) => {
-            let n = p.series.values.len();
-            SERIES.with(|s| *s.borrow_mut() = p.series);
-            n
-        }
-        Err(_) => 0,
+    parse_loaded_with(&ParseOptions::default(), |p| {
+        let n = p.series.values.len();
+        SERIES.with(|s| *s.borrow_mut() = p.series);
+        n
     })
 }
 
 /// The same through a Stepper in `slice`-byte slices (the page uses 64 KiB).
 #[wasm_bindgen]
 pub fn step_parse_loaded(slice: usize) -> usize {
-    TEXT.with(|t| {
-        let t = t.borrow();
-        let mut st = Stepper::new(&t, &ParseOptions::default());
-        while !st.step(slice) {}
-        st.finish().map(|p| p.series.values.len()).unwrap_or(0)
-    })
+    step_parse_loaded_with(&ParseOptions::default(), slice, |p| p.series.values.len())
 }
 
 /// Profile + plan on the last parsed series; returns the waterline purchase (or -1).

@@ -1,6 +1,7 @@
 // Shared helpers for the end-to-end tests: Debian Chromium through playwright-core
 // (never a downloaded browser) against the release build served on 127.0.0.1.
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -80,6 +81,16 @@ export async function openPicked(browser, url, name, contextOptions = {}) {
   return { page, context, problems };
 }
 
+/** Open the page, switch to a history and load the example `sample` (the tail of its
+ *  `sample-…` test id); returns once its band table shows. */
+export async function openSample(browser, url, sample, contextOptions = {}) {
+  const opened = await openPage(browser, url, contextOptions);
+  await opened.page.check('[data-testid=mode-data]');
+  await opened.page.click(`[data-testid=sample-${sample}]`);
+  await opened.page.waitForSelector('[data-testid=band-table]');
+  return opened;
+}
+
 /** GPUs busy in hour h of the 30-day test series (the series of src/core/ingest/tests_forms.rs):
  *  6 on weekdays' 08:00–20:00, 2 otherwise, plus 0 … 2 in halves. */
 export function busy(h) {
@@ -97,6 +108,23 @@ export async function openWithFile(browser, url, file, contextOptions = {}) {
   return opened;
 }
 
+/** § 16's two-type example (docs/formulas.md) as a long table: 730 hours; A100 200 h at 6 then
+ *  530 h at 4; H100 300 h at 4 then 430 h at 3. */
+export function fleetHistory() {
+  const rows = ['timestamp,gpu_type,gpus'];
+  for (let h = 0; h < 730; h++) {
+    const t = new Date(Date.UTC(2026, 0, 1, h)).toISOString().slice(0, 16).replace('T', ' ');
+    rows.push(`${t},A100,${h < 200 ? 6 : 4}`, `${t},H100,${h < 300 ? 4 : 3}`);
+  }
+  return rows.join('\n');
+}
+
+/** The link to § 16's prices (A100 at the defaults 9 000 / 25; H100 20 000 / 50), 730-hour
+ *  months, the whole history, the cost-optimal rule, a 90 000 budget (60 % fixed), no spot;
+ *  in English, a history to paste. */
+export const FLEET_EXAMPLE = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
+  + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
+
 /** Paste `text` into the history box, as typing it would (one input event). */
 export async function paste(page, text) {
   await page.evaluate((text) => {
@@ -104,6 +132,20 @@ export async function paste(page, text) {
     ta.value = text;
     ta.dispatchEvent(new Event('input', { bubbles: true }));
   }, text);
+}
+
+/** Wait until the element at `selector` has `attr` equal to `expected` (within `timeout` ms). */
+export function waitForAttr(page, selector, attr, expected, timeout = 5000) {
+  return page.waitForFunction(
+    ([s, a, e]) => document.querySelector(s)?.getAttribute(a) === e, [selector, attr, expected], { timeout });
+}
+
+/** Assert a table's figures: `expected` maps each row's key to { test id: data-value }, each
+ *  read by `cell(page, key, id)`; a failure names the row and the figure. */
+export async function assertCells(page, cell, expected) {
+  for (const [key, figures] of Object.entries(expected)) {
+    for (const [id, want] of Object.entries(figures)) assert.equal(await cell(page, key, id), want, `${key} ${id}`);
+  }
 }
 
 export async function settled(page) {

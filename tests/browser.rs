@@ -10,29 +10,22 @@ use gpu_rent_planner::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
+use web_sys::{HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/browser.rs"]
 mod common;
-use common::settle;
+use common::{assert_reads, fire, host, settle, text};
 
-fn mount(lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
-    doc.body().unwrap().append_child(&host).unwrap();
+/// Mount the planner in `lang` and let it settle.
+async fn mount(lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
+    let host = host();
     let state = RwSignal::new(AppState::new(PlanInputs::default(), lang));
     let handle = leptos::mount::mount_to(host.clone(), move || view! { <Planner state /> });
     std::mem::forget(handle);
+    settle().await;
     (host, state)
-}
-
-fn text(host: &HtmlElement) -> String {
-    host.inner_text()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn input(host: &HtmlElement, selector: &str) -> HtmlInputElement {
@@ -42,50 +35,34 @@ fn input(host: &HtmlElement, selector: &str) -> HtmlInputElement {
         .unchecked_into()
 }
 
-fn type_into(el: &HtmlInputElement, value: &str) {
+/// Type `value` into `el` as a user does (one input event) and let the page settle.
+async fn type_into(el: &HtmlInputElement, value: &str) {
     el.set_value(value);
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    el.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
+    fire(el, "input");
+    settle().await;
 }
 
 #[wasm_bindgen_test]
 async fn breakeven_follows_typing_and_the_slider() {
-    let (host, _) = mount(Lang::En);
-    settle().await;
-    assert!(
-        text(&host)
-            .contains("Break-even: 360 hours per month (49.3 % utilization of a 730-hour month)"),
-        "{}",
-        text(&host)
+    let (host, _) = mount(Lang::En).await;
+    assert_reads(
+        &host,
+        "Break-even: 360 hours per month (49.3 % utilization of a 730-hour month)",
     );
 
-    type_into(&input(&host, "[data-testid=on-demand-price]"), "30");
-    settle().await;
-    assert!(
-        text(&host).contains("Break-even: 300 hours per month (41.1 % utilization"),
-        "{}",
-        text(&host)
-    );
+    type_into(&input(&host, "[data-testid=on-demand-price]"), "30").await;
+    assert_reads(&host, "Break-even: 300 hours per month (41.1 % utilization");
 
-    type_into(&input(&host, "[data-testid=monthly-price-slider]"), "12000");
-    settle().await;
-    assert!(
-        text(&host).contains("Break-even: 400 hours per month (54.8 % utilization"),
-        "{}",
-        text(&host)
-    );
+    type_into(&input(&host, "[data-testid=monthly-price-slider]"), "12000").await;
+    assert_reads(&host, "Break-even: 400 hours per month (54.8 % utilization");
     assert_eq!(input(&host, "[data-testid=monthly-price]").value(), "12000");
 }
 
 #[wasm_bindgen_test]
 async fn invalid_input_is_explained_and_the_last_good_result_stays() {
-    let (host, _) = mount(Lang::En);
-    settle().await;
+    let (host, _) = mount(Lang::En).await;
     let field = input(&host, "[data-testid=on-demand-price]");
-    type_into(&field, "0");
-    settle().await;
+    type_into(&field, "0").await;
     let t = text(&host);
     assert!(
         t.contains("On-demand price per GPU-hour must be greater than 0."),
@@ -94,13 +71,11 @@ async fn invalid_input_is_explained_and_the_last_good_result_stays() {
     assert!(t.contains("Break-even: 360 hours per month"), "{t}");
     assert_eq!(field.value(), "0", "the user's text is kept");
 
-    type_into(&field, "abc");
-    settle().await;
+    type_into(&field, "abc").await;
     assert!(text(&host).contains("On-demand price per GPU-hour is not a number."));
     assert_eq!(field.value(), "abc");
 
-    type_into(&field, "２０");
-    settle().await;
+    type_into(&field, "２０").await;
     let t = text(&host);
     assert!(t.contains("Break-even: 450 hours per month"), "{t}");
     assert!(!t.contains("not a number"), "{t}");
@@ -108,10 +83,8 @@ async fn invalid_input_is_explained_and_the_last_good_result_stays() {
 
 #[wasm_bindgen_test]
 async fn monthly_never_pays_is_said_not_shown_as_a_fine_utilization() {
-    let (host, _) = mount(Lang::En);
-    settle().await;
-    type_into(&input(&host, "[data-testid=monthly-price]"), "20000");
-    settle().await;
+    let (host, _) = mount(Lang::En).await;
+    type_into(&input(&host, "[data-testid=monthly-price]"), "20000").await;
     let t = text(&host);
     assert!(t.contains("Break-even: 800 hours per month"), "{t}");
     assert!(t.contains("monthly never pays at these prices"), "{t}");
@@ -119,8 +92,7 @@ async fn monthly_never_pays_is_said_not_shown_as_a_fine_utilization() {
 
 #[wasm_bindgen_test]
 async fn chinese_text_and_the_language_toggle() {
-    let (host, state) = mount(Lang::Zh);
-    settle().await;
+    let (host, state) = mount(Lang::Zh).await;
     let t = text(&host);
     assert!(t.contains("盈亏平衡点： 360 小时/月"), "{t}");
     assert!(
@@ -141,13 +113,10 @@ async fn chinese_text_and_the_language_toggle() {
 
 #[wasm_bindgen_test]
 async fn bad_text_survives_changes_to_other_inputs() {
-    let (host, _) = mount(Lang::En);
-    settle().await;
+    let (host, _) = mount(Lang::En).await;
     let on_demand = input(&host, "[data-testid=on-demand-price]");
-    type_into(&on_demand, "abc");
-    settle().await;
-    type_into(&input(&host, "[data-testid=monthly-price]"), "7500");
-    settle().await;
+    type_into(&on_demand, "abc").await;
+    type_into(&input(&host, "[data-testid=monthly-price]"), "7500").await;
     assert_eq!(on_demand.value(), "abc", "the bad text is still there");
     let t = text(&host);
     assert!(
@@ -159,8 +128,7 @@ async fn bad_text_survives_changes_to_other_inputs() {
         "7500 / 25 = 300: {t}"
     );
     // The slider still moves it: an outside change of this field's value replaces the text.
-    type_into(&input(&host, "[data-testid=on-demand-price-slider]"), "30");
-    settle().await;
+    type_into(&input(&host, "[data-testid=on-demand-price-slider]"), "30").await;
     assert_eq!(on_demand.value(), "30");
     assert!(!text(&host).contains("not a number"));
 }

@@ -18,13 +18,13 @@ use gpu_rent_planner::state::{AppState, ParseStatus};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
+use web_sys::{HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/browser.rs"]
 mod common;
-use common::settle;
+use common::{assert_reads, fire, host, settle, text};
 
 /// Which card to mount.
 #[derive(Clone, Copy)]
@@ -50,9 +50,7 @@ fn mount_with(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSig
 
 /// Mount one card as the page builds it.
 fn mount_closed(card: Card, lang: Lang, inputs: PlanInputs) -> (HtmlElement, RwSignal<AppState>) {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
-    doc.body().unwrap().append_child(&host).unwrap();
+    let host = host();
     let state = RwSignal::new(AppState::new(inputs, lang));
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let outputs: Memo<PlanOutputs> = Memo::new(move |_| state.with(|s| plan(&s.inputs)));
@@ -84,13 +82,6 @@ fn mount(card: Card, lang: Lang) -> (HtmlElement, RwSignal<AppState>) {
     mount_with(card, lang, PlanInputs::default())
 }
 
-fn text(host: &HtmlElement) -> String {
-    host.inner_text()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn el(host: &HtmlElement, testid: &str) -> HtmlElement {
     let sel = format!("[data-testid={testid}]");
     host.query_selector(&sel)
@@ -114,14 +105,6 @@ fn value(host: &HtmlElement, testid: &str) -> String {
 
 fn input(host: &HtmlElement, testid: &str) -> HtmlInputElement {
     el(host, testid).unchecked_into()
-}
-
-fn fire(target: &web_sys::EventTarget, kind: &str) {
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    target
-        .dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap())
-        .unwrap();
 }
 
 fn type_into(host: &HtmlElement, testid: &str, v: &str) {
@@ -278,11 +261,7 @@ async fn burst_defaults_seed_36_lora_jobs() {
     ] {
         assert_eq!(value(&host, id), v, "{id}");
     }
-    let t = text(&host);
-    assert!(
-        t.contains("Renting 42 elastic GPUs finishes in 12 h instead of 144 h for ¥12,600.00 extra: ¥95.45 per hour saved."),
-        "{t}"
-    );
+    assert_reads(&host, "Renting 42 elastic GPUs finishes in 12 h instead of 144 h for ¥12,600.00 extra: ¥95.45 per hour saved.");
 }
 
 #[wasm_bindgen_test]
@@ -374,11 +353,7 @@ async fn hidden_costs_defaults_and_idle_timeout() {
         assert_eq!(value(&host, id), v, "{id}");
     }
     assert_eq!(input(&host, "hidden-idle-timeout").value(), "30", "minutes");
-    let t = text(&host);
-    assert!(
-        t.contains("Hidden costs add ¥1,100.00 a month: ¥1.38 per elastic GPU-hour, so on demand really costs ¥26.38 per GPU-hour, not ¥25.00."),
-        "{t}"
-    );
+    assert_reads(&host, "Hidden costs add ¥1,100.00 a month: ¥1.38 per elastic GPU-hour, so on demand really costs ¥26.38 per GPU-hour, not ¥25.00.");
     // Idle 60 min before auto-stop: 60 × 1 h × 25 = 1 500; total 200 + 20 + 50 + 80 + 1500
     // = 1 850.00; 1850/800 = 2.3125 → 2.31; 25 + 2.31 = 27.31.
     type_into(&host, "hidden-idle-timeout", "60");
@@ -483,11 +458,7 @@ async fn own_hardware_is_a_disclosure_with_the_worked_example() {
     summary.click();
     settle().await;
     assert!(details.has_attribute("open"));
-    let t = text(&host);
-    assert!(
-        t.contains("Owning one GPU costs ¥3,628.18 a month. It beats on demand if the GPU is busy more than 4.77 h a day, and saves ¥5,371.82 a month against renting it monthly."),
-        "{t}"
-    );
+    assert_reads(&host, "Owning one GPU costs ¥3,628.18 a month. It beats on demand if the GPU is busy more than 4.77 h a day, and saves ¥5,371.82 a month against renting it monthly.");
     assert!(!has(&host, "own-never-pays"));
 }
 

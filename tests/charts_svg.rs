@@ -127,20 +127,44 @@ impl Svg {
         self.texts().iter().any(|x| x == t)
     }
 
-    fn stroked(&self, tag: &str, color: RGBColor) -> Vec<&El> {
+    /// Panics unless the legend has an entry for each of `entries`.
+    fn assert_legend(&self, entries: &[impl AsRef<str>]) {
+        for t in entries.iter().map(AsRef::as_ref) {
+            assert!(self.legend.iter().any(|e| e.text == t), "legend {t}");
+        }
+    }
+
+    /// The plot's `tag` elements whose `paint` attribute ("stroke" or "fill") is `color`.
+    fn painted(&self, tag: &str, paint: &str, color: RGBColor) -> Vec<&El> {
         let hex = Palette::hex(color);
         self.plot
             .iter()
-            .filter(|e| e.tag == tag && e.get("stroke") == hex)
+            .filter(|e| e.tag == tag && e.get(paint) == hex)
             .collect()
     }
 
-    fn filled(&self, tag: &str, color: RGBColor) -> Vec<&El> {
-        let hex = Palette::hex(color);
-        self.plot
-            .iter()
-            .filter(|e| e.tag == tag && e.get("fill") == hex)
+    /// The one circle stroked `color`, which must sit at `at` on the x axis `x` (±1.5 px).
+    fn circle_at(&self, color: RGBColor, x: &Axis, at: f64) -> &El {
+        let c = self.stroked("circle", color);
+        assert_eq!(c.len(), 1);
+        assert!((x.value(c[0].num("cx")) - at).abs() <= x.tol(1.5));
+        c[0]
+    }
+
+    /// The plot's translucent bands: rects filled `color` at `opacity`.
+    fn bands(&self, color: RGBColor, opacity: &str) -> Vec<&El> {
+        self.filled("rect", color)
+            .into_iter()
+            .filter(|e| e.get("opacity") == opacity)
             .collect()
+    }
+
+    fn stroked(&self, tag: &str, color: RGBColor) -> Vec<&El> {
+        self.painted(tag, "stroke", color)
+    }
+
+    fn filled(&self, tag: &str, color: RGBColor) -> Vec<&El> {
+        self.painted(tag, "fill", color)
     }
 
     /// Linear map value → pixel from the numeric tick labels with the given anchor
@@ -247,9 +271,7 @@ fn load_duration_breakeven_line_and_optimum_sit_at_their_values() {
     let p = style.palette;
     assert!(svg.has_text("H* = 360 h"), "{:?}", svg.texts());
     assert!(svg.has_text(&format!("N* = {n_star}")));
-    for label in ["Busy hours per month", "Break-even H*", "Optimal N*"] {
-        assert!(svg.legend.iter().any(|e| e.text == label), "legend {label}");
-    }
+    svg.assert_legend(&["Busy hours per month", "Break-even H*", "Optimal N*"]);
     assert!(svg.has_text("Busy hours per month (h)"));
 
     let y = svg.axis("end", "y");
@@ -272,10 +294,7 @@ fn load_duration_breakeven_line_and_optimum_sit_at_their_values() {
     assert!((x.value(xmax) - data.levels() as f64).abs() <= x.tol(8.0));
 
     // N*: the circle where the curve crosses H*.
-    let circles = svg.stroked("circle", p.optimal);
-    assert_eq!(circles.len(), 1);
-    let c = circles[0];
-    assert!((x.value(c.num("cx")) - n_star as f64).abs() <= x.tol(1.5));
+    let c = svg.circle_at(p.optimal, &x, n_star as f64);
     assert!((y.value(c.num("cy")) - 360.0).abs() <= y.tol(1.5));
 
     // The step curve: level k's height is its monthly busy hours.
@@ -406,9 +425,7 @@ fn breakeven_lines_cross_at_h_star() {
         x.value(px)
     );
     assert!((y.value(py) - 9000.0).abs() <= y.tol(1.5));
-    let c = svg.stroked("circle", style.palette.breakeven);
-    assert_eq!(c.len(), 1);
-    assert!((x.value(c[0].num("cx")) - 360.0).abs() <= x.tol(1.5));
+    svg.circle_at(style.palette.breakeven, &x, 360.0);
     assert!(svg.has_text("H* = 360 h"));
     assert!(svg.has_text("Your usage 200 h"));
     assert!(svg.has_text("Cost per GPU per month (¥)"));
@@ -552,14 +569,10 @@ fn cost_curve_marks_the_four_rules_and_the_flat_region() {
             "{name} {n}: {:?}",
             svg.texts()
         );
-        assert!(svg.legend.iter().any(|e| e.text == name));
+        svg.assert_legend(&[name]);
     }
     // The flat region: a translucent band from lo − 0.3 to hi + 0.3.
-    let band: Vec<_> = svg
-        .filled("rect", p.optimal)
-        .into_iter()
-        .filter(|e| e.get("opacity") == "0.13")
-        .collect();
+    let band = svg.bands(p.optimal, "0.13");
     assert_eq!(band.len(), 1);
     let bx0 = x.value(band[0].num("x"));
     let bx1 = x.value(band[0].num("x") + band[0].num("width"));
@@ -687,9 +700,7 @@ fn budget_bars_are_as_tall_as_their_shares() {
     for t in ["60 %", "25 %", "15 %", "Your split", "Plan implies"] {
         assert!(svg.has_text(t), "{t}: {:?}", svg.texts());
     }
-    for t in ["Fixed (monthly)", "Elastic (on demand)", "Spot & emergency"] {
-        assert!(svg.legend.iter().any(|e| e.text == t), "{t}");
-    }
+    svg.assert_legend(&["Fixed (monthly)", "Elastic (on demand)", "Spot & emergency"]);
     let s = summary(&data, Lang::En, "¥");
     assert!(s.starts_with(
         "Budget split: your split 60 % fixed, 25 % elastic, 15 % spot and emergency; the plan implies "
@@ -777,26 +788,20 @@ fn usage_lines_sit_at_average_waterline_and_recommended_n() {
     let min = data.values.iter().copied().fold(f64::MAX, f64::min);
     assert!((hi - max).abs() <= y.tol(1.5) && (lo - min).abs() <= y.tol(1.5));
     // Four weekend bands, two days wide, a week apart.
-    let bands: Vec<_> = svg
-        .filled("rect", p.weekend)
-        .into_iter()
-        .filter(|e| e.get("opacity") == "0.16")
-        .collect();
+    let bands = svg.bands(p.weekend, "0.16");
     assert_eq!(bands.len(), 4);
     let ratio = (bands[1].num("x") - bands[0].num("x")) / bands[0].num("width");
     assert!((ratio - 3.5).abs() < 0.05, "{ratio}");
     assert!(svg.has_text("01-06") || svg.has_text("01-07") || svg.has_text("01-05"));
     assert!(svg.has_text("Date (local time)"));
-    for t in [
+    svg.assert_legend(&[
         "Weekend".to_string(),
         format!("Recommended N = {n}"),
         format!(
             "Minimum stable waterline {}",
             gpu_rent_planner::format::number_trim(wl.overall, 2, Lang::En)
         ),
-    ] {
-        assert!(svg.legend.iter().any(|e| e.text == t), "{t}");
-    }
+    ]);
     let s = summary(&data, Lang::En, "¥");
     assert!(s.starts_with("Usage over time: 30 days, peak "), "{s}");
     assert!(s.contains(&format!("recommended N {n}; 4 weekend stretches shaded")));
@@ -938,14 +943,12 @@ fn usage_stacks_the_fleet_by_type_with_cumulative_committed_lines() {
     assert!(svg.has_text("A100 3"));
     assert!(svg.has_text("H100 +1 = 4"));
     // A legend entry per type with its commitment, and one for the lines.
-    for t in [
+    svg.assert_legend(&[
         "A100: commit 3",
         "H100: commit 1",
         "Committed N per type, stacked",
         "Weekend",
-    ] {
-        assert!(svg.legend.iter().any(|e| e.text == t), "legend {t}");
-    }
+    ]);
     assert!(!svg
         .legend
         .iter()
@@ -958,14 +961,12 @@ fn usage_stacks_the_fleet_by_type_with_cumulative_committed_lines() {
     // Chinese, dark: the same stack in the dark scheme's type colours.
     let zh = ChartStyle::new(Lang::Zh, "¥", true, 1.0);
     let svg = render((W, H), |a| draw(a, &data, &zh).unwrap());
-    for t in [
+    svg.assert_legend(&[
         "A100：固定 3",
         "H100：固定 1",
         "各型号固定 N（逐层累加）",
         "周末",
-    ] {
-        assert!(svg.legend.iter().any(|e| e.text == t), "legend {t}");
-    }
+    ]);
     assert_eq!(stroked_width(&svg, Palette::DARK.types[1], "1").len(), 1);
     assert!(svg.has_text("日期（本地时间）"));
     assert_eq!(
@@ -1004,7 +1005,7 @@ fn usage_stacks_the_fleet_by_type_with_cumulative_committed_lines() {
     let (lo, hi) = y_span(&svg, &stroked_width(&svg, p.types[1], "3"));
     assert!(close(lo, 2.0) && close(hi, 2.0));
     assert!(svg.has_text("H100 2"));
-    assert!(svg.legend.iter().any(|e| e.text == "A100: commit 0"));
+    svg.assert_legend(&["A100: commit 0"]);
 }
 
 #[test]
@@ -1108,9 +1109,7 @@ fn terms_chart_marks_the_break_even_month_and_the_upfront_steps() {
     let svg = render((W, H), |a| draw(a, &data, &style).unwrap());
     dump("terms", &svg);
     let x = svg.axis("middle", "x");
-    let c = svg.stroked("circle", style.palette.waterline);
-    assert_eq!(c.len(), 1);
-    assert!((x.value(c[0].num("cx")) - 8.0).abs() <= x.tol(1.5));
+    svg.circle_at(style.palette.waterline, &x, 8.0);
     assert!(svg.has_text("pays back 8"));
     assert!(svg.has_text("Cumulative cost (¥)"));
     assert!(svg.has_text("horizon"));

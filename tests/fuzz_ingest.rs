@@ -10,6 +10,9 @@
 #[allow(dead_code)] // each suite uses part of it
 #[path = "common/fuzz.rs"]
 mod common;
+#[path = "common/feed.rs"]
+mod feed;
+use feed::fed_in_chunks;
 
 use gpu_rent_planner::core::ingest::{
     parse, ByteStepper, ColumnChoice, ColumnUse, Delimiter, Format, GapPolicy, IngestError,
@@ -310,6 +313,12 @@ fn arbitrary_text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// [`check_all`] as a property: a failure fails the case with the input and the options.
+fn check_case(text: &str, opts: &ParseOptions, slice: usize) -> Result<(), TestCaseError> {
+    check_all(text, opts, slice)
+        .map_err(|e| TestCaseError::fail(format!("{e}\ninput: {text:?}\noptions: {opts:?}")))
+}
+
 fn config(default_cases: u32) -> ProptestConfig {
     common::config(default_cases, "tests/regressions/fuzz_ingest.txt")
 }
@@ -319,9 +328,7 @@ proptest! {
 
     #[test]
     fn near_valid_exports(text in near_valid_text(), opts in options(), slice in 1usize..300) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
     }
 
     #[test]
@@ -346,9 +353,7 @@ proptest! {
 
     #[test]
     fn arbitrary_text_and_bytes(text in arbitrary_text(), opts in options(), slice in 1usize..500) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
     }
 
     #[test]
@@ -460,23 +465,25 @@ fn quoted_csv(rows: &[RowSpec], header_quotes: [bool; 3], last_newline: bool) ->
     (text, plain)
 }
 
-/// `text` fed to a [`Parser`] in chunks of the given sizes (in turn, each moved up to a
-/// char boundary): chunks end anywhere, between the quotes of `""` or inside `\r\n`.
-fn fed_in_chunks(text: &str, opts: &ParseOptions, sizes: &[usize]) -> ParseResult {
-    let mut p = Parser::new(opts.clone());
-    let mut i = 0;
-    for &size in sizes.iter().cycle() {
-        if i >= text.len() {
-            break;
-        }
-        let mut e = (i + size.max(1)).min(text.len());
-        while !text.is_char_boundary(e) {
-            e += 1;
-        }
-        p.feed(&text[i..e]);
-        i = e;
-    }
-    p.finish()
+/// A quoted CSV and its plain twin ([`quoted_csv`] of rows with notes of fewer than
+/// `max_pieces` pieces, a row count in `rows`), its row count, a `Stepper` slice size and
+/// chunk sizes below `chunk_max`.
+fn quoted_case(
+    max_pieces: usize,
+    rows: std::ops::Range<usize>,
+    chunk_max: usize,
+) -> impl Strategy<Value = (String, String, usize, usize, Vec<usize>)> {
+    (
+        prop::collection::vec(row_spec(max_pieces), rows),
+        any::<[bool; 3]>(),
+        any::<bool>(),
+        1usize..300,
+        prop::collection::vec(1usize..chunk_max, 1..6),
+    )
+        .prop_map(|(rows, header_quotes, last_newline, slice, chunks)| {
+            let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
+            (text, plain, rows.len(), slice, chunks)
+        })
 }
 
 /// A quoted CSV reads exactly as the plain one: whole, in `Stepper` slices of `slices`
@@ -525,15 +532,8 @@ proptest! {
     #![proptest_config(config(200))]
 
     #[test]
-    fn quoted_csv_reads_as_the_plain_series(
-        rows in prop::collection::vec(row_spec(6), 2..40),
-        header_quotes in any::<[bool; 3]>(),
-        last_newline in any::<bool>(),
-        slice in 1usize..300,
-        chunks in prop::collection::vec(1usize..40, 1..6),
-    ) {
-        let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
-        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[slice], &chunks) {
+    fn quoted_csv_reads_as_the_plain_series((text, plain, rows, slice, chunks) in quoted_case(6, 2..40, 40)) {
+        if let Err(e) = check_quoted(&text, &plain, rows, &[slice], &chunks) {
             prop_assert!(false, "{e}\ninput: {text:?}");
         }
     }
@@ -544,16 +544,9 @@ proptest! {
 
     /// Over 64 KiB: the page's 64 KiB slices end inside quoted notes.
     #[test]
-    fn large_quoted_csv_in_64k_slices(
-        rows in prop::collection::vec(row_spec(120), 300..640),
-        header_quotes in any::<[bool; 3]>(),
-        last_newline in any::<bool>(),
-        slice in 1usize..300,
-        chunks in prop::collection::vec(1usize..5000, 1..6),
-    ) {
-        let (text, plain) = quoted_csv(&rows, header_quotes, last_newline);
+    fn large_quoted_csv_in_64k_slices((text, plain, rows, slice, chunks) in quoted_case(120, 300..640, 5000)) {
         prop_assume!(text.len() > 96 * 1024);
-        if let Err(e) = check_quoted(&text, &plain, rows.len(), &[64 * 1024, slice], &chunks) {
+        if let Err(e) = check_quoted(&text, &plain, rows, &[64 * 1024, slice], &chunks) {
             prop_assert!(false, "{e}\ninput of {} bytes", text.len());
         }
     }
@@ -770,9 +763,7 @@ proptest! {
 
     #[test]
     fn sacct_exports_never_fail_badly(text in sacct_text(), opts in sacct_options(), slice in 1usize..200) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
     }
 
     #[test]
@@ -1181,9 +1172,7 @@ proptest! {
 
     #[test]
     fn near_valid_cur_bills(text in near_valid_cur(), opts in options(), slice in 1usize..600) {
-        if let Err(e) = check_all(&text, &opts, slice) {
-            prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
-        }
+        check_case(&text, &opts, slice)?;
         if let Err(e) = check_cur(&parse(&text, &opts)) {
             prop_assert!(false, "{e}\ninput: {text:?}\noptions: {opts:?}");
         }

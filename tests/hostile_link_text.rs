@@ -21,13 +21,17 @@ fn enc(s: &str) -> String {
         .collect()
 }
 
+/// The link parameters that set the second region's note and the elastic workload to `text`.
+fn note_and_target(text: &str) -> String {
+    format!("regionnote={0}&target={0}", enc(text))
+}
+
 #[test]
 fn hostile_link_text_round_trips_and_stays_one_yaml_scalar() {
     let hostile = "x\"\nkind: Secret\n![i](http://e/i.png) <script>alert(1)</script> [a](http://e)";
     let q = format!(
-        "?v=2&regionnote={}&target={}&metric=a%0Ab%3A%20c&altod=20&gbph=5&xfer=0.5",
-        enc(hostile),
-        enc(hostile)
+        "?v=2&{}&metric=a%0Ab%3A%20c&altod=20&gbph=5&xfer=0.5",
+        note_and_target(hostile)
     );
     let (s, problems) = link::decode(&q);
     assert_eq!(problems, vec![]);
@@ -54,11 +58,7 @@ fn hostile_link_text_round_trips_and_stays_one_yaml_scalar() {
 #[test]
 fn the_export_shows_hostile_link_text_as_code_only() {
     let hostile = "[a](http://e) ![i](http://e/i.png) <b>x</b>";
-    let q = format!(
-        "?v=2&altod=20&gbph=5&xfer=0.5&regionnote={}&target={}",
-        enc(hostile),
-        enc(hostile)
-    );
+    let q = format!("?v=2&altod=20&gbph=5&xfer=0.5&{}", note_and_target(hostile));
     let (s, _) = link::decode(&q);
     let i = s.inputs;
     let md = markdown(Lang::En, &i, &plan(&i), None, "¥", "https://x.test/");

@@ -3,7 +3,7 @@
 // costs only the charts on screen) and then shows exactly what a fresh page shows.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serve, openPage } from '../lib.mjs';
+import { launch, serve, openPage, paste, fleetHistory, FLEET_EXAMPLE } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -55,18 +55,6 @@ test('a chart in view redraws with the input; one out of view redraws when the c
   await context.close();
 });
 
-// § 16's two-type example (as in fleet.test.mjs): chart 1 stacked by type.
-function fleetHistory() {
-  const rows = ['timestamp,gpu_type,gpus'];
-  for (let h = 0; h < 730; h++) {
-    const t = new Date(Date.UTC(2026, 0, 1, h)).toISOString().slice(0, 16).replace('T', ' ');
-    rows.push(`${t},A100,${h < 200 ? 6 : 4}`, `${t},H100,${h < 300 ? 4 : 3}`);
-  }
-  return rows.join('\n');
-}
-const FLEET = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
-  + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
-
 // Drawing calls per canvas test id (a layered chart's base is drawn on a canvas off the page,
 // `<chart>-base`, and copied onto the chart's canvas).
 const countPainting = (page) => page.addInitScript(() => {
@@ -104,17 +92,12 @@ test('chart 2 in two layers: a price that keeps N* redraws H*, not the curve und
 });
 
 test('chart 1 in two layers: a price change redraws the lines over the history, not the history', async () => {
-  const { page, context, problems } = await openPage(browser, server.url + FLEET, { viewport: { width: 1280, height: 800 } });
+  const { page, context, problems } = await openPage(browser, server.url + FLEET_EXAMPLE, { viewport: { width: 1280, height: 800 } });
   await countPainting(page);
   await page.reload();
   await page.waitForSelector('[data-testid=usage-data]');
-  const paste = (text) => page.evaluate((text) => {
-    const ta = document.querySelector('[data-testid=usage-data]');
-    ta.value = text;
-    ta.dispatchEvent(new Event('input', { bubbles: true }));
-  }, text);
   const commit = (n) => page.waitForFunction((n) => document.querySelector('[data-testid=fleet-table] tr[data-type="A100"] [data-testid=fleet-commit]')?.dataset.value === n, n);
-  await paste(fleetHistory());
+  await paste(page, fleetHistory());
   await commit('3');
   await scrollTo(page, '[data-testid=chart-usage]');
   await page.waitForTimeout(300);
@@ -139,7 +122,7 @@ test('chart 1 in two layers: a price change redraws the lines over the history, 
   assert.equal(await calls(page, 'chart-usage-base'), baseCalls);
 
   // Another history: the base is drawn again.
-  await paste(fleetHistory().replace(/,H100,4$/gm, ',H100,5'));
+  await paste(page, fleetHistory().replace(/,H100,4$/gm, ',H100,5'));
   await page.waitForFunction((old) => document.querySelector('[data-testid=chart-usage-canvas]').toDataURL() !== old, at9000, { timeout: 5000 });
   assert.ok(await calls(page, 'chart-usage-base') > baseCalls);
   assert.deepEqual(problems, []);

@@ -5,7 +5,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, value, screenshot, paste } from '../lib.mjs';
+import {
+  launch, serve, openPage, value, screenshot, paste, waitForAttr, assertCells, fleetHistory, FLEET_EXAMPLE,
+} from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -13,24 +15,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const row = (type) => `[data-testid=fleet-table] tr[data-type="${type}"]`;
 const cell = (page, type, id) => page.getAttribute(`${row(type)} [data-testid=${id}]`, 'data-value');
-const waitAttr = (page, selector, attr, expected) => page.waitForFunction(
-  ([s, a, e]) => document.querySelector(s)?.getAttribute(a) === e, [selector, attr, expected], { timeout: 8000 });
-
-/// § 16's example: 730 hours; A100 200 h at 6 then 530 h at 4; H100 300 h at 4 then 430 h at 3.
-function exampleHistory() {
-  const rows = ['timestamp,gpu_type,gpus'];
-  for (let h = 0; h < 730; h++) {
-    const t = new Date(Date.UTC(2026, 0, 1, h)).toISOString().slice(0, 16).replace('T', ' ');
-    rows.push(`${t},A100,${h < 200 ? 6 : 4}`);
-    rows.push(`${t},H100,${h < 300 ? 4 : 3}`);
-  }
-  return rows.join('\n');
-}
-
-// Prices of § 16 (A100 at the defaults 9 000 / 25; H100 20 000 / 50), 730-hour months, the
-// whole history, the cost-optimal rule, a 90 000 budget (60 % fixed), no spot.
-const EXAMPLE = '?v=2&lang=en&hours=730&lookback=all&rule=cost-optimal&interruptible=0&budget=90000'
-  + '&type.0=A100&keys.0=a100&type.1=H100&keys.1=h100&monthly.1=20000&ondemand.1=50&mode=data';
+const waitAttr = (page, selector, attr, expected) => waitForAttr(page, selector, attr, expected, 8000);
 
 // Every text drawn on a canvas, by the canvas' test id (the charts draw their legends through
 // fillText: the stacked usage chart's type entries can only be read there).
@@ -53,21 +38,16 @@ const canvasHas = async (page, id, texts) => {
 };
 
 test('the two-type history of § 16 gives the per-type figures of the formulas doc', async () => {
-  const { page, context, problems } = await openPage(browser, server.url + EXAMPLE, {
+  const { page, context, problems } = await openPage(browser, server.url + FLEET_EXAMPLE, {
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   await recordCanvasTexts(page);
-  await paste(page, exampleHistory());
+  await paste(page, fleetHistory());
   await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
-  assert.equal(await cell(page, 'A100', 'fleet-waterline'), '4');
-  assert.equal(await cell(page, 'A100', 'fleet-optimal-n'), '4');
-  assert.equal(await cell(page, 'A100', 'fleet-commit'), '3');
-  assert.equal(await cell(page, 'A100', 'fleet-fixed'), '27000.00');
-  assert.equal(await cell(page, 'A100', 'fleet-monthly'), '55250.00');
-  assert.equal(await cell(page, 'H100', 'fleet-waterline'), '3');
-  assert.equal(await cell(page, 'H100', 'fleet-optimal-n'), '3');
-  assert.equal(await cell(page, 'H100', 'fleet-commit'), '1');
-  assert.equal(await cell(page, 'H100', 'fleet-monthly'), '108000.00');
+  await assertCells(page, cell, {
+    A100: { 'fleet-waterline': '4', 'fleet-optimal-n': '4', 'fleet-commit': '3', 'fleet-fixed': '27000.00', 'fleet-monthly': '55250.00' },
+    H100: { 'fleet-waterline': '3', 'fleet-optimal-n': '3', 'fleet-commit': '1', 'fleet-monthly': '108000.00' },
+  });
   assert.match(await page.textContent(`${row('A100')} [data-testid=fleet-commit]`), /3 \(of 4\)/);
   assert.match(await page.textContent('[data-testid=fleet-budget]'),
     /The fixed budget of ¥54,000\.00 buys ¥47,000\.00 of monthly GPUs; ¥7,000\.00 is left\. Without that limit each type would commit its own N\*: 4 × A100 and 3 × H100 \(¥96,000\.00 fixed\), saving ¥86,500\.00/);
@@ -124,9 +104,9 @@ test('the two-type history of § 16 gives the per-type figures of the formulas d
 
 test('in a fleet the configuration covers every type at what the budget buys (formulas § 18)', async () => {
   // § 16's example with the burst quota 0 and A100's second region r' = 20, g = 5 GB, x = 0.5.
-  const link = server.url + EXAMPLE + '&maxelastic=0&altod=20&gbph=5&xfer=0.5';
+  const link = server.url + FLEET_EXAMPLE + '&maxelastic=0&altod=20&gbph=5&xfer=0.5';
   const { page, context, problems } = await openPage(browser, link);
-  await paste(page, exampleHistory());
+  await paste(page, fleetHistory());
   await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
   // The link set a what-if's inputs, so "Put it into practice" opens as its author left it.
   assert.equal(await page.$eval('[data-testid=action-card] details', (d) => d.open), true);
@@ -199,10 +179,10 @@ test('a fleet from sliders: add a type, name it, price it; the link reopens it',
 });
 
 test('Chinese at 375 px: the fleet card fits, speaks Chinese, and passes axe', async () => {
-  const { page, context, problems } = await openPage(browser, server.url + EXAMPLE.replace('lang=en', 'lang=zh'),
+  const { page, context, problems } = await openPage(browser, server.url + FLEET_EXAMPLE.replace('lang=en', 'lang=zh'),
     { viewport: { width: 375, height: 800 }, locale: 'zh-CN' });
   await recordCanvasTexts(page);
-  await paste(page, exampleHistory());
+  await paste(page, fleetHistory());
   await waitAttr(page, '[data-testid=fleet-monthly-total]', 'data-value', '163250.00');
   assert.match(await page.textContent('[data-testid=fleet-budget]'), /固定预算 ¥54,000\.00 购入包月 GPU ¥47,000\.00/);
   assert.equal(await page.textContent('[data-testid=recommended-n]'), '包月固定 3 × A100、1 × H100；其余按量。');

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { launch, serve, openPage, value, settled } from '../lib.mjs';
+import { launch, serve, openPage, openSample, value, settled } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(process.env.GRP_DIST || undefined); });
@@ -74,10 +74,7 @@ test('slider mode: change many inputs → the link opens with every figure the s
 });
 
 test('data mode: a pasted history travels in the link and reopens identically', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
-  await page.check('[data-testid=mode-data]');
-  await page.click('[data-testid=sample-bursty-lab]');
-  await page.waitForSelector('[data-testid=band-table]');
+  const { page, context, problems } = await openSample(browser, server.url, 'bursty-lab');
   await page.selectOption('[data-testid=lookback]', '7');
   await page.selectOption('[data-testid=baseline-rule]', 'waterline');
   const link = await linkWith(page, 'data=', 'lookback=7', 'rule=waterline');
@@ -99,10 +96,7 @@ test('data mode: a pasted history travels in the link and reopens identically', 
 });
 
 test('a tampered link opens with defaults for what was damaged and says what was wrong', async () => {
-  const { page, context } = await openPage(browser, server.url);
-  await page.check('[data-testid=mode-data]');
-  await page.click('[data-testid=sample-recent-drop]');
-  await page.waitForSelector('[data-testid=band-table]');
+  const { page, context } = await openSample(browser, server.url, 'recent-drop');
   await page.fill('[data-testid=monthly-price]', '8000');
   const link = await linkWith(page, 'data=', 'monthly=8000');
   await context.close();

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, value, screenshot, pasteYear } from '../lib.mjs';
+import { launch, serve, openPage, openSample, value, screenshot, pasteYear } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -98,10 +98,7 @@ test('data mode: a pasted history gives the hand-computed waterline, N* and plan
 });
 
 test('data mode: an example history with timestamps fills the band table', async () => {
-  const { page, context } = await openPage(browser, server.url);
-  await page.click('[data-testid=mode-data]');
-  await page.click('[data-testid=sample-bursty-lab]');
-  await page.waitForSelector('[data-testid=band-table]');
+  const { page, context } = await openSample(browser, server.url, 'bursty-lab');
   assert.match(await page.textContent('[data-testid=read-as]'), /table/);
   const day = await value(page, 'band-weekday-day-average');
   const weekend = await value(page, 'band-weekend-average');

@@ -40,6 +40,16 @@ async function shot(locator, name) {
   await bar(false);
 }
 
+/** Pick `name`: read as utilisation, `why` (a pattern) said, nothing asked, no mark. */
+async function pickUtilisation(name, why) {
+  const opened = await pick(name);
+  assert.equal(await attr(opened.page, 'read-meaning'), 'utilisation');
+  assert.match(await text(opened.page, 'read-meaning'), why);
+  assert.equal(await count(opened.page, '[data-testid=meaning-ask]'), 0);
+  assert.equal(await count(opened.page, '[data-testid=read-check]'), 0);
+  return opened;
+}
+
 async function fitsAndPassesAxe(page) {
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), await page.evaluate(() => window.innerWidth),
     'no horizontal page scroll');
@@ -48,12 +58,9 @@ async function fitsAndPassesAxe(page) {
 }
 
 test('DCGM label sets, 10 GPUs: utilisation, no question, N within 1–10, no mark', async () => {
-  const { page, context, problems } = await pick('grafana-dcgm-util-labelsets-10gpu.csv');
-  assert.equal(await attr(page, 'read-meaning'), 'utilisation');
-  assert.match(await text(page, 'read-meaning'), /^one GPU's utilisation per column \(10 GPUs; the headers name DCGM_FI_DEV_GPU_UTIL\): a GPU is busy at or above 10 %$/);
-  assert.equal(await count(page, '[data-testid=meaning-ask]'), 0);
+  const { page, context, problems } = await pickUtilisation('grafana-dcgm-util-labelsets-10gpu.csv',
+    /^one GPU's utilisation per column \(10 GPUs; the headers name DCGM_FI_DEV_GPU_UTIL\): a GPU is busy at or above 10 %$/);
   assert.equal(await count(page, '[data-testid=read-warnings]'), 0);
-  assert.equal(await count(page, '[data-testid=read-check]'), 0);
   const n = await value(page, 'recommended-n');
   assert.ok(n >= 1 && n <= 10, `N = ${n}`);
   // The busy threshold applies to utilisation tables too, labelled for them.
@@ -92,23 +99,17 @@ test('legend GPU 0 … GPU 7: the question and the mark until "This is right"', 
 });
 
 test('DCGM label sets of A100 and H100: utilisation, two types', async () => {
-  const { page, context, problems } = await pick('grafana-dcgm-util-labelsets-a100-h100-mixed.csv');
-  assert.equal(await attr(page, 'read-meaning'), 'utilisation');
-  assert.match(await text(page, 'read-meaning'), /\(8 GPUs; the headers name DCGM_FI_DEV_GPU_UTIL\)/);
+  const { page, context, problems } = await pickUtilisation('grafana-dcgm-util-labelsets-a100-h100-mixed.csv',
+    /\(8 GPUs; the headers name DCGM_FI_DEV_GPU_UTIL\)/);
   assert.equal(await attr(page, 'types-found'), '2');
-  assert.equal(await count(page, '[data-testid=meaning-ask]'), 0);
-  assert.equal(await count(page, '[data-testid=read-check]'), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('cells written 45%: utilisation because of the % sign', async () => {
-  const { page, context, problems } = await pick('grafana-dcgm-util-formatted-percent-4gpu.csv');
-  assert.equal(await attr(page, 'read-meaning'), 'utilisation');
-  assert.match(await text(page, 'read-meaning'), /\(4 GPUs; the cells are written with %\)/);
-  assert.equal(await count(page, '[data-testid=meaning-ask]'), 0);
+  const { page, context, problems } = await pickUtilisation('grafana-dcgm-util-formatted-percent-4gpu.csv',
+    /\(4 GPUs; the cells are written with %\)/);
   assert.equal(await count(page, '[data-testid=read-warnings]'), 0);
-  assert.equal(await count(page, '[data-testid=read-check]'), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -29,6 +29,14 @@ after(async () => {
 
 const day = (t) => new Date(t * 1000).toISOString().slice(0, 10);
 
+/** The page's figures for `answer`, pasted back as exported: read as `readAs`, the same as
+ *  `want` (the plain CSV's); `what` names the case. */
+async function assertPlansLike(page, answer, readAs, want, what) {
+  const got = await figuresOf(page, answer);
+  assert.equal(got.readAs, readAs, what);
+  assert.deepEqual({ ...got, readAs: null }, want, what);
+}
+
 /** The plain long CSV of `{hour: {type: gpus}}` over `hours` hours from `start`: every hour,
  *  every type (0 where idle). */
 function plainCsv(byHour, types, start, hours) {
@@ -65,9 +73,7 @@ test('DuckDB over a sacct export: the answer plans like the plain CSV', async ()
   a100.forEach((v, h) => { (byHour[start + h * HOUR] ??= {}).a100 = v; });
   h100.forEach((v, h) => { (byHour[start + h * HOUR] ??= {}).h100 = v; });
   const want = await figuresOf(page, plainCsv(byHour, ['a100', 'h100'], start, hours));
-  const got = await figuresOf(page, answer);
-  assert.equal(got.readAs, 'csv');
-  assert.deepEqual({ ...got, readAs: null }, want);
+  await assertPlansLike(page, answer, 'csv', want, 'sacct');
   assert.equal(want.hours, String(hours));
   assert.deepEqual(problems, []);
 });
@@ -90,9 +96,7 @@ test('DuckDB over a CUR Parquet file: the answer plans like the plain CSV', asyn
   const byHour = {};
   for (const t of tracks) t.values.forEach((v, h) => { const row = (byHour[start + h * HOUR] ??= {}); row[t.model] = (row[t.model] ?? 0) + v; });
   const want = await figuresOf(page, plainCsv(byHour, tracks.map((t) => t.model), start, hours));
-  const got = await figuresOf(page, answer);
-  assert.equal(got.readAs, 'csv');
-  assert.deepEqual({ ...got, readAs: null }, want);
+  await assertPlansLike(page, answer, 'csv', want, 'CUR');
   assert.equal(want.hours, String(hours));
   assert.deepEqual(problems, []);
 });
@@ -113,9 +117,7 @@ test('Prometheus with DCGM: the PromQL answer plans like the plain CSV', async (
     }
     const models = [...new Set(GPUS.map((g) => g.model))];
     const want = await figuresOf(page, plainCsv(byHour, models, T0, HOURS + 1));
-    const got = await figuresOf(page, body);
-    assert.equal(got.readAs, 'prometheus');
-    assert.deepEqual({ ...got, readAs: null }, want);
+    await assertPlansLike(page, body, 'prometheus', want, 'DCGM');
     assert.deepEqual(problems, []);
   } finally {
     await stopPrometheus(prom);
@@ -155,10 +157,7 @@ test('slurmdbd on MariaDB: the mysql -B answer plans like the plain CSV', async 
     const want = await figuresOf(page, plainCsv(byHour, ['a100', 'h100'], start, 24));
     for (const team of ['', 'account']) {
       const sql = await queryFromPage(page, { engine: 'slurmdbd', table: 'lab', team, start: day(start), end: day(start) });
-      const answer = await h.db.mustSql(sql);
-      const got = await figuresOf(page, answer);
-      assert.equal(got.readAs, 'mysql-tsv', team);
-      assert.deepEqual({ ...got, readAs: null }, want, team || 'no team');
+      await assertPlansLike(page, await h.db.mustSql(sql), 'mysql-tsv', want, team || 'no team');
     }
     assert.deepEqual(problems, []);
   } finally {

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import AxeBuilder from '@axe-core/playwright';
-import { launch, serve, openPage, value, screenshot } from '../lib.mjs';
+import { launch, serve, openPage, value, screenshot, waitForAttr, assertCells } from '../lib.mjs';
 
 let browser, server;
 before(async () => { browser = await launch(); server = await serve(); });
@@ -12,22 +12,18 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const row = (term) => `[data-testid=term-table] tr[data-term="${term}"]`;
 const cell = (page, term, id) => page.getAttribute(`${row(term)} [data-testid=${id}]`, 'data-value');
-const waitAttr = (page, selector, attr, expected) => page.waitForFunction(
-  ([s, a, e]) => document.querySelector(s)?.getAttribute(a) === e, [selector, attr, expected], { timeout: 5000 });
 
 test('the worked example typed in: 1 year all upfront pays back in month 8 and is recommended', async () => {
   const { page, context, problems } = await openPage(browser, server.url + '?lang=en');
   await page.fill('[data-testid=gpus]', '1');
   await page.fill('[data-testid=used-hours]', '500');
   await page.fill('[data-testid=term-1y-upfront]', '90000');
-  await waitAttr(page, row('1y'), 'data-payment', 'upfront');
-  assert.equal(await cell(page, 'on-demand', 'term-saving'), '0.00');
-  assert.equal(await cell(page, 'monthly', 'term-saving'), '3500.00');
-  assert.equal(await cell(page, 'monthly', 'term-breakeven-hours'), '360');
-  assert.equal(await cell(page, '1y', 'term-effective-monthly'), '7500.00');
-  assert.equal(await cell(page, '1y', 'term-breakeven-hours'), '300');
-  assert.equal(await cell(page, '1y', 'term-saving'), '5000.00');
-  assert.equal(await cell(page, '1y', 'term-breakeven-months'), '8');
+  await waitForAttr(page, row('1y'), 'data-payment', 'upfront');
+  await assertCells(page, cell, {
+    'on-demand': { 'term-saving': '0.00' },
+    monthly: { 'term-saving': '3500.00', 'term-breakeven-hours': '360' },
+    '1y': { 'term-effective-monthly': '7500.00', 'term-breakeven-hours': '300', 'term-saving': '5000.00', 'term-breakeven-months': '8' },
+  });
   assert.equal(await page.getAttribute('[data-testid=recommended-term]', 'data-value'), '1y');
   assert.match(await page.textContent('[data-testid=recommended-n]'), /^Commit 1 GPU for 1 year, all upfront/);
   assert.equal(await value(page, 'plan-monthly-total'), 7500);
@@ -43,7 +39,7 @@ test('the worked example typed in: 1 year all upfront pays back in month 8 and i
 
   // A 6-month horizon: the year pays back after it, so monthly is recommended, and the card says why.
   await page.fill('[data-testid=horizon-months]', '6');
-  await waitAttr(page, '[data-testid=recommended-term]', 'data-value', 'monthly');
+  await waitForAttr(page, '[data-testid=recommended-term]', 'data-value', 'monthly');
   assert.match(await page.textContent('[data-testid=terms-not-recommended]'),
     /1 year, all upfront: pays back only in month 8, after the 6 months you are sure of/);
   assert.match(await page.textContent('[data-testid=recommended-n]'), /^Commit 1 GPU monthly/);
@@ -67,7 +63,7 @@ test('partial upfront is its own data-term; a bad amount is named and its text k
 test('an example preset fills typical terms, marked as illustrations', async () => {
   const { page, context, problems } = await openPage(browser, server.url + '?lang=en');
   await page.selectOption('[data-testid=preset]', 'a100-80g');
-  await waitAttr(page, `${row('3y-partial')} [data-testid=term-effective-monthly]`, 'data-value', '11250.00'); // 9 × 15 000 / 36 + 7 500
+  await waitForAttr(page, `${row('3y-partial')} [data-testid=term-effective-monthly]`, 'data-value', '11250.00'); // 9 × 15 000 / 36 + 7 500
   assert.equal(await cell(page, '1y', 'term-effective-monthly'), '12500.00'); // 10 × 15 000 / 12
   assert.equal(await page.inputValue('[data-testid=term-1y-upfront]'), '150000');
   assert.match(await page.textContent('[data-testid=preset-note]'), /illustrations, not quotes.*1 year all upfront at 10 months/);

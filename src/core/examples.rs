@@ -332,6 +332,12 @@ mod tests {
 
     const START: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z, a Sunday
 
+    /// Panics unless line `n` (from 0) of `text` starts with `prefix`.
+    fn assert_line_starts(text: &str, n: usize, prefix: &str) {
+        let line = text.lines().nth(n).unwrap_or_else(|| panic!("no line {n}"));
+        assert!(line.starts_with(prefix), "line {n}: {line}");
+    }
+
     fn band_means(s: &UsageSeries) -> ([f64; 3], [f64; 3]) {
         let mut sum = [0.0; 3];
         let mut n = [0.0; 3];
@@ -425,11 +431,7 @@ mod tests {
         assert_eq!(hourly.lines().count(), 721);
         assert_eq!(hourly.lines().next(), Some("time,gpus"));
         assert_eq!(hourly.lines().nth(2), minutely.lines().nth(61));
-        assert!(hourly
-            .lines()
-            .nth(25)
-            .unwrap()
-            .starts_with("2026-01-02 00:00,"));
+        assert_line_starts(&hourly, 25, "2026-01-02 00:00,");
     }
 
     #[test]
@@ -445,16 +447,8 @@ mod tests {
             wide.lines().next(),
             Some("timestamp,A100,H100,4090,L40S,A10,V100,H800,3090")
         );
-        assert!(long
-            .lines()
-            .nth(1)
-            .unwrap()
-            .starts_with("2026-01-01 00:00,A100,"));
-        assert!(long
-            .lines()
-            .nth(8)
-            .unwrap()
-            .starts_with("2026-01-01 00:00,3090,"));
+        assert_line_starts(&long, 1, "2026-01-01 00:00,A100,");
+        assert_line_starts(&long, 8, "2026-01-01 00:00,3090,");
         // A year of the wide form is about 25 MB.
         let per_row = wide.len() as f64 / (days * 1440) as f64;
         assert!((44.0..=50.0).contains(&per_row), "{per_row}");
@@ -491,16 +485,8 @@ mod tests {
     fn minutely_csv_shape_and_parse() {
         let text = generate_minutely_csv(3000);
         assert_eq!(text.lines().count(), 3001);
-        assert!(text
-            .lines()
-            .nth(1)
-            .unwrap()
-            .starts_with("2026-01-01 00:00,"));
-        assert!(text
-            .lines()
-            .nth(1441)
-            .unwrap()
-            .starts_with("2026-01-02 00:00,"));
+        assert_line_starts(&text, 1, "2026-01-01 00:00,");
+        assert_line_starts(&text, 1441, "2026-01-02 00:00,");
         let per_row = text.len() as f64 / 3000.0;
         assert!((20.0..=24.0).contains(&per_row), "{per_row}");
         let p = parse(&text, &ParseOptions::default()).unwrap();

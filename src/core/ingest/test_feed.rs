@@ -4,9 +4,25 @@
 
 use super::*;
 
+#[path = "../../../tests/common/feed.rs"]
+mod feed;
+
 /// The options the page starts with.
 pub(super) fn opts() -> ParseOptions {
     ParseOptions::default()
+}
+
+/// The page's options with value column `i` chosen.
+pub(super) fn one_column(i: usize) -> ParseOptions {
+    ParseOptions {
+        column: ColumnChoice::One(i),
+        ..opts()
+    }
+}
+
+/// The name of a column a reading found, if it found one.
+pub(super) fn column_name(c: &Option<ValueColumn>) -> Option<&str> {
+    c.as_ref().map(|c| c.name.as_str())
 }
 
 /// `text` read whole with `o`; panics (with the text) when it is refused.
@@ -17,20 +33,9 @@ pub(super) fn ok(text: &str, o: &ParseOptions) -> Parsed {
     }
 }
 
-/// `text` fed to a [`Parser`] in chunks of `size` bytes (at least 1; each end moved up to a
-/// char boundary): chunks end anywhere, between the quotes of `""` or inside `\r\n`.
+/// `text` fed to a [`Parser`] in chunks of `size` bytes ([`feed::fed_in_chunks`]).
 pub(super) fn chunked(text: &str, o: &ParseOptions, size: usize) -> ParseResult {
-    let mut p = Parser::new(o.clone());
-    let mut i = 0;
-    while i < text.len() {
-        let mut e = (i + size.max(1)).min(text.len());
-        while !text.is_char_boundary(e) {
-            e += 1;
-        }
-        p.feed(&text[i..e]);
-        i = e;
-    }
-    p.finish()
+    feed::fed_in_chunks(text, o, &[size])
 }
 
 /// `text` read by a [`Stepper`] in slices of `slice` bytes.

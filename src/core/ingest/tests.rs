@@ -1,6 +1,6 @@
 //! End-to-end ingestion tests on real-looking exports.
 
-use super::test_feed::{chunked, ok, opts, same_every_way};
+use super::test_feed::{chunked, column_name, ok, one_column, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
@@ -119,14 +119,8 @@ fn chinese_headers_dates_and_full_width_digits() {
     // Separate date and time columns, ASCII commas, Chinese header.
     let text = "日期,时间,GPU数\n2026-11-01,13:00,4\n2026-11-01,14:00,6\n";
     let p = ok(text, &opts());
-    assert_eq!(
-        p.report.timestamp_column.as_ref().map(|c| c.name.as_str()),
-        Some("日期")
-    );
-    assert_eq!(
-        p.report.time_column.as_ref().map(|c| c.name.as_str()),
-        Some("时间")
-    );
+    assert_eq!(column_name(&p.report.timestamp_column), Some("日期"));
+    assert_eq!(column_name(&p.report.time_column), Some("时间"));
     assert_eq!(p.series.values, vec![4.0, 6.0]);
     assert_eq!(ts(&p), vec![T0, T0 + H]);
 }
@@ -249,18 +243,35 @@ fn duplicates_and_unsorted_rows_are_reported_and_fixed() {
     assert_eq!(sorted.report.duplicates, 0);
 }
 
+/// The rows a reading rejected, as (line, reason, excerpt).
+fn rejects(p: &Parsed) -> Vec<(usize, RejectReason, &str)> {
+    p.report
+        .rejected
+        .iter()
+        .map(|r| (r.line, r.reason, r.excerpt.as_str()))
+        .collect()
+}
+
+/// The rows a reading rejected, as (line, reason).
+fn rejected_lines(p: &Parsed) -> Vec<(usize, RejectReason)> {
+    p.report
+        .rejected
+        .iter()
+        .map(|r| (r.line, r.reason))
+        .collect()
+}
+
+/// The names of the value columns a reading found.
+fn column_names(p: &Parsed) -> Vec<&str> {
+    p.report.columns.iter().map(|c| c.name.as_str()).collect()
+}
+
 #[test]
 fn negative_nan_and_bad_timestamps_rejected_with_line_numbers() {
     let text = "time,gpus\n2026-11-01 13:00,1\n2026-11-01 14:00,-2\n2026-11-01 15:00,NaN\nyesterday,4\n2026-11-01 16:00,\n1900-01-01 00:00,3\n2026-11-01 17:00,5\n";
     let p = ok(text, &opts());
-    let got: Vec<(usize, RejectReason, &str)> = p
-        .report
-        .rejected
-        .iter()
-        .map(|r| (r.line, r.reason, r.excerpt.as_str()))
-        .collect();
     assert_eq!(
-        got,
+        rejects(&p),
         vec![
             (3, RejectReason::Negative, "-2"),
             (4, RejectReason::NotFinite, "NaN"),
@@ -313,33 +324,14 @@ fn several_columns_sum_pick_or_total() {
     let text = "time,team_a_gpus,team_b_gpus\n2026-11-01 13:00,3,4\n2026-11-01 14:00,5,\n";
     let p = ok(text, &opts());
     assert_eq!(p.report.used, ColumnUse::Sum);
-    assert_eq!(
-        p.report
-            .columns
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect::<Vec<_>>(),
-        ["team_a_gpus", "team_b_gpus"]
-    );
+    assert_eq!(column_names(&p), ["team_a_gpus", "team_b_gpus"]);
     assert_eq!(p.series.values, vec![7.0, 5.0]);
-    let p = ok(
-        text,
-        &ParseOptions {
-            column: ColumnChoice::One(1),
-            ..opts()
-        },
-    );
+    let p = ok(text, &one_column(1));
     assert_eq!(p.report.used, ColumnUse::One(1));
     assert_eq!(p.series.values, vec![4.0]);
     assert_eq!(p.report.rejected[0].reason, RejectReason::MissingValue);
     assert!(matches!(
-        parse(
-            text,
-            &ParseOptions {
-                column: ColumnChoice::One(5),
-                ..opts()
-            }
-        ),
+        parse(text, &one_column(5)),
         Err(IngestError::NoSuchColumn {
             index: 5,
             available: 2
@@ -390,10 +382,7 @@ fn grafana_csv_exports_wide_and_long() {
     let p = ok(GRAFANA_LONG, &opts());
     assert_eq!(p.report.format, Format::GrafanaCsv);
     assert_eq!(p.report.delimiter, Delimiter::Semicolon);
-    assert_eq!(
-        p.report.series_column.as_ref().map(|c| c.name.as_str()),
-        Some("Series")
-    );
+    assert_eq!(column_name(&p.report.series_column), Some("Series"));
     assert_eq!(p.report.columns.len(), 2);
     assert_eq!(
         p.report.columns[1].name,
@@ -406,13 +395,7 @@ fn grafana_csv_exports_wide_and_long() {
     );
     assert_eq!(p.series.values, vec![14.0, 17.0]);
     assert_eq!(ts(&p), vec![T0, T0 + H]);
-    let one = ok(
-        GRAFANA_LONG,
-        &ParseOptions {
-            column: ColumnChoice::One(1),
-            ..opts()
-        },
-    );
+    let one = ok(GRAFANA_LONG, &one_column(1));
     assert_eq!(one.series.values, vec![2.0, 3.0]);
 }
 
@@ -445,29 +428,14 @@ const PROMETHEUS: &str = r#"{
 fn prometheus_query_range_json() {
     let p = ok(PROMETHEUS, &opts());
     assert_eq!(p.report.format, Format::PrometheusJson);
-    assert_eq!(
-        p.report
-            .columns
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect::<Vec<_>>(),
-        ["{cluster=\"a\"}", "{cluster=\"b\"}"]
-    );
+    assert_eq!(column_names(&p), ["{cluster=\"a\"}", "{cluster=\"b\"}"]);
     assert_eq!(p.report.used, ColumnUse::Sum);
     assert_eq!(p.series.values, vec![13.0 + 4.0, 10.0 + 6.0]);
     assert_eq!(ts(&p), vec![T0, T0 + H]);
     assert_eq!(p.report.rows_read, 5);
-    assert_eq!(p.report.rejected.len(), 1);
-    assert_eq!(p.report.rejected[0].line, 12);
-    assert_eq!(p.report.rejected[0].reason, RejectReason::NotFinite);
+    assert_eq!(rejected_lines(&p), [(12, RejectReason::NotFinite)]);
     assert_eq!(p.report.resolution_seconds, Some(1800));
-    let a = ok(
-        PROMETHEUS,
-        &ParseOptions {
-            column: ColumnChoice::One(0),
-            ..opts()
-        },
-    );
+    let a = ok(PROMETHEUS, &one_column(0));
     assert_eq!(a.series.values, vec![13.0, 10.0]);
 
     let minified = r#"{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"x"},"values":[[1793538000.5,"3"]]}]}}"#;
@@ -523,17 +491,12 @@ fn nvidia_smi_log_counts_busy_gpus() {
     let p = ok(NVIDIA_SMI, &opts());
     assert_eq!(p.report.format, Format::NvidiaSmi);
     assert_eq!(p.report.busy_threshold_percent, Some(10.0));
-    assert_eq!(
-        p.report.series_column.as_ref().map(|c| c.name.as_str()),
-        Some("index")
-    );
+    assert_eq!(column_name(&p.report.series_column), Some("index"));
     assert_eq!(p.report.columns.len(), 2);
     assert_eq!(p.report.lines_skipped, 1, "the repeated header is skipped");
     // 13:00 hour: GPU 0 busy 4/4, GPU 1 busy 2/4 → 1.5 GPUs; 14:00: GPU 0 idle.
     assert_eq!(p.series.values, vec![1.5, 0.0]);
-    assert_eq!(p.report.rejected.len(), 1);
-    assert_eq!(p.report.rejected[0].line, 12);
-    assert_eq!(p.report.rejected[0].reason, RejectReason::NotANumber);
+    assert_eq!(rejected_lines(&p), [(12, RejectReason::NotANumber)]);
     let p = ok(
         NVIDIA_SMI,
         &ParseOptions {
@@ -554,14 +517,8 @@ const JOB_LOG: &str = "job_id,user,start,end,gpus
 fn job_log_split_into_hours() {
     let p = ok(JOB_LOG, &opts());
     assert_eq!(p.report.format, Format::JobLog);
-    assert_eq!(
-        p.report.timestamp_column.as_ref().map(|c| c.name.as_str()),
-        Some("start")
-    );
-    assert_eq!(
-        p.report.end_column.as_ref().map(|c| c.name.as_str()),
-        Some("end")
-    );
+    assert_eq!(column_name(&p.report.timestamp_column), Some("start"));
+    assert_eq!(column_name(&p.report.end_column), Some("end"));
     assert_eq!(p.report.columns[0].name, "gpus");
     assert_eq!(p.series.values, vec![8.0, 9.0, 4.0]);
     assert_eq!(ts(&p), vec![T0, T0 + H, T0 + 2 * H]);
@@ -730,14 +687,8 @@ fn line_numbers_stay_physical_after_a_multi_line_record() {
     let p = same_in_slices(text).expect("parses");
     assert_eq!(p.series.values, vec![3.0, 4.0, 5.0]);
     assert_eq!(ts(&p), vec![T0, T0 + H, T0 + 4 * H]);
-    let rejected: Vec<_> = p
-        .report
-        .rejected
-        .iter()
-        .map(|r| (r.line, r.reason, r.excerpt.as_str()))
-        .collect();
     assert_eq!(
-        rejected,
+        rejects(&p),
         vec![
             (5, RejectReason::NotANumber, "abc"),
             (8, RejectReason::Negative, "-1"),
@@ -764,12 +715,7 @@ fn a_stray_inch_mark_is_a_character_not_a_quote() {
     let p = same_in_slices(text).expect("parses");
     assert_eq!(p.series.values, vec![3.0, 5.0, 6.0]);
     assert_eq!(ts(&p), vec![T0, T0 + 2 * H, T0 + 3 * H]);
-    assert_eq!(p.report.rejected.len(), 1);
-    assert_eq!(
-        (p.report.rejected[0].line, p.report.rejected[0].reason),
-        (3, RejectReason::NotANumber)
-    );
-    assert_eq!(p.report.rejected[0].excerpt, "5\"");
+    assert_eq!(rejects(&p), [(3, RejectReason::NotANumber, "5\"")]);
     assert_eq!(p.report.lines, 5);
 }
 

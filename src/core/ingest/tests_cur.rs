@@ -21,6 +21,13 @@ fn whole(text: &str) -> ParseResult {
     parse(text, &ParseOptions::default())
 }
 
+/// A type's rate for `term`, in cents (the type must have bought at that term).
+fn rate(t: &CurType, term: BillTerm) -> Option<i64> {
+    t.term(term)
+        .unwrap_or_else(|| panic!("{}: no {term:?} rate", t.key))
+        .rate_cents()
+}
+
 /// The same text through the `Stepper` and the `ByteStepper` in slices of `n` bytes.
 fn sliced(text: &str, opts: &ParseOptions, n: usize) -> (ParseResult, ParseResult) {
     (stepped(text, opts, n), byte_stepped(text, opts, n))
@@ -69,21 +76,12 @@ fn several_rows_in_one_hour_add_up_and_types_split() {
     assert_eq!(a10g.instance_types, ["g5.xlarge", "g5.12xlarge"]);
     // On demand 3.018 / 3 GPU-hours = $1.006 → $1.01; Savings Plans 2.5 / 4 = $0.625 →
     // $0.63 (half away from zero); spot 0.8 / 2 = $0.40.
-    assert_eq!(
-        a10g.term(BillTerm::OnDemand).unwrap().rate_cents(),
-        Some(101)
-    );
-    assert_eq!(
-        a10g.term(BillTerm::Reserved).unwrap().rate_cents(),
-        Some(63)
-    );
-    assert_eq!(a10g.term(BillTerm::Spot).unwrap().rate_cents(), Some(40));
+    assert_eq!(rate(a10g, BillTerm::OnDemand), Some(101));
+    assert_eq!(rate(a10g, BillTerm::Reserved), Some(63));
+    assert_eq!(rate(a10g, BillTerm::Spot), Some(40));
     assert_eq!(c.sp_rows, 1);
     // A100 40GB: 49.1589 / 12 = 4.096575 → $4.10.
-    assert_eq!(
-        c.types[0].term(BillTerm::OnDemand).unwrap().rate_cents(),
-        Some(410)
-    );
+    assert_eq!(rate(&c.types[0], BillTerm::OnDemand), Some(410));
     let fills = c.price_fills(730.0);
     assert_eq!(fills.len(), 2);
     assert_eq!(fills[1].monthly_cents, Some(45_625)); // 0.625 × 730 = 456.25
@@ -150,10 +148,7 @@ fn cur2_names_quotes_and_fractional_seconds() {
     assert_eq!(c.version, CurVersion::Cur2);
     assert_eq!(c.currencies, ["CNY"]);
     assert_eq!(c.types[0].key, "l40s");
-    assert_eq!(
-        c.types[0].term(BillTerm::Reserved).unwrap().rate_cents(),
-        Some(1000)
-    );
+    assert_eq!(rate(&c.types[0], BillTerm::Reserved), Some(1000));
     assert_eq!(p.report.lines, 3);
 }
 
@@ -248,14 +243,8 @@ fn the_formats_doc_example_reads_as_it_says() {
     let c = p.report.cur.unwrap();
     let a100 = &c.types[0];
     assert_eq!(a100.key, "a100-40g");
-    assert_eq!(
-        a100.term(BillTerm::Reserved).unwrap().rate_cents(),
-        Some(240)
-    );
-    assert_eq!(
-        a100.term(BillTerm::OnDemand).unwrap().rate_cents(),
-        Some(410)
-    );
+    assert_eq!(rate(a100, BillTerm::Reserved), Some(240));
+    assert_eq!(rate(a100, BillTerm::OnDemand), Some(410));
     assert_eq!(
         c.left_out,
         [(BillLeftOut::Tax, 1), (BillLeftOut::NotInstanceHours, 1)]

@@ -2,7 +2,7 @@
 //! back to the same hourly series (hence the same hours, waterline and N*) as the plain
 //! ISO CSV; the report names the time column and the form; no silent fallback.
 
-use super::test_feed::stepped;
+use super::test_feed::{column_name, stepped};
 use super::*;
 use crate::core::plan::{plan_with_history, PlanInputs};
 use crate::core::profile::profile;
@@ -66,10 +66,15 @@ fn write(
     out
 }
 
-/// The series hour by hour as `time,gpus` rows, each time written by `time` from its civil
-/// (year, month, day, hour, minute).
+/// The series hour by hour under `header`, comma-separated, each time written by `time` from
+/// its civil (year, month, day, hour, minute).
+fn hourly(header: &str, time: impl Fn((i64, i64, i64, i64, i64)) -> String) -> String {
+    write(header, ",", 60, |t| time(civil(t)), |v| v.to_string())
+}
+
+/// The series hour by hour as `time,gpus` rows (see [`hourly`]).
 fn hourly_csv(time: impl Fn((i64, i64, i64, i64, i64)) -> String) -> String {
-    write("time,gpus", ",", 60, |t| time(civil(t)), |v| v.to_string())
+    hourly("time,gpus", time)
 }
 
 fn plain() -> Parsed {
@@ -139,16 +144,9 @@ fn form(time_form: TimeForm) -> ParseOptions {
 
 #[test]
 fn chinese_excel_slash_dates() {
-    let text = write(
-        "时间,GPU数",
-        ",",
-        60,
-        |t| {
-            let (y, m, d, hh, mm) = civil(t);
-            format!("{y}/{m}/{d} {hh}:{mm:02}")
-        },
-        |v| v.to_string(),
-    );
+    let text = hourly("时间,GPU数", |(y, m, d, hh, mm)| {
+        format!("{y}/{m}/{d} {hh}:{mm:02}")
+    });
     let p = same_as_plain("2026/10/5 0:00", &text, &ParseOptions::default());
     assert_eq!(p.report.timestamp_style, Some(TimestampStyle::SlashLocal));
     assert_eq!(p.report.time_example.as_deref(), Some("2026/10/5 0:00"));
@@ -191,16 +189,9 @@ fn us_excel_twelve_hour_clock_hourly_and_every_15_minutes() {
 
 #[test]
 fn us_twenty_four_hour_clock() {
-    let text = write(
-        "date,busy",
-        ",",
-        60,
-        |t| {
-            let (y, m, d, hh, mm) = civil(t);
-            format!("{m}/{d}/{y} {hh}:{mm:02}")
-        },
-        |v| v.to_string(),
-    );
+    let text = hourly("date,busy", |(y, m, d, hh, mm)| {
+        format!("{m}/{d}/{y} {hh}:{mm:02}")
+    });
     same_as_plain("M/D/YYYY H:mm", &text, &ParseOptions::default());
 }
 
@@ -267,19 +258,12 @@ fn an_ambiguous_file_takes_the_locale_order_and_says_so() {
 
 #[test]
 fn month_names() {
-    let text = write(
-        "timestamp,gpus",
-        ",",
-        60,
-        |t| {
-            let (y, m, d, hh, mm) = civil(t);
-            let mon = [
-                "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-            ][m as usize - 1];
-            format!("{d:02}-{mon}-{y} {hh:02}:{mm:02}")
-        },
-        |v| v.to_string(),
-    );
+    let text = hourly("timestamp,gpus", |(y, m, d, hh, mm)| {
+        let mon = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ][m as usize - 1];
+        format!("{d:02}-{mon}-{y} {hh:02}:{mm:02}")
+    });
     let p = same_as_plain("05-Oct-2026 00:00", &text, &ParseOptions::default());
     assert_eq!(p.report.timestamp_style, Some(TimestampStyle::MonthName));
 }
@@ -293,10 +277,7 @@ fn excel_serial_dates_under_a_time_header() {
     let text = write("Time,GPUs", ",", 60, serial, |v| v.to_string());
     let p = same_as_plain("Excel serials", &text, &ParseOptions::default());
     assert_eq!(p.report.timestamp_style, Some(TimestampStyle::ExcelSerial));
-    assert_eq!(
-        p.report.timestamp_column.as_ref().map(|c| c.name.as_str()),
-        Some("Time")
-    );
+    assert_eq!(column_name(&p.report.timestamp_column), Some("Time"));
     // Without a time header the numbers are not taken for dates, and the report says the
     // column looks like time only when asked: here it is simply two numeric columns.
     let bare = write("", ",", 60, serial, |v| v.to_string());

@@ -2,7 +2,7 @@
 //! streaming reader: hand-computed hours, and the same result whole, in slices and through
 //! the whole-tree reader.
 
-use super::test_feed::{opts, same_every_way};
+use super::test_feed::{one_column, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // an hour start (2026-11-01 13:00 UTC)
@@ -274,10 +274,7 @@ fn duplicates_are_averaged_and_disorder_is_reported() {
 #[test]
 fn one_gpu_picked_and_an_instant_vector() {
     let text = matrix(&[(GPU0, &[(0, "50")]), (GPU1, &[(0, "50"), (1800, "0")])]);
-    let one = ParseOptions {
-        column: ColumnChoice::One(1),
-        ..opts()
-    };
+    let one = one_column(1);
     let p = ok(&text, &one);
     assert_eq!(p.series.values, vec![0.5]);
     assert_eq!(prom(&p).series, 1);
@@ -625,12 +622,23 @@ fn team<'a>(p: &'a Parsed, name: &str) -> &'a TeamSeries {
         .unwrap_or_else(|| panic!("no team {name}: {:?}", t.teams))
 }
 
-#[test]
-fn real_prometheus_answer_dcgm_by_namespace() {
-    let text = std::fs::read_to_string("tests/fixtures/query/prometheus_dcgm_namespace.json")
+/// A recorded answer `tests/fixtures/query/NAME.json`: its text, and its reading, which knows
+/// it for a Prometheus query's answer.
+fn recorded_answer(name: &str) -> (String, Parsed) {
+    let text = std::fs::read_to_string(format!("tests/fixtures/query/{name}.json"))
         .expect("the recorded answer");
     let p = ok(&text, &opts());
-    assert_eq!(p.report.query_answer, Some(QueryAnswer::Prometheus));
+    assert_eq!(
+        p.report.query_answer,
+        Some(QueryAnswer::Prometheus),
+        "{name}"
+    );
+    (text, p)
+}
+
+#[test]
+fn real_prometheus_answer_dcgm_by_namespace() {
+    let (text, p) = recorded_answer("prometheus_dcgm_namespace");
     assert_eq!(prom(&p).reading, PromReading::Values);
     // The timestamps are the hours' starts: each value is read into the hour it measures.
     let hours: Vec<i64> = (0..real::HOURS as i64).map(|h| real::T0 + h * H).collect();
@@ -663,10 +671,7 @@ fn real_prometheus_answer_dcgm_by_namespace() {
 
 #[test]
 fn real_prometheus_answer_kube_requests_by_namespace() {
-    let text = std::fs::read_to_string("tests/fixtures/query/prometheus_kube_namespace.json")
-        .expect("the recorded answer");
-    let p = ok(&text, &opts());
-    assert_eq!(p.report.query_answer, Some(QueryAnswer::Prometheus));
+    let (_, p) = recorded_answer("prometheus_kube_namespace");
     assert!(p.types.is_empty());
     // train-0 (2 GPUs) always; serve-2 (2) from 02:10; sweep-1 (4) 01:20–02:45.
     let ml = [2.0, 2.0, 2.0 + 2.0 * 50.0 / 60.0, 4.0, 4.0, 4.0];

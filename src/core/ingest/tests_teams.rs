@@ -3,7 +3,7 @@
 //! series, per type to each type) on every reading including the corpus, the choice of
 //! source, the merge past [`MAX_TEAMS`], and the same teams whole and in slices.
 
-use super::test_feed::{opts, same_every_way};
+use super::test_feed::{column_name, one_column, opts, same_every_way};
 use super::*;
 
 fn with_team(team: TeamChoice) -> ParseOptions {
@@ -567,22 +567,13 @@ fn long_table_with_a_series_name_column_and_teams() {
 ";
     let p = ok(text, &opts());
     assert_eq!(p.series.values, [6.0, 3.0]);
-    assert_eq!(
-        p.report.series_column.as_ref().map(|c| c.name.as_str()),
-        Some("node")
-    );
+    assert_eq!(column_name(&p.report.series_column), Some("node"));
     let cols: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(cols, ["n1 · ml", "n2 · ml", "n1 · web"]);
     assert_eq!(vals(&p, "ml"), [5.0, 3.0]);
     assert_eq!(vals(&p, "web"), [1.0, 0.0]);
     // The column picker's one series: its team only.
-    let one = ok(
-        text,
-        &ParseOptions {
-            column: ColumnChoice::One(1),
-            ..opts()
-        },
-    );
+    let one = ok(text, &one_column(1));
     assert_eq!(one.series.values, [3.0]);
     assert_eq!(team_names(&one), ["ml"]);
     assert_eq!(vals(&one, "ml"), [3.0]);

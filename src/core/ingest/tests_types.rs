@@ -1,7 +1,7 @@
 //! Typed input: one hourly series per GPU type (long and wide tables, Prometheus, job
 //! logs, nvidia-smi), type names matched loosely, more than 8 types, merges.
 
-use super::test_feed::{ok, opts, same_every_way};
+use super::test_feed::{column_name, ok, one_column, opts, same_every_way};
 use super::*;
 
 const T0: i64 = 1_793_538_000; // 2026-11-01T13:00:00Z
@@ -56,6 +56,14 @@ fn check_typed(p: &Parsed) {
 fn same_in_slices(text: &str, o: &ParseOptions) -> Parsed {
     same_every_way(text, o, &[1, 3, 7, 64, 1000], &[1, 10, 100, 64 * 1024], &[])
         .unwrap_or_else(|e| panic!("parse failed: {e:?}\n{text}"))
+}
+
+/// `text` read alike in slices (default options), typed, with the types `want` in order.
+fn typed(text: &str, want: &[&str]) -> Parsed {
+    let p = same_in_slices(text, &opts());
+    check_typed(&p);
+    assert_eq!(keys(&p), want, "{text}");
+    p
 }
 
 // ---------------------------------------------------------------------------------------
@@ -193,9 +201,7 @@ fn long_table_timestamp_type_gpus() {
         2026-11-01T14:00:00Z,a100,3\n\
         2026-11-01T14:00:00Z,NVIDIA H100 80GB HBM3,1\n\
         2026-11-01T15:00:00Z,NVIDIA A100-SXM4-80GB,8\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "h100"]);
+    let p = typed(text, &["a100", "h100"]);
     // The label is the first one written.
     assert_eq!(labels(&p), ["A100", "H100"]);
     // 13:00 A100: 4 and 6 averaged; 15:00 H100: no data.
@@ -218,9 +224,7 @@ fn long_table_timestamp_type_gpus() {
 
     // Any order of columns; a type column header from the list.
     let text = "gpus,gpu_model,time\n4,A100,2026-11-01 13:00\n2,H100,2026-11-01 13:00\n3,A100,2026-11-01 14:00\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "h100"]);
+    let p = typed(text, &["a100", "h100"]);
     assert_eq!(values(&p, "a100"), [4.0, 3.0]);
     assert_eq!(values(&p, "h100"), [2.0, 0.0]);
     assert_eq!(
@@ -243,26 +247,22 @@ fn short_type_names_are_not_read_as_times_or_numbers() {
             text.push_str(&format!("2026-11-01 {:02}:00,{n},{}\n", 13 + h, k + 1));
         }
     }
-    let p = same_in_slices(&text, &opts());
-    check_typed(&p);
-    assert_eq!(
-        keys(&p),
-        ["t4", "l4", "h20", "910b", "a10g", "v100s", "mi300x", "4090d"]
+    let p = typed(
+        &text,
+        &[
+            "t4", "l4", "h20", "910b", "a10g", "v100s", "mi300x", "4090d",
+        ],
     );
     assert_eq!(p.series.values, vec![36.0; 3]);
     let wide = "time,T4,L4,H20,910B\n2026-11-01 13:00,1,2,3,4\n2026-11-01 14:00,1,2,3,4\n";
-    let p = same_in_slices(wide, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["t4", "l4", "h20", "910b"]);
+    let p = typed(wide, &["t4", "l4", "h20", "910b"]);
     assert_eq!(values(&p, "910b"), [4.0, 4.0]);
 }
 
 #[test]
 fn numeric_type_names_are_types_not_gpu_counts() {
     let text = "time,model,gpus\n2026-11-01 13:00,4090,7\n2026-11-01 13:00,3090,2\n2026-11-01 14:00,4090,5\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["4090", "3090"]);
+    let p = typed(text, &["4090", "3090"]);
     assert_eq!(values(&p, "4090"), [7.0, 5.0]);
     assert_eq!(p.report.columns.len(), 2, "the series are the types");
 }
@@ -274,9 +274,7 @@ fn chinese_headers_and_full_width_commas() {
         2026-11-01 13:00,昇腾910B,8\n\
         2026-11-01 14:00,a100 80GB,5\n\
         2026-11-01 14:00,Ascend 910B,6\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "910b"]);
+    let p = typed(text, &["a100", "910b"]);
     assert_eq!(labels(&p), ["A100", "昇腾910B"]);
     assert_eq!(values(&p, "910b"), [8.0, 6.0]);
     assert_eq!(p.series.values, vec![12.0, 11.0]);
@@ -285,9 +283,7 @@ fn chinese_headers_and_full_width_commas() {
         let text = format!(
             "{header}\n2026年11月1日 13:00，H800，８\n2026年11月1日 13:00，H20，２\n2026年11月1日 14:00，H800，６\n"
         );
-        let p = same_in_slices(&text, &opts());
-        check_typed(&p);
-        assert_eq!(keys(&p), ["h800", "h20"], "{header}");
+        let p = typed(&text, &["h800", "h20"]);
         assert_eq!(p.series.values, vec![10.0, 6.0]);
     }
 }
@@ -299,9 +295,7 @@ fn quoted_type_names() {
         \"2026-11-01 13:00\",\"H100, 80GB\",\"3\"\r\n\
         \"2026-11-01 14:00\",\"A100 \"\"80GB\"\"\",\"2\"\r\n\
         \"2026-11-01 14:00\",\"h100 80gb\",\"1\"\r\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "h100"]);
+    let p = typed(text, &["a100", "h100"]);
     assert_eq!(labels(&p), ["NVIDIA A100-SXM4-80GB", "H100, 80GB"]);
     assert_eq!(values(&p, "a100"), [1024.0, 2.0]);
     assert_eq!(values(&p, "h100"), [3.0, 1.0]);
@@ -320,16 +314,11 @@ fn series_of_one_type_are_summed() {
         2026-11-01 14:00,n1,A100,1\n\
         2026-11-01 14:00,n2,A100,1\n\
         2026-11-01 14:00,n3,H100,7\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "h100"]);
+    let p = typed(text, &["a100", "h100"]);
     // 13:00: n1 (4 + 2) / 2 = 3, n2 3.
     assert_eq!(values(&p, "a100"), [6.0, 2.0]);
     assert_eq!(values(&p, "h100"), [8.0, 7.0]);
-    assert_eq!(
-        p.report.series_column.as_ref().map(|c| c.name.as_str()),
-        Some("node")
-    );
+    assert_eq!(column_name(&p.report.series_column), Some("node"));
     let names: Vec<&str> = p.report.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["n1 · A100", "n2 · A100", "n3 · H100"]);
 }
@@ -341,9 +330,7 @@ fn a_type_column_with_several_value_columns() {
         2026-11-01 13:00,A100,3,1\n\
         2026-11-01 13:00,L40S,2,2\n\
         2026-11-01 14:00,A100,1,\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "l40s"]);
+    let p = typed(text, &["a100", "l40s"]);
     assert_eq!(values(&p, "a100"), [4.0, 1.0]);
     assert_eq!(values(&p, "l40s"), [4.0, 0.0]);
     assert_eq!(p.report.used, ColumnUse::Sum);
@@ -391,9 +378,7 @@ fn wide_table_one_column_per_type() {
         2026-11-01 13:30,6,2,\n\
         2026-11-01 14:00,3,,2\n\
         2026-11-01 16:00,1,1,1\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "h100", "4090"]);
+    let p = typed(text, &["a100", "h100", "4090"]);
     assert_eq!(labels(&p), ["A100", "H100", "RTX 4090"]);
     assert_eq!(values(&p, "a100"), [5.0, 3.0, 1.0]);
     assert_eq!(values(&p, "h100"), [2.0, 0.0, 1.0]);
@@ -429,13 +414,7 @@ fn wide_table_one_column_per_type() {
     assert_eq!(nd(&z.types[0]), vec![(2, 3)]);
 
     // One column chosen: that type only.
-    let one = ok(
-        text,
-        &ParseOptions {
-            column: ColumnChoice::One(1),
-            ..opts()
-        },
-    );
+    let one = ok(text, &one_column(1));
     check_typed(&one);
     assert_eq!(keys(&one), ["h100"]);
     assert_eq!(one.series.values, vec![2.0, 1.0]);
@@ -457,9 +436,7 @@ fn wide_columns_of_one_type_are_summed() {
     let text = "time,A100-SXM4-80GB,a100 80GB,A100-40G\n\
         2026-11-01 13:00,4,2,1\n\
         2026-11-01 14:00,3,,2\n";
-    let p = same_in_slices(text, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "a100-40g"]);
+    let p = typed(text, &["a100", "a100-40g"]);
     assert_eq!(values(&p, "a100"), [6.0, 3.0]);
     assert_eq!(values(&p, "a100-40g"), [1.0, 2.0]);
 }
@@ -552,9 +529,7 @@ const PROM_TYPED: &str = r#"{
 
 #[test]
 fn prometheus_series_typed_by_a_label() {
-    let p = same_in_slices(PROM_TYPED, &opts());
-    check_typed(&p);
-    assert_eq!(keys(&p), ["a100", "h100"]);
+    let p = typed(PROM_TYPED, &["a100", "h100"]);
     assert_eq!(
         labels(&p),
         ["NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"]
@@ -571,13 +546,7 @@ fn prometheus_series_typed_by_a_label() {
     assert_eq!(p.report.columns.len(), 3);
     // The Kubernetes node label, and one series picked.
     let k8s = PROM_TYPED.replace("modelName", "label_nvidia_com_gpu_product");
-    let p = ok(
-        &k8s,
-        &ParseOptions {
-            column: ColumnChoice::One(2),
-            ..opts()
-        },
-    );
+    let p = ok(&k8s, &one_column(2));
     check_typed(&p);
     assert_eq!(keys(&p), ["h100"]);
     assert_eq!(p.series.values, vec![8.0]);
