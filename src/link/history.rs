@@ -1626,13 +1626,23 @@ mod tests {
         let mut x: u64 = 0x9e37_79b9;
         for len in 0..200 {
             let mut b = vec![2, (x % 2) as u8, (x % 5) as u8, 0, (x % 10) as u8];
-            for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b.push(x as u8);
-            }
+            push_random(&mut b, &mut x, len);
             let _ = from_binary(&b);
+        }
+    }
+
+    /// The next state of a xorshift64 generator.
+    fn xorshift(x: &mut u64) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+    }
+
+    /// `len` pseudo-random bytes from the generator `x`, pushed onto `b`.
+    fn push_random(b: &mut Vec<u8>, x: &mut u64, len: usize) {
+        for _ in 0..len {
+            xorshift(x);
+            b.push(*x as u8);
         }
     }
 
@@ -1641,12 +1651,7 @@ mod tests {
         let mut x: u64 = 0x1234_5678;
         for len in 0..300 {
             let mut bytes = Vec::with_capacity(len);
-            for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                bytes.push(x as u8);
-            }
+            push_random(&mut bytes, &mut x, len);
             let _ = decode_series(&base64url_encode(&bytes));
             let d = base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bytes, 6));
             let _ = decode_series(&d);
@@ -2256,12 +2261,7 @@ mod tests {
             let mut b = vec![3, 1, (x % 4) as u8, 0];
             put_varint(&mut b, zigzag(START / 3600));
             b.push([0, 2, 3][(x % 3) as usize]);
-            for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b.push(x as u8);
-            }
+            push_random(&mut b, &mut x, len);
             let _ = from_binary(&b);
         }
     }
@@ -2309,9 +2309,7 @@ mod tests {
             };
             let mut sum = 0u64;
             for _ in 0..60 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                xorshift(&mut x);
                 let b = (f64::from(level) * day * busy) as u64;
                 sum += b.saturating_sub(swing / 2) + x % swing;
             }
