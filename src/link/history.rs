@@ -433,25 +433,20 @@ pub fn trim_to_lookback(series: &UsageSeries, lookback: Lookback) -> UsageSeries
 pub fn trim_history(history: &LinkHistory, lookback: Lookback) -> LinkHistory {
     let series = trim_to_lookback(&history.series, lookback);
     let start = history.series.len() - series.len();
-    let cut = |v: &Vec<f64>| v.get(start..).unwrap_or_default().to_vec();
+    // In place on copies of the types and teams: the hours before `start` go.
+    let cut = |v: &mut Vec<f64>| drop(v.drain(..start.min(v.len())));
+    let mut types = history.types.clone();
+    for t in &mut types {
+        cut(&mut t.values);
+    }
+    let mut teams = history.teams.clone();
+    for t in &mut teams {
+        cut(&mut t.values);
+        t.by_type.iter_mut().for_each(cut);
+    }
     LinkHistory {
-        types: history
-            .types
-            .iter()
-            .map(|t| LinkType {
-                label: t.label.clone(),
-                values: cut(&t.values),
-            })
-            .collect(),
-        teams: history
-            .teams
-            .iter()
-            .map(|t| LinkTeam {
-                name: t.name.clone(),
-                values: cut(&t.values),
-                by_type: t.by_type.iter().map(cut).collect(),
-            })
-            .collect(),
+        types,
+        teams,
         series,
         histogram: history.histogram,
     }
