@@ -861,6 +861,11 @@ mod tests {
         Sample { ms, col, v }
     }
 
+    /// One GPU busy at each of `hours` after `T0` (one series).
+    fn one_gpu_at(hours: &[i64]) -> Vec<Sample> {
+        hours.iter().map(|&h| sample(T0 + h * H, 0, 1.0)).collect()
+    }
+
     #[test]
     fn averages_sub_hourly_and_sums_series() {
         let mut s = vec![
@@ -877,13 +882,7 @@ mod tests {
 
     #[test]
     fn gaps_excluded_or_zero() {
-        let mk = || {
-            vec![
-                sample(T0, 0, 1.0),
-                sample(T0 + H, 0, 1.0),
-                sample(T0 + 4 * H, 0, 1.0),
-            ]
-        };
+        let mk = || one_gpu_at(&[0, 1, 4]);
         let h = hourly(&mut mk(), true, 1, 0, GapPolicy::Exclude).unwrap();
         assert_eq!(h.values.len(), 3);
         assert_eq!(h.missing_hours, 2);
@@ -935,14 +934,7 @@ mod tests {
 
     #[test]
     fn too_long_span_is_an_error() {
-        let mk = || {
-            vec![
-                sample(T0, 0, 1.0),
-                sample(T0 + H, 0, 1.0),
-                sample(T0 + 2 * H, 0, 1.0),
-                sample(T0 + 20 * 8766 * H, 0, 1.0),
-            ]
-        };
+        let mk = || one_gpu_at(&[0, 1, 2, 20 * 8766]);
         assert!(matches!(
             hourly(&mut mk(), true, 1, 0, GapPolicy::Zero),
             Err(IngestError::TooManyHours { .. })
