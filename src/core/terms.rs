@@ -436,15 +436,20 @@ pub(crate) fn at_n_star(
 
 /// Test support: the worked example of docs/formulas.md § 15, one GPU used 500 h a month and
 /// 1 year at 90 000 all upfront, with a horizon of `horizon` months.
+/// The default offers but a 1-year term at `upfront` and `monthly`.
+#[cfg(test)]
+fn one_year_offer(upfront: f64, monthly: f64) -> TermInputs {
+    TermInputs {
+        one_year: TermOffer { upfront, monthly },
+        ..TermInputs::default()
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn worked_example(horizon: u32) -> Result<Terms, InputError> {
     let offers = TermInputs {
-        one_year: TermOffer {
-            upfront: 90_000.0,
-            monthly: 0.0,
-        },
         horizon_months: horizon,
-        ..TermInputs::default()
+        ..one_year_offer(90_000.0, 0.0)
     };
     at_n_star(&LevelProfile::flat(1, 500.0, 730.0), &offers, None)
 }
@@ -551,13 +556,7 @@ mod tests {
     #[test]
     fn nothing_committed_never_recommended_and_on_demand_wins_ties() {
         let levels = LevelProfile::flat(3, 100.0, 730.0);
-        let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 0.0,
-                monthly: 8_000.0,
-            },
-            ..TermInputs::default()
-        };
+        let offers = one_year_offer(0.0, 8_000.0);
         let t = at_n_star(&levels, &offers, None).unwrap();
         assert_eq!(t.recommended().term, Term::OnDemand);
         let y1 = t.row(Term::OneYear).unwrap();
@@ -616,12 +615,8 @@ mod tests {
     fn cumulative_steps_at_each_upfront() {
         let levels = LevelProfile::flat(1, 500.0, 730.0);
         let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 60_000.0,
-                monthly: 2_000.0,
-            },
             horizon_months: 24,
-            ..TermInputs::default()
+            ..one_year_offer(60_000.0, 2_000.0)
         };
         let t = at_n_star(&levels, &offers, None).unwrap();
         let y1 = t.row(Term::OneYear).unwrap();
