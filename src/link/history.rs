@@ -1206,15 +1206,8 @@ fn push_milli(out: &mut String, m: u64) {
 }
 
 fn push_utc_iso(out: &mut String, t: i64) {
-    let (y, m, d) = crate::core::calendar::civil_from_days(t.div_euclid(86_400));
-    let sec = t.rem_euclid(86_400);
-    let _ = write!(
-        out,
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        sec / 3600,
-        sec % 3600 / 60,
-        sec % 60
-    );
+    crate::core::calendar::write_iso_seconds(out, t);
+    out.push('Z');
 }
 
 #[cfg(test)]
