@@ -1505,15 +1505,7 @@ impl Rows {
             r.busy_threshold_percent = Some(opts.busy_threshold_percent);
         }
         if matches!(lay.mode, Mode::Pivot { .. } | Mode::Nvidia { .. }) {
-            r.columns = self
-                .names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| ValueColumn {
-                    field: i,
-                    name: n.clone(),
-                })
-                .collect();
+            r.columns = ValueColumn::series(&self.names);
             r.used = opts.column.for_series(r.columns.len())?;
         }
         if r.rows_read == 0 {

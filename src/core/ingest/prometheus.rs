@@ -818,15 +818,7 @@ impl Collector {
         if self.answer {
             report.query_answer = Some(QueryAnswer::Prometheus);
         }
-        report.columns = self
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| ValueColumn {
-                field: i,
-                name: name.clone(),
-            })
-            .collect();
+        report.columns = ValueColumn::series(&self.names);
         report.used = self.opts.column.for_series(report.columns.len().max(1))?;
         match self.mode {
             Some(Mode::Busy { .. }) | Some(Mode::Requests) => self.finish_steps(report),
