@@ -451,6 +451,16 @@ pub fn checkpoint_minutes(hours: f64) -> u64 {
 }
 
 /// Slurm QOS and partition lines, the auto-stop rule and the spot checkpoint interval.
+/// What a comment of [`slurm_fleet`] calls a part of the plan: `alone` without a type name,
+/// else the name (with its space), then `named`.
+fn part(name: &str, alone: &str, named: &str) -> String {
+    if name.is_empty() {
+        alone.to_string()
+    } else {
+        format!("{name}{named}")
+    }
+}
+
 pub fn slurm(a: &ActionInputs) -> String {
     slurm_fleet(std::slice::from_ref(a))
 }
@@ -472,11 +482,7 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
     for a in list {
         let (name, sfx, tres) = tag(a);
         let (n, e) = (a.committed, a.elastic_max);
-        let fixed = if name.is_empty() {
-            "Fixed partition".to_string()
-        } else {
-            format!("{name}fixed partition")
-        };
+        let fixed = part(&name, "Fixed partition", "fixed partition");
         s.push_str(&format!(
             "# {fixed}: {} committed. Elastic partition: up to {} in the cloud.\n",
             gpus_words(n),
@@ -527,11 +533,7 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
     }
     for a in list {
         let (name, _, _) = tag(a);
-        let spot = if name.is_empty() {
-            "Spot".to_string()
-        } else {
-            format!("{name}spot")
-        };
+        let spot = part(&name, "Spot", "spot");
         match a.checkpoint_interval_hours {
             Some(h) => s.push_str(&format!(
                 "# {spot}: checkpoint every {} (the spot card's interval).\n",
@@ -546,11 +548,7 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
         let (name, _, _) = tag(a);
         let note = a.note();
         if a.elastic_region == "alt" || !note.is_empty() {
-            let region = if name.is_empty() {
-                "Elastic region".to_string()
-            } else {
-                format!("{name}elastic region")
-            };
+            let region = part(&name, "Elastic region", "elastic region");
             s.push_str(&format!(
                 "# {region}: {} {}\n",
                 a.elastic_region,
