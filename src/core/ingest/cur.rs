@@ -1394,22 +1394,15 @@ mod tests {
 
     #[test]
     fn usage_types() {
-        assert_eq!(
-            instance_usage("USE1-BoxUsage:p4d.24xlarge"),
-            Some((false, "p4d.24xlarge"))
-        );
-        assert_eq!(
-            instance_usage("BoxUsage:g5.xlarge"),
-            Some((false, "g5.xlarge"))
-        );
-        assert_eq!(
-            instance_usage("APN1-SpotUsage:g5.xlarge"),
-            Some((true, "g5.xlarge"))
-        );
-        assert_eq!(
-            instance_usage("EU-DedicatedUsage:p3.2xlarge"),
-            Some((false, "p3.2xlarge"))
-        );
+        // The usage type, whether it is spot, the instance type.
+        for (usage, spot, instance) in [
+            ("USE1-BoxUsage:p4d.24xlarge", false, "p4d.24xlarge"),
+            ("BoxUsage:g5.xlarge", false, "g5.xlarge"),
+            ("APN1-SpotUsage:g5.xlarge", true, "g5.xlarge"),
+            ("EU-DedicatedUsage:p3.2xlarge", false, "p3.2xlarge"),
+        ] {
+            assert_eq!(instance_usage(usage), Some((spot, instance)));
+        }
         assert_eq!(instance_usage("USE1-HeavyUsage:p4d.24xlarge"), None);
         assert_eq!(instance_usage("USE1-EBS:VolumeUsage.gp3"), None);
         assert_eq!(instance_usage("USE1-DataTransfer-Out-Bytes"), None);
