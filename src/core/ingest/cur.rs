@@ -1342,23 +1342,28 @@ mod tests {
 
     #[test]
     fn fixed_point_cells() {
-        assert_eq!(fixed("1"), Ok(SCALE));
-        assert_eq!(fixed("32.7726"), Ok(327_726_000_000));
-        assert_eq!(fixed("0.0000000001"), Ok(1));
-        assert_eq!(fixed("0.00000000005"), Ok(1)); // half away from zero
-        assert_eq!(fixed("0.00000000004"), Ok(0));
-        assert_eq!(fixed("-2.5"), Ok(-25_000_000_000));
-        assert_eq!(fixed("1.5E-4"), Ok(1_500_000));
-        assert_eq!(fixed("1e3"), Ok(1000 * SCALE));
-        assert_eq!(fixed(".5"), Ok(SCALE / 2));
-        assert_eq!(fixed(""), Err(RejectReason::MissingValue));
-        assert_eq!(fixed("abc"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("1.2.3"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("1e"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("NaN"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("1e30"), Err(RejectReason::TooLarge));
-        assert_eq!(fixed("9".repeat(60).as_str()), Err(RejectReason::TooLarge));
-        assert_eq!(fixed("1e-99999"), Ok(0));
+        let nines = "9".repeat(60);
+        for (cell, want) in [
+            ("1", Ok(SCALE)),
+            ("32.7726", Ok(327_726_000_000)),
+            ("0.0000000001", Ok(1)),
+            ("0.00000000005", Ok(1)), // half away from zero
+            ("0.00000000004", Ok(0)),
+            ("-2.5", Ok(-25_000_000_000)),
+            ("1.5E-4", Ok(1_500_000)),
+            ("1e3", Ok(1000 * SCALE)),
+            (".5", Ok(SCALE / 2)),
+            ("", Err(RejectReason::MissingValue)),
+            ("abc", Err(RejectReason::NotANumber)),
+            ("1.2.3", Err(RejectReason::NotANumber)),
+            ("1e", Err(RejectReason::NotANumber)),
+            ("NaN", Err(RejectReason::NotANumber)),
+            ("1e30", Err(RejectReason::TooLarge)),
+            (nines.as_str(), Err(RejectReason::TooLarge)),
+            ("1e-99999", Ok(0)),
+        ] {
+            assert_eq!(fixed(cell), want, "{cell}");
+        }
     }
 
     #[test]
