@@ -306,10 +306,11 @@ fn object_name(base: &str, a: &ActionInputs) -> String {
     }
 }
 
-/// A Kubernetes object's `metadata`: its name and the plan's annotations (the GPU type in a
-/// fleet, the elastic region, and the region note when there is one, each a double-quoted
-/// scalar).
-fn metadata(y: &mut String, name: &str, a: &ActionInputs) {
+/// A Kubernetes object up to its `spec:`: `head` (its `apiVersion` and `kind` lines), then
+/// its `metadata`: its name and the plan's annotations (the GPU type in a fleet, the elastic
+/// region, and the region note when there is one, each a double-quoted scalar).
+fn object_head(head: &str, name: &str, a: &ActionInputs) -> String {
+    let mut y = head.to_string();
     y.push_str("metadata:\n");
     y.push_str(&format!("  name: {}\n", object_name(name, a)));
     y.push_str("  annotations:\n");
@@ -330,6 +331,8 @@ fn metadata(y: &mut String, name: &str, a: &ActionInputs) {
             yaml_quoted(&note)
         ));
     }
+    y.push_str("spec:\n");
+    y
 }
 
 /// Documents one after another (`---` between them).
@@ -339,11 +342,8 @@ fn documents(list: &[ActionInputs], doc: fn(&ActionInputs) -> String) -> String 
 
 /// Volcano `Queue` YAML.
 pub fn volcano_queue(a: &ActionInputs) -> String {
-    let mut y = String::new();
-    y.push_str("apiVersion: scheduling.volcano.sh/v1beta1\n");
-    y.push_str("kind: Queue\n");
-    metadata(&mut y, "gpu-plan", a);
-    y.push_str("spec:\n");
+    let head = "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\n";
+    let mut y = object_head(head, "gpu-plan", a);
     y.push_str("  weight: 1\n");
     y.push_str("  reclaimable: true\n");
     y.push_str("  guarantee:\n");
@@ -391,11 +391,8 @@ pub fn keda_query(a: &ActionInputs) -> String {
 /// KEDA `ScaledObject` YAML for the elastic pool (a fleet type scales its own target,
 /// `<target>-<slug>`).
 pub fn keda_scaled_object(a: &ActionInputs) -> String {
-    let mut y = String::new();
-    y.push_str("apiVersion: keda.sh/v1alpha1\n");
-    y.push_str("kind: ScaledObject\n");
-    metadata(&mut y, "gpu-elastic", a);
-    y.push_str("spec:\n");
+    let head = "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\n";
+    let mut y = object_head(head, "gpu-elastic", a);
     y.push_str("  scaleTargetRef:\n");
     y.push_str(&format!(
         "    name: {}\n",
@@ -454,6 +451,16 @@ pub fn checkpoint_minutes(hours: f64) -> u64 {
 }
 
 /// Slurm QOS and partition lines, the auto-stop rule and the spot checkpoint interval.
+/// What a comment of [`slurm_fleet`] calls a part of the plan: `alone` without a type name,
+/// else the name (with its space), then `named`.
+fn part(name: &str, alone: &str, named: &str) -> String {
+    if name.is_empty() {
+        alone.to_string()
+    } else {
+        format!("{name}{named}")
+    }
+}
+
 pub fn slurm(a: &ActionInputs) -> String {
     slurm_fleet(std::slice::from_ref(a))
 }
@@ -475,11 +482,7 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
     for a in list {
         let (name, sfx, tres) = tag(a);
         let (n, e) = (a.committed, a.elastic_max);
-        let fixed = if name.is_empty() {
-            "Fixed partition".to_string()
-        } else {
-            format!("{name}fixed partition")
-        };
+        let fixed = part(&name, "Fixed partition", "fixed partition");
         s.push_str(&format!(
             "# {fixed}: {} committed. Elastic partition: up to {} in the cloud.\n",
             gpus_words(n),
@@ -530,11 +533,7 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
     }
     for a in list {
         let (name, _, _) = tag(a);
-        let spot = if name.is_empty() {
-            "Spot".to_string()
-        } else {
-            format!("{name}spot")
-        };
+        let spot = part(&name, "Spot", "spot");
         match a.checkpoint_interval_hours {
             Some(h) => s.push_str(&format!(
                 "# {spot}: checkpoint every {} (the spot card's interval).\n",
@@ -549,11 +548,7 @@ pub fn slurm_fleet(list: &[ActionInputs]) -> String {
         let (name, _, _) = tag(a);
         let note = a.note();
         if a.elastic_region == "alt" || !note.is_empty() {
-            let region = if name.is_empty() {
-                "Elastic region".to_string()
-            } else {
-                format!("{name}elastic region")
-            };
+            let region = part(&name, "Elastic region", "elastic region");
             s.push_str(&format!(
                 "# {region}: {} {}\n",
                 a.elastic_region,

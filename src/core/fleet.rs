@@ -1256,19 +1256,28 @@ mod tests {
         let [ta, th] = [&a.types[0], &a.types[1]];
         assert_eq!((ta.name.as_str(), th.name.as_str()), ("A100", "H100"));
         assert_eq!((ta.n_star, th.n_star), (4, 3));
+        // Each type's fixed, elastic, total, saving and unconstrained saving.
+        let sums = |t: &TypeAllocation| {
+            [
+                t.fixed,
+                t.elastic,
+                t.total,
+                t.saving,
+                t.unconstrained_saving,
+            ]
+            .map(plain)
+        };
         // A100 at 3: 27 000 + 25·(730 + 200 + 200) = 27 000 + 28 250 = 55 250.
-        assert_eq!(plain(ta.fixed), "27000.00");
-        assert_eq!(plain(ta.elastic), "28250.00");
-        assert_eq!(plain(ta.total), "55250.00");
-        assert_eq!(plain(ta.saving), "27750.00");
-        assert_eq!(plain(ta.unconstrained_saving), "37000.00");
+        assert_eq!(
+            sums(ta),
+            ["27000.00", "28250.00", "55250.00", "27750.00", "37000.00"]
+        );
         assert_eq!(ta.fixed_utilization, 1.0);
         // H100 at 1: 20 000 + 50·(730 + 730 + 300) = 20 000 + 88 000 = 108 000.
-        assert_eq!(plain(th.fixed), "20000.00");
-        assert_eq!(plain(th.elastic), "88000.00");
-        assert_eq!(plain(th.total), "108000.00");
-        assert_eq!(plain(th.saving), "16500.00");
-        assert_eq!(plain(th.unconstrained_saving), "49500.00");
+        assert_eq!(
+            sums(th),
+            ["20000.00", "88000.00", "108000.00", "16500.00", "49500.00"]
+        );
         assert_eq!(plain(a.fixed_spent), "47000.00");
         assert_eq!(plain(a.left), "7000.00");
         assert_eq!(plain(a.saving), "44250.00");
@@ -1430,6 +1439,18 @@ mod tests {
         "A100", "H100", "H200", "L40S", "4090", "A10", "V100", "MI300",
     ];
 
+    /// The eight types on their profiles, type `i` at the prices `prices(i)`.
+    fn eight_types(
+        profiles: &[LevelProfile],
+        prices: impl Fn(f64) -> Prices,
+    ) -> Vec<FleetType<'_>> {
+        profiles
+            .iter()
+            .enumerate()
+            .map(|(i, lv)| open_type(EIGHT[i], lv, prices(i as f64)))
+            .collect()
+    }
+
     /// The fleet under 60 % of what the types' own optima would spend.
     fn at_sixty_percent(types: &[FleetType]) -> FleetAllocation {
         let unconstrained = allocate(types, Money::from_f64(MAX_BUDGET)).unwrap();
@@ -1447,15 +1468,11 @@ mod tests {
     #[test]
     fn eight_types_of_two_hundred_gpus() {
         let profiles = eight_profiles();
-        let types: Vec<FleetType> = profiles
-            .iter()
-            .enumerate()
-            .map(|(i, lv)| {
-                let p = 2_345.67 + 1_789.13 * i as f64;
-                let r = p / (380.0 + 37.0 * i as f64);
-                open_type(EIGHT[i], lv, Prices::new(p, r, 730.0).unwrap())
-            })
-            .collect();
+        let types = eight_types(&profiles, |i| {
+            let p = 2_345.67 + 1_789.13 * i;
+            let r = p / (380.0 + 37.0 * i);
+            Prices::new(p, r, 730.0).unwrap()
+        });
         let a = at_sixty_percent(&types);
         assert!(a.exact);
         assert!(a.types.iter().all(|t| t.committed <= t.n_star));
@@ -1467,18 +1484,10 @@ mod tests {
     #[test]
     fn eight_types_with_one_break_even() {
         let profiles = eight_profiles();
-        let types: Vec<FleetType> = profiles
-            .iter()
-            .enumerate()
-            .map(|(i, lv)| {
-                let r = 1.29 + 0.73 * i as f64;
-                open_type(
-                    EIGHT[i],
-                    lv,
-                    Prices::new((438.0 * r * 100.0).round() / 100.0, r, 730.0).unwrap(),
-                )
-            })
-            .collect();
+        let types = eight_types(&profiles, |i| {
+            let r = 1.29 + 0.73 * i;
+            Prices::new((438.0 * r * 100.0).round() / 100.0, r, 730.0).unwrap()
+        });
         let start = std::time::Instant::now();
         let a = at_sixty_percent(&types);
         eprintln!(

@@ -185,17 +185,20 @@ mod tests {
 
     #[test]
     fn families() {
-        assert_eq!(family("g4dn.xlarge"), "g");
-        assert_eq!(family("p6-b200.48xlarge"), "p");
-        assert_eq!(family("trn1.2xlarge"), "trn");
-        assert_eq!(family(""), "");
-        assert!(gpu_family("g6f.large"));
-        assert!(gpu_family("p7.48xlarge"));
-        assert!(gpu_family("gr6.4xlarge"));
-        assert!(!gpu_family("m7i.large"));
-        assert!(!gpu_family("inf2.xlarge"));
-        assert!(!gpu_family("trn1.32xlarge"));
-        assert!(!gpu_family("dl1.24xlarge"));
+        for (t, f) in [
+            ("g4dn.xlarge", "g"),
+            ("p6-b200.48xlarge", "p"),
+            ("trn1.2xlarge", "trn"),
+            ("", ""),
+        ] {
+            assert_eq!(family(t), f);
+        }
+        for t in ["g6f.large", "p7.48xlarge", "gr6.4xlarge"] {
+            assert!(gpu_family(t), "{t}");
+        }
+        for t in ["m7i.large", "inf2.xlarge", "trn1.32xlarge", "dl1.24xlarge"] {
+            assert!(!gpu_family(t), "{t}");
+        }
     }
 
     #[test]

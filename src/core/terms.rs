@@ -19,7 +19,7 @@
 //! pay back within it (on demand always qualifies); ties go to the shorter commitment.
 
 use super::commitment::monthly_cost;
-use super::error::{non_negative, Field, InputError, Problem};
+use super::error::{count_in, non_negative, Field, InputError};
 use super::money::Money;
 use super::prices::Prices;
 use super::profile::LevelProfile;
@@ -247,33 +247,7 @@ pub fn term_price(v: f64) -> Result<f64, InputError> {
 
 /// Validate the horizon (1..=120 months; the field and the engine share this check).
 pub fn horizon(months: u32) -> Result<u32, InputError> {
-    if months == 0 {
-        return Err(InputError::new(
-            Field::Horizon,
-            Problem::TooSmall { min: 1.0 },
-        ));
-    }
-    if months > MAX_HORIZON_MONTHS {
-        return Err(InputError::new(
-            Field::Horizon,
-            Problem::TooLarge {
-                max: f64::from(MAX_HORIZON_MONTHS),
-            },
-        ));
-    }
-    Ok(months)
-}
-
-fn months_left(months: u32) -> Result<u32, InputError> {
-    if months > MAX_HORIZON_MONTHS {
-        return Err(InputError::new(
-            Field::MonthsLeft,
-            Problem::TooLarge {
-                max: f64::from(MAX_HORIZON_MONTHS),
-            },
-        ));
-    }
-    Ok(months)
+    count_in(Field::Horizon, months, 1, MAX_HORIZON_MONTHS)
 }
 
 /// The 3-day waterline w₃ = #{k : O₃(k) ≥ (1 − q)·T₃}: GPUs busy at least (1 − q) of the
@@ -324,7 +298,7 @@ pub fn terms(
     drop_level: Option<u32>,
 ) -> Result<Terms, InputError> {
     let horizon_months = horizon(offers.horizon_months)?;
-    let left = months_left(offers.months_left)?;
+    let left = count_in(Field::MonthsLeft, offers.months_left, 0, MAX_HORIZON_MONTHS)?;
     let h = horizon_months.saturating_sub(left);
     let on_demand_row = monthly_cost(levels, prices, 0);
     let all_on_demand = on_demand_row.total;
@@ -462,15 +436,20 @@ pub(crate) fn at_n_star(
 
 /// Test support: the worked example of docs/formulas.md § 15, one GPU used 500 h a month and
 /// 1 year at 90 000 all upfront, with a horizon of `horizon` months.
+/// The default offers but a 1-year term at `upfront` and `monthly`.
+#[cfg(test)]
+fn one_year_offer(upfront: f64, monthly: f64) -> TermInputs {
+    TermInputs {
+        one_year: TermOffer { upfront, monthly },
+        ..TermInputs::default()
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn worked_example(horizon: u32) -> Result<Terms, InputError> {
     let offers = TermInputs {
-        one_year: TermOffer {
-            upfront: 90_000.0,
-            monthly: 0.0,
-        },
         horizon_months: horizon,
-        ..TermInputs::default()
+        ..one_year_offer(90_000.0, 0.0)
     };
     at_n_star(&LevelProfile::flat(1, 500.0, 730.0), &offers, None)
 }
@@ -577,13 +556,7 @@ mod tests {
     #[test]
     fn nothing_committed_never_recommended_and_on_demand_wins_ties() {
         let levels = LevelProfile::flat(3, 100.0, 730.0);
-        let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 0.0,
-                monthly: 8_000.0,
-            },
-            ..TermInputs::default()
-        };
+        let offers = one_year_offer(0.0, 8_000.0);
         let t = at_n_star(&levels, &offers, None).unwrap();
         assert_eq!(t.recommended().term, Term::OnDemand);
         let y1 = t.row(Term::OneYear).unwrap();
@@ -642,12 +615,8 @@ mod tests {
     fn cumulative_steps_at_each_upfront() {
         let levels = LevelProfile::flat(1, 500.0, 730.0);
         let offers = TermInputs {
-            one_year: TermOffer {
-                upfront: 60_000.0,
-                monthly: 2_000.0,
-            },
             horizon_months: 24,
-            ..TermInputs::default()
+            ..one_year_offer(60_000.0, 2_000.0)
         };
         let t = at_n_star(&levels, &offers, None).unwrap();
         let y1 = t.row(Term::OneYear).unwrap();

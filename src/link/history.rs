@@ -433,25 +433,20 @@ pub fn trim_to_lookback(series: &UsageSeries, lookback: Lookback) -> UsageSeries
 pub fn trim_history(history: &LinkHistory, lookback: Lookback) -> LinkHistory {
     let series = trim_to_lookback(&history.series, lookback);
     let start = history.series.len() - series.len();
-    let cut = |v: &Vec<f64>| v.get(start..).unwrap_or_default().to_vec();
+    // In place on copies of the types and teams: the hours before `start` go.
+    let cut = |v: &mut Vec<f64>| drop(v.drain(..start.min(v.len())));
+    let mut types = history.types.clone();
+    for t in &mut types {
+        cut(&mut t.values);
+    }
+    let mut teams = history.teams.clone();
+    for t in &mut teams {
+        cut(&mut t.values);
+        t.by_type.iter_mut().for_each(cut);
+    }
     LinkHistory {
-        types: history
-            .types
-            .iter()
-            .map(|t| LinkType {
-                label: t.label.clone(),
-                values: cut(&t.values),
-            })
-            .collect(),
-        teams: history
-            .teams
-            .iter()
-            .map(|t| LinkTeam {
-                name: t.name.clone(),
-                values: cut(&t.values),
-                by_type: t.by_type.iter().map(cut).collect(),
-            })
-            .collect(),
+        types,
+        teams,
         series,
         histogram: history.histogram,
     }
@@ -1211,15 +1206,8 @@ fn push_milli(out: &mut String, m: u64) {
 }
 
 fn push_utc_iso(out: &mut String, t: i64) {
-    let (y, m, d) = crate::core::calendar::civil_from_days(t.div_euclid(86_400));
-    let sec = t.rem_euclid(86_400);
-    let _ = write!(
-        out,
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        sec / 3600,
-        sec % 3600 / 60,
-        sec % 60
-    );
+    crate::core::calendar::write_iso_seconds(out, t);
+    out.push('Z');
 }
 
 #[cfg(test)]
@@ -1626,13 +1614,23 @@ mod tests {
         let mut x: u64 = 0x9e37_79b9;
         for len in 0..200 {
             let mut b = vec![2, (x % 2) as u8, (x % 5) as u8, 0, (x % 10) as u8];
-            for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b.push(x as u8);
-            }
+            push_random(&mut b, &mut x, len);
             let _ = from_binary(&b);
+        }
+    }
+
+    /// The next state of a xorshift64 generator.
+    fn xorshift(x: &mut u64) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+    }
+
+    /// `len` pseudo-random bytes from the generator `x`, pushed onto `b`.
+    fn push_random(b: &mut Vec<u8>, x: &mut u64, len: usize) {
+        for _ in 0..len {
+            xorshift(x);
+            b.push(*x as u8);
         }
     }
 
@@ -1641,12 +1639,7 @@ mod tests {
         let mut x: u64 = 0x1234_5678;
         for len in 0..300 {
             let mut bytes = Vec::with_capacity(len);
-            for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                bytes.push(x as u8);
-            }
+            push_random(&mut bytes, &mut x, len);
             let _ = decode_series(&base64url_encode(&bytes));
             let d = base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bytes, 6));
             let _ = decode_series(&d);
@@ -2256,12 +2249,7 @@ mod tests {
             let mut b = vec![3, 1, (x % 4) as u8, 0];
             put_varint(&mut b, zigzag(START / 3600));
             b.push([0, 2, 3][(x % 3) as usize]);
-            for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b.push(x as u8);
-            }
+            push_random(&mut b, &mut x, len);
             let _ = from_binary(&b);
         }
     }
@@ -2309,9 +2297,7 @@ mod tests {
             };
             let mut sum = 0u64;
             for _ in 0..60 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                xorshift(&mut x);
                 let b = (f64::from(level) * day * busy) as u64;
                 sum += b.saturating_sub(swing / 2) + x % swing;
             }

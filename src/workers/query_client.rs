@@ -15,20 +15,11 @@ use wasm_bindgen::prelude::*;
 
 use crate::format::Lang;
 use crate::web::browser::js_object;
-use crate::workers::reader_client::start_worker;
+use crate::workers::reader_client::{answered_id, next_id, send_to, start_worker, stop, Client};
 use crate::workers::reader_wire::field;
 
 /// The `<meta>` whose `content` is the query worker script's URL.
 pub const META_NAME: &str = "grp-query";
-
-struct Client {
-    worker: web_sys::Worker,
-    /// The worker has said it reads messages; before, messages wait here (in order).
-    ready: bool,
-    waiting: Vec<JsValue>,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::Event)>,
-}
 
 /// What the worker answers: the message, or `None` when it could not be reached.
 type Done = Box<dyn FnOnce(Option<JsValue>)>;
@@ -59,60 +50,24 @@ pub fn ask(
     fields: &[(&str, JsValue)],
     done: impl FnOnce(Option<JsValue>) + 'static,
 ) {
-    let qid = NEXT_ID.with(|n| {
-        n.set(n.get() + 1.0);
-        n.get()
-    });
+    let qid = next_id(&NEXT_ID);
     WAITING.with(|w| w.borrow_mut()[kind as usize] = Some((qid, Box::new(done))));
     let mut all = vec![
         (field::QID, JsValue::from_f64(qid)),
         (field::LANG, JsValue::from_str(lang.code())),
     ];
     all.extend(fields.iter().cloned());
-    send(js_object(&all));
-}
-
-fn send(message: JsValue) {
-    let sent = CLIENT.with(|cell| -> Result<(), String> {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            let (worker, on_message, on_error) = start_worker(META_NAME, on_message, stopped)?;
-            *slot = Some(Client {
-                worker,
-                ready: false,
-                waiting: Vec::new(),
-                _on_message: on_message,
-                _on_error: on_error,
-            });
-        }
-        if let Some(c) = slot.as_mut() {
-            if c.ready {
-                let _ = c.worker.post_message(&message);
-            } else {
-                c.waiting.push(message);
-            }
-        }
-        Ok(())
-    });
-    if sent.is_err() {
+    if send_to(&CLIENT, new_client, js_object(&all)).is_err() {
         fail_all();
     }
 }
 
+fn new_client() -> Result<Client, String> {
+    start_worker(META_NAME, on_message, stopped, false) // every kind's request waits
+}
+
 fn on_message(data: JsValue) {
-    let get = |name: &str| js_sys::Reflect::get(&data, &JsValue::from_str(name)).ok();
-    if get(field::READY).is_some_and(|r| r.is_truthy()) {
-        CLIENT.with(|cell| {
-            if let Some(c) = cell.borrow_mut().as_mut() {
-                c.ready = true;
-                for m in std::mem::take(&mut c.waiting) {
-                    let _ = c.worker.post_message(&m);
-                }
-            }
-        });
-        return;
-    }
-    let Some(qid) = get(field::QID).and_then(|v| v.as_f64()) else {
+    let Some(qid) = answered_id(&CLIENT, &data, field::QID) else {
         return;
     };
     let done = WAITING.with(|w| {
@@ -137,9 +92,6 @@ fn fail_all() {
 
 /// The worker failed: it goes (the next request starts another), what waits fails.
 fn stopped(_detail: String) {
-    if let Some(c) = CLIENT.with(|cell| cell.borrow_mut().take()) {
-        c.worker.terminate();
-        wasm_bindgen_futures::spawn_local(async move { drop(c) });
-    }
+    stop(&CLIENT);
     fail_all();
 }

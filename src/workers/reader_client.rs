@@ -30,13 +30,80 @@ pub enum Source {
 type Progress = Rc<dyn Fn(f64)>;
 type Done = Box<dyn FnOnce(ParseResult)>;
 
-struct Client {
+/// A worker of the page's (the readers', the query writer's), with its handlers.
+pub(crate) struct Client {
     worker: web_sys::Worker,
-    /// The worker has said it reads messages; before, the newest message waits here.
+    /// The worker has said it reads messages; before, messages wait here (in order).
     ready: bool,
-    waiting: Option<JsValue>,
+    waiting: Vec<JsValue>,
+    /// Only the newest waiting message matters (a newer one replaces it).
+    newest_only: bool,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+/// Where a client module keeps its worker (none before the first message, or after it failed).
+pub(crate) type Slot = std::thread::LocalKey<RefCell<Option<Client>>>;
+
+/// The next message number of the counter `n`.
+pub(crate) fn next_id(n: &'static std::thread::LocalKey<std::cell::Cell<f64>>) -> f64 {
+    n.with(|n| {
+        n.set(n.get() + 1.0);
+        n.get()
+    })
+}
+
+/// Send `message` to the worker in `slot`, started with `start` if there is none (sent when
+/// it is ready); `Err` says why there is none.
+pub(crate) fn send_to(
+    slot: &'static Slot,
+    start: fn() -> Result<Client, String>,
+    message: JsValue,
+) -> Result<(), String> {
+    slot.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(start()?);
+        }
+        if let Some(c) = slot.as_mut() {
+            if c.ready {
+                let _ = c.worker.post_message(&message);
+            } else {
+                if c.newest_only {
+                    c.waiting.clear();
+                }
+                c.waiting.push(message);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The number (in its field `id`) of the message `data` of the worker in `slot` answers;
+/// `None` for its "ready" message (what waited for it is then sent) or a message without one.
+pub(crate) fn answered_id(slot: &'static Slot, data: &JsValue, id: &str) -> Option<f64> {
+    let get = |name: &str| js_sys::Reflect::get(data, &JsValue::from_str(name)).ok();
+    if get(field::READY).is_some_and(|r| r.is_truthy()) {
+        slot.with(|cell| {
+            if let Some(c) = cell.borrow_mut().as_mut() {
+                c.ready = true;
+                for m in std::mem::take(&mut c.waiting) {
+                    let _ = c.worker.post_message(&m);
+                }
+            }
+        });
+        return None;
+    }
+    get(id).and_then(|v| v.as_f64())
+}
+
+/// The worker in `slot` failed: it goes (the next message starts another).
+pub(crate) fn stop(slot: &'static Slot) {
+    if let Some(c) = slot.with(|cell| cell.borrow_mut().take()) {
+        c.worker.terminate();
+        // Its handlers go once this one has returned (not while it runs).
+        wasm_bindgen_futures::spawn_local(async move { drop(c) });
+    }
 }
 
 /// The read in progress.
@@ -60,10 +127,7 @@ pub fn read(
     progress: impl Fn(f64) + 'static,
     done: impl FnOnce(ParseResult) + 'static,
 ) {
-    let id = NEXT_ID.with(|n| {
-        n.set(n.get() + 1.0);
-        n.get()
-    });
+    let id = next_id(&NEXT_ID);
     let message = js_object(&[
         (field::ID, JsValue::from_f64(id)),
         (
@@ -82,7 +146,7 @@ pub fn read(
             done: Box::new(done),
         })
     });
-    if let Err(detail) = with_client(|c| send(c, message)) {
+    if let Err(detail) = send_to(&CLIENT, new_client, message) {
         fail(id, detail);
     }
 }
@@ -92,61 +156,26 @@ pub fn cancel() {
     let Some(_) = PENDING.with(|p| p.borrow_mut().take()) else {
         return;
     };
-    let id = NEXT_ID.with(|n| {
-        n.set(n.get() + 1.0);
-        n.get()
-    });
-    let _ = with_client(|c| send(c, js_object(&[(field::ID, JsValue::from_f64(id))])));
-}
-
-fn send(c: &mut Client, message: JsValue) {
-    if c.ready {
-        let _ = c.worker.post_message(&message);
-    } else {
-        c.waiting = Some(message); // only the newest matters
-    }
-}
-
-/// Run `f` on the worker, started if needed; `Err` says why there is none.
-fn with_client(f: impl FnOnce(&mut Client)) -> Result<(), String> {
-    CLIENT.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(new_client()?);
-        }
-        if let Some(c) = slot.as_mut() {
-            f(c);
-        }
-        Ok(())
-    })
+    let id = next_id(&NEXT_ID);
+    let _ = send_to(
+        &CLIENT,
+        new_client,
+        js_object(&[(field::ID, JsValue::from_f64(id))]),
+    );
 }
 
 fn new_client() -> Result<Client, String> {
-    let (worker, on_message, on_error) = start_worker(META_NAME, on_message, stopped)?;
-    Ok(Client {
-        worker,
-        ready: false,
-        waiting: None,
-        _on_message: on_message,
-        _on_error: on_error,
-    })
+    start_worker(META_NAME, on_message, stopped, true) // only the newest read matters
 }
 
 /// A module worker whose script the `<meta name=meta>` names, with its message and error
-/// handlers (kept alive by the caller as long as the worker); `Err` says why there is none.
-#[allow(clippy::type_complexity)]
+/// handlers; `Err` says why there is none.
 pub(crate) fn start_worker(
     meta: &str,
     on_message: fn(JsValue),
     on_error: fn(String),
-) -> Result<
-    (
-        web_sys::Worker,
-        Closure<dyn FnMut(web_sys::MessageEvent)>,
-        Closure<dyn FnMut(web_sys::Event)>,
-    ),
-    String,
-> {
+    newest_only: bool,
+) -> Result<Client, String> {
     let url = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| {
@@ -175,25 +204,21 @@ pub(crate) fn start_worker(
     worker.set_onmessage(Some(message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(error.as_ref().unchecked_ref()));
     worker.set_onmessageerror(Some(error.as_ref().unchecked_ref()));
-    Ok((worker, message, error))
+    Ok(Client {
+        worker,
+        ready: false,
+        waiting: Vec::new(),
+        newest_only,
+        _on_message: message,
+        _on_error: error,
+    })
 }
 
 fn on_message(data: JsValue) {
-    let get = |name: &str| js_sys::Reflect::get(&data, &JsValue::from_str(name)).ok();
-    if get(field::READY).is_some_and(|r| r.is_truthy()) {
-        CLIENT.with(|cell| {
-            if let Some(c) = cell.borrow_mut().as_mut() {
-                c.ready = true;
-                if let Some(m) = c.waiting.take() {
-                    let _ = c.worker.post_message(&m);
-                }
-            }
-        });
-        return;
-    }
-    let Some(id) = get(field::ID).and_then(|v| v.as_f64()) else {
+    let Some(id) = answered_id(&CLIENT, &data, field::ID) else {
         return;
     };
+    let get = |name: &str| js_sys::Reflect::get(&data, &JsValue::from_str(name)).ok();
     if let Some(fraction) = get(field::PROGRESS).and_then(|v| v.as_f64()) {
         // Called outside the borrow: it sets signals, whose effects may start a new read.
         let progress = PENDING.with(|p| {
@@ -234,11 +259,7 @@ fn fail(id: f64, detail: String) {
 
 /// The worker failed: it goes (the next read starts another), the read in progress fails.
 fn stopped(detail: String) {
-    if let Some(c) = CLIENT.with(|cell| cell.borrow_mut().take()) {
-        c.worker.terminate();
-        // Its handlers go once this one has returned (not while it runs).
-        wasm_bindgen_futures::spawn_local(async move { drop(c) });
-    }
+    stop(&CLIENT);
     let id = PENDING.with(|p| p.borrow().as_ref().map(|p| p.id));
     if let Some(id) = id {
         fail(id, detail);

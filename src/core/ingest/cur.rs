@@ -1342,23 +1342,28 @@ mod tests {
 
     #[test]
     fn fixed_point_cells() {
-        assert_eq!(fixed("1"), Ok(SCALE));
-        assert_eq!(fixed("32.7726"), Ok(327_726_000_000));
-        assert_eq!(fixed("0.0000000001"), Ok(1));
-        assert_eq!(fixed("0.00000000005"), Ok(1)); // half away from zero
-        assert_eq!(fixed("0.00000000004"), Ok(0));
-        assert_eq!(fixed("-2.5"), Ok(-25_000_000_000));
-        assert_eq!(fixed("1.5E-4"), Ok(1_500_000));
-        assert_eq!(fixed("1e3"), Ok(1000 * SCALE));
-        assert_eq!(fixed(".5"), Ok(SCALE / 2));
-        assert_eq!(fixed(""), Err(RejectReason::MissingValue));
-        assert_eq!(fixed("abc"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("1.2.3"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("1e"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("NaN"), Err(RejectReason::NotANumber));
-        assert_eq!(fixed("1e30"), Err(RejectReason::TooLarge));
-        assert_eq!(fixed("9".repeat(60).as_str()), Err(RejectReason::TooLarge));
-        assert_eq!(fixed("1e-99999"), Ok(0));
+        let nines = "9".repeat(60);
+        for (cell, want) in [
+            ("1", Ok(SCALE)),
+            ("32.7726", Ok(327_726_000_000)),
+            ("0.0000000001", Ok(1)),
+            ("0.00000000005", Ok(1)), // half away from zero
+            ("0.00000000004", Ok(0)),
+            ("-2.5", Ok(-25_000_000_000)),
+            ("1.5E-4", Ok(1_500_000)),
+            ("1e3", Ok(1000 * SCALE)),
+            (".5", Ok(SCALE / 2)),
+            ("", Err(RejectReason::MissingValue)),
+            ("abc", Err(RejectReason::NotANumber)),
+            ("1.2.3", Err(RejectReason::NotANumber)),
+            ("1e", Err(RejectReason::NotANumber)),
+            ("NaN", Err(RejectReason::NotANumber)),
+            ("1e30", Err(RejectReason::TooLarge)),
+            (nines.as_str(), Err(RejectReason::TooLarge)),
+            ("1e-99999", Ok(0)),
+        ] {
+            assert_eq!(fixed(cell), want, "{cell}");
+        }
     }
 
     #[test]
@@ -1394,22 +1399,15 @@ mod tests {
 
     #[test]
     fn usage_types() {
-        assert_eq!(
-            instance_usage("USE1-BoxUsage:p4d.24xlarge"),
-            Some((false, "p4d.24xlarge"))
-        );
-        assert_eq!(
-            instance_usage("BoxUsage:g5.xlarge"),
-            Some((false, "g5.xlarge"))
-        );
-        assert_eq!(
-            instance_usage("APN1-SpotUsage:g5.xlarge"),
-            Some((true, "g5.xlarge"))
-        );
-        assert_eq!(
-            instance_usage("EU-DedicatedUsage:p3.2xlarge"),
-            Some((false, "p3.2xlarge"))
-        );
+        // The usage type, whether it is spot, the instance type.
+        for (usage, spot, instance) in [
+            ("USE1-BoxUsage:p4d.24xlarge", false, "p4d.24xlarge"),
+            ("BoxUsage:g5.xlarge", false, "g5.xlarge"),
+            ("APN1-SpotUsage:g5.xlarge", true, "g5.xlarge"),
+            ("EU-DedicatedUsage:p3.2xlarge", false, "p3.2xlarge"),
+        ] {
+            assert_eq!(instance_usage(usage), Some((spot, instance)));
+        }
         assert_eq!(instance_usage("USE1-HeavyUsage:p4d.24xlarge"), None);
         assert_eq!(instance_usage("USE1-EBS:VolumeUsage.gp3"), None);
         assert_eq!(instance_usage("USE1-DataTransfer-Out-Bytes"), None);

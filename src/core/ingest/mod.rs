@@ -457,6 +457,20 @@ pub struct ValueColumn {
     pub name: String,
 }
 
+impl ValueColumn {
+    /// The series named `names` (in order of first appearance) as columns.
+    pub(crate) fn series(names: &[String]) -> Vec<ValueColumn> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(field, name)| ValueColumn {
+                field,
+                name: name.clone(),
+            })
+            .collect()
+    }
+}
+
 /// What was used as GPUs busy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ColumnUse {

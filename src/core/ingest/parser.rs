@@ -14,7 +14,7 @@ use super::resample::{
     hourly, hourly_typed, jobs, jobs_typed, rows_typed, sort_and_collapse, RowTable, Sample,
     TypedHourly,
 };
-use super::split::{split_fields, split_fields_with};
+use super::split::{is_comment, split_fields};
 use super::teams::{from_entries, pick, series_means, teams_of, Groups, TeamSource, TeamTable};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, OrderEvidence, Ts, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable, TypedSeries};
@@ -788,11 +788,6 @@ fn query_answer(header: &str) -> Option<QueryAnswer> {
     (names == plain || names == teams).then_some(kind)
 }
 
-fn is_comment(t: &str) -> bool {
-    let b = t.as_bytes();
-    b.first() == Some(&b'#') || (b.len() >= 2 && b[0] == b'/' && b[1] == b'/')
-}
-
 fn is_garbage(c: char) -> bool {
     (c.is_control() && c != '\t' && c != '\r' && c != '\n') || c == '\u{FFFD}'
 }
@@ -1029,29 +1024,19 @@ impl Rows {
         opts: &ParseOptions,
         skipped: &mut usize,
     ) {
-        if overflow {
-            self.report.reject(no, RejectReason::LineTooLong, l);
+        let header = (self.layout.header_line.as_deref(), &mut self.header_seen);
+        let Some(t) = self.report.record(
+            no,
+            l,
+            overflow,
+            header,
+            self.layout.delimiter,
+            no_quotes,
+            &mut self.fields,
+            skipped,
+        ) else {
             return;
-        }
-        let t = fast_trim_inlined(l);
-        if t.is_empty() {
-            return;
-        }
-        if is_comment(t) {
-            *skipped += 1;
-            return;
-        }
-        if self.layout.header_line.as_deref() == Some(t) {
-            if self.header_seen {
-                *skipped += 1;
-            }
-            self.header_seen = true;
-            return;
-        }
-        if !split_fields_with(t, self.layout.delimiter, no_quotes, &mut self.fields) {
-            self.report.reject(no, RejectReason::TooManyColumns, t);
-            return;
-        }
+        };
         // Matched here, not passed to `ParseReport::count_row`: that grew the readers' worker
         // by 0.4 KB gzip (measured in session 23; the CSV reader is its hottest loop).
         match self.read_row(t, opts) {
@@ -1520,15 +1505,7 @@ impl Rows {
             r.busy_threshold_percent = Some(opts.busy_threshold_percent);
         }
         if matches!(lay.mode, Mode::Pivot { .. } | Mode::Nvidia { .. }) {
-            r.columns = self
-                .names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| ValueColumn {
-                    field: i,
-                    name: n.clone(),
-                })
-                .collect();
+            r.columns = ValueColumn::series(&self.names);
             r.used = opts.column.for_series(r.columns.len())?;
         }
         if r.rows_read == 0 {

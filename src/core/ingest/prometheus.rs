@@ -818,15 +818,7 @@ impl Collector {
         if self.answer {
             report.query_answer = Some(QueryAnswer::Prometheus);
         }
-        report.columns = self
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| ValueColumn {
-                field: i,
-                name: name.clone(),
-            })
-            .collect();
+        report.columns = ValueColumn::series(&self.names);
         report.used = self.opts.column.for_series(report.columns.len().max(1))?;
         match self.mode {
             Some(Mode::Busy { .. }) | Some(Mode::Requests) => self.finish_steps(report),
@@ -844,43 +836,28 @@ impl Collector {
         }
         let type_label = type_label_of(self.type_vals.iter());
         if let Some(li) = type_label {
-            report.type_source = Some(TypeSource::Label(TYPE_LABELS[li].to_string()));
-            let mut table = TypeTable::default();
-            let sub_type: Vec<u16> = self
-                .type_vals
-                .iter()
-                .map(|tv| table.intern(tv[li].as_deref().unwrap_or("")).unwrap_or(0))
-                .collect();
-            let mut present = vec![false; table.len()];
+            let mut used = vec![false; self.type_vals.len()];
             for x in &samples {
-                present[usize::from(sub_type[x.col as usize])] = true;
+                used[x.col as usize] = true;
             }
-            match table.select(&present) {
-                Ok(order) => {
-                    let pos = positions(&order, table.len());
-                    let col_type: Vec<u8> = sub_type.iter().map(|&t| pos[usize::from(t)]).collect();
-                    let dups = sort_and_collapse(&mut samples, self.sorted);
-                    let off = opts.utc_offset_minutes;
-                    let h =
-                        hourly_typed(&samples[..], dups, &col_type, order.len(), off, opts.gaps)?;
-                    h.total.fill_report(&mut report);
-                    let teams = self.values_teams(
-                        &samples,
-                        &h.total.timeline,
-                        Some(&col_type),
-                        order.len(),
-                    );
-                    let zone = opts.zone();
-                    let types = typed_series(&table, &order, h.types, Some(&h.total.starts), &zone);
-                    let series = hourly_series(opts, h.total.values, h.total.starts);
-                    return Ok(Parsed {
-                        teams,
-                        series,
-                        report,
-                        types,
-                    });
-                }
-                Err(too_many) => report.too_many_types = Some(too_many),
+            if let Some((table, order, col_type)) =
+                label_types(&mut report, &self.type_vals, &used, li)
+            {
+                let dups = sort_and_collapse(&mut samples, self.sorted);
+                let off = opts.utc_offset_minutes;
+                let h = hourly_typed(&samples[..], dups, &col_type, order.len(), off, opts.gaps)?;
+                h.total.fill_report(&mut report);
+                let teams =
+                    self.values_teams(&samples, &h.total.timeline, Some(&col_type), order.len());
+                let zone = opts.zone();
+                let types = typed_series(&table, &order, h.types, Some(&h.total.starts), &zone);
+                let series = hourly_series(opts, h.total.values, h.total.starts);
+                return Ok(Parsed {
+                    teams,
+                    series,
+                    report,
+                    types,
+                });
             }
         }
         let h = hourly(
@@ -927,26 +904,15 @@ impl Collector {
         let mut typed = None;
         if let Some(li) = type_label_of(self.counted.iter().map(|&g| &self.groups[usize::from(g)]))
         {
-            report.type_source = Some(TypeSource::Label(TYPE_LABELS[li].to_string()));
-            let mut table = TypeTable::default();
-            let sub: Vec<u16> = self
-                .groups
-                .iter()
-                .map(|tv| table.intern(tv[li].as_deref().unwrap_or("")).unwrap_or(0))
-                .collect();
-            let mut present = vec![false; table.len()];
+            let mut used = vec![false; self.groups.len()];
             for &g in &self.counted {
-                present[usize::from(sub[usize::from(g)])] = true;
+                used[usize::from(g)] = true;
             }
-            match table.select(&present) {
-                Ok(order) => {
-                    let pos = positions(&order, table.len());
-                    for (g, t) in group_type.iter_mut().enumerate() {
-                        *t = pos[usize::from(sub[g])];
-                    }
-                    typed = Some((table, order));
-                }
-                Err(too_many) => report.too_many_types = Some(too_many),
+            if let Some((table, order, set_type)) =
+                label_types(&mut report, &self.groups, &used, li)
+            {
+                group_type = set_type;
+                typed = Some((table, order));
             }
         }
         let ntypes = typed.as_ref().map_or(1, |(_, o)| o.len().max(1));
@@ -1111,6 +1077,39 @@ impl Collector {
         }
         let series = from_entries(&entries, tl, &groups.list, ntypes, &table);
         Some(teams_of(source, choices, series))
+    }
+}
+
+/// The types the label `li` names in the label sets (the series', or the groups') that
+/// `used` marks: their table, the chosen order and each set's place in it (`u8::MAX`: a type
+/// left out); `None` with too many types (the report says so). The report says where the
+/// types came from.
+fn label_types(
+    report: &mut ParseReport,
+    sets: &[Vec<Option<String>>],
+    used: &[bool],
+    li: usize,
+) -> Option<(TypeTable, Vec<u16>, Vec<u8>)> {
+    report.type_source = Some(TypeSource::Label(TYPE_LABELS[li].to_string()));
+    let mut table = TypeTable::default();
+    let sub: Vec<u16> = sets
+        .iter()
+        .map(|tv| table.intern(tv[li].as_deref().unwrap_or("")).unwrap_or(0))
+        .collect();
+    let mut present = vec![false; table.len()];
+    for (&t, _) in sub.iter().zip(used).filter(|(_, &u)| u) {
+        present[usize::from(t)] = true;
+    }
+    match table.select(&present) {
+        Ok(order) => {
+            let pos = positions(&order, table.len());
+            let set_type = sub.iter().map(|&t| pos[usize::from(t)]).collect();
+            Some((table, order, set_type))
+        }
+        Err(too_many) => {
+            report.too_many_types = Some(too_many);
+            None
+        }
     }
 }
 

@@ -16,7 +16,6 @@
 
 use super::number::{fast_trim, parse_number, MAX_VALUE};
 use super::resample::{jobs, jobs_typed};
-use super::split::split_fields_with;
 use super::teams::{from_jobs, pick, teams_of, TeamSource, TeamTable, NO_TEAM};
 use super::timestamp::{parse_datetime, parse_epoch, parse_excel, TsError};
 use super::types::{positions, typed_series, TypeSource, TypeTable};
@@ -382,29 +381,22 @@ impl SacctRows {
         no_quotes: bool,
         skipped: &mut usize,
     ) {
-        if overflow {
-            self.report.reject(no, RejectReason::LineTooLong, l);
+        let header = (
+            Some(self.layout.header_line.as_str()),
+            &mut self.header_seen,
+        );
+        let Some(t) = self.report.record(
+            no,
+            l,
+            overflow,
+            header,
+            Delimiter::Pipe,
+            no_quotes,
+            &mut self.fields,
+            skipped,
+        ) else {
             return;
-        }
-        let t = fast_trim(l);
-        if t.is_empty() {
-            return;
-        }
-        if t.starts_with('#') || t.starts_with("//") {
-            *skipped += 1;
-            return;
-        }
-        if t == self.layout.header_line {
-            if self.header_seen {
-                *skipped += 1;
-            }
-            self.header_seen = true;
-            return;
-        }
-        if !split_fields_with(t, Delimiter::Pipe, no_quotes, &mut self.fields) {
-            self.report.reject(no, RejectReason::TooManyColumns, t);
-            return;
-        }
+        };
         let read = self.read(t);
         self.report.count_row(no, t, read);
     }

@@ -1,6 +1,7 @@
 //! Splitting a line into field byte ranges (reused buffer, no allocation per line).
 
-use super::Delimiter;
+use super::number::fast_trim_inlined;
+use super::{Delimiter, ParseReport, RejectReason};
 
 /// More fields than this on one line: the line is rejected (bounded memory).
 pub(crate) const MAX_FIELDS: usize = 256;
@@ -15,6 +16,57 @@ impl Delimiter {
             Delimiter::FullWidthComma => "，".as_bytes(),
             Delimiter::Whitespace | Delimiter::None => b"",
         }
+    }
+}
+
+/// A comment line (`#` or `//` first).
+pub(crate) fn is_comment(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.first() == Some(&b'#') || (b.len() >= 2 && b[0] == b'/' && b[1] == b'/')
+}
+
+impl ParseReport {
+    /// Line `no` of a table (the parser's rows, `sacct`'s): its trimmed text, with its fields
+    /// split into `fields`; `None` where it holds no record: too long or with too many fields
+    /// (rejected), blank, a comment or the header line written again (skipped, counted in
+    /// `skipped`). `header`: the header line, and whether it was met already.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn record<'a>(
+        &mut self,
+        no: usize,
+        l: &'a str,
+        overflow: bool,
+        header: (Option<&str>, &mut bool),
+        delim: Delimiter,
+        no_quotes: bool,
+        fields: &mut Vec<(usize, usize)>,
+        skipped: &mut usize,
+    ) -> Option<&'a str> {
+        if overflow {
+            self.reject(no, RejectReason::LineTooLong, l);
+            return None;
+        }
+        let t = fast_trim_inlined(l);
+        if t.is_empty() {
+            return None;
+        }
+        if is_comment(t) {
+            *skipped += 1;
+            return None;
+        }
+        let (header_line, header_seen) = header;
+        if header_line == Some(t) {
+            if *header_seen {
+                *skipped += 1;
+            }
+            *header_seen = true;
+            return None;
+        }
+        if !split_fields_with(t, delim, no_quotes, fields) {
+            self.reject(no, RejectReason::TooManyColumns, t);
+            return None;
+        }
+        Some(t)
     }
 }
 

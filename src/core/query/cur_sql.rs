@@ -515,22 +515,14 @@ mod tests {
 
     #[test]
     fn the_tag_columns() {
-        assert_eq!(
-            legacy_tag_column("team").unwrap(),
-            "resource_tags_user_team"
-        );
-        assert_eq!(
-            legacy_tag_column("Cost Center").unwrap(),
-            "resource_tags_user_cost_center"
-        );
-        assert_eq!(
-            legacy_tag_column("user:team").unwrap(),
-            "resource_tags_user_team"
-        );
-        assert_eq!(
-            legacy_tag_column("resource_tags_user_team").unwrap(),
-            "resource_tags_user_team"
-        );
+        for (tag, column) in [
+            ("team", "resource_tags_user_team"),
+            ("Cost Center", "resource_tags_user_cost_center"),
+            ("user:team", "resource_tags_user_team"),
+            ("resource_tags_user_team", "resource_tags_user_team"),
+        ] {
+            assert_eq!(legacy_tag_column(tag).unwrap(), column);
+        }
         assert_eq!(legacy_tag_column(" "), Err(QueryError::BadTeam(" ".into())));
         assert_eq!(cur2_tag_key("team").unwrap(), "user_team");
         assert_eq!(cur2_tag_key("user_team").unwrap(), "user_team");

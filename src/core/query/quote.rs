@@ -175,36 +175,25 @@ mod tests {
     fn hostile_text_stays_one_literal() {
         for s in HOSTILE {
             let clean: String = s.chars().filter(|&c| c != '\0').collect();
-            assert_eq!(
-                unquote_doubled(&sql_literal(s), '\'').as_deref(),
-                Some(&*clean)
-            );
-            assert_eq!(
-                unquote_doubled(&sql_ident(s), '"').as_deref(),
-                Some(&*clean)
-            );
-            assert_eq!(
-                unquote_doubled(&mysql_ident(s), '`').as_deref(),
-                Some(&*clean)
-            );
+            // Each quoting, the quote it uses and how its reader unquotes it.
+            type Quoting = (fn(&str) -> String, char, fn(&str, char) -> Option<String>);
+            let quotings: [Quoting; 6] = [
+                (sql_literal, '\'', unquote_doubled),
+                (sql_ident, '"', unquote_doubled),
+                (mysql_ident, '`', unquote_doubled),
+                (bigquery_literal, '\'', unquote_escaped),
+                (bigquery_ident, '`', unquote_escaped),
+                (promql_string, '"', unquote_escaped),
+            ];
+            for (quoting, quote, unquote) in quotings {
+                assert_eq!(unquote(&quoting(s), quote).as_deref(), Some(&*clean));
+            }
             let hex = mysql_literal_strict(s);
             assert!(
                 hex[11..hex.len() - 1]
                     .bytes()
                     .all(|b| b.is_ascii_hexdigit()),
                 "{hex}"
-            );
-            assert_eq!(
-                unquote_escaped(&bigquery_literal(s), '\'').as_deref(),
-                Some(&*clean)
-            );
-            assert_eq!(
-                unquote_escaped(&bigquery_ident(s), '`').as_deref(),
-                Some(&*clean)
-            );
-            assert_eq!(
-                unquote_escaped(&promql_string(s), '"').as_deref(),
-                Some(&*clean)
             );
             // The shell word: '…' pieces joined by \' — no unquoted character but \'.
             let w = shell_word(s);
