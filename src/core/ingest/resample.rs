@@ -235,75 +235,48 @@ pub(crate) fn hourly(
         hours = filled;
     }
 
-    let keys: Vec<i64> = hours.iter().map(|h| h.0).collect();
-    out.gaps_for(&keys, off, policy)?;
+    // Gaps.
+    let mut missing: u64 = 0;
+    for w in hours.windows(2) {
+        let d = (w[1].0 - w[0].0 - 1) as u64;
+        if d > 0 {
+            missing += d;
+            if out.gaps.len() < MAX_LISTED_GAPS {
+                out.gaps.push(Gap {
+                    start: hour_start_s(w[0].0 + 1, off),
+                    hours: d as usize,
+                });
+            }
+        }
+    }
+    out.missing_hours = usize::try_from(missing).unwrap_or(usize::MAX);
+    let produced = match policy {
+        GapPolicy::Exclude => hours.len() as u64,
+        GapPolicy::Zero => hours.len() as u64 + missing,
+    };
+    if produced > MAX_HOURS as u64 {
+        return Err(too_many(produced));
+    }
+    out.values.reserve(produced as usize);
+    out.starts.reserve(produced as usize);
+    out.timeline.src.reserve(produced as usize);
     let mut prev_k: Option<i64> = None;
     for (&(k, v), &from) in hours.iter().zip(&src) {
-        out.fill_gap(policy, prev_k, k, off);
-        out.push(k, off, clean(v), from);
+        if policy == GapPolicy::Zero {
+            if let Some(p) = prev_k {
+                for kk in p + 1..k {
+                    out.values.push(0.0);
+                    out.starts.push(hour_start_s(kk, off));
+                    out.timeline.src.push(NO_SOURCE);
+                }
+            }
+        }
+        out.values.push(clean(v));
+        out.starts.push(hour_start_s(k, off));
+        out.timeline.src.push(from);
         prev_k = Some(k);
     }
     Ok(out)
-}
-
-impl Hourly {
-    /// The gaps between the hours of `keys` (missing hours, the first [`MAX_LISTED_GAPS`]
-    /// runs), and room for the hours `policy` produces from them: how many (too many: the
-    /// error).
-    fn gaps_for(
-        &mut self,
-        keys: &[i64],
-        off: i32,
-        policy: GapPolicy,
-    ) -> Result<usize, IngestError> {
-        let mut missing: u64 = 0;
-        for w in keys.windows(2) {
-            let d = (w[1] - w[0] - 1) as u64;
-            if d > 0 {
-                missing += d;
-                if self.gaps.len() < MAX_LISTED_GAPS {
-                    self.gaps.push(Gap {
-                        start: hour_start_s(w[0] + 1, off),
-                        hours: d as usize,
-                    });
-                }
-            }
-        }
-        self.missing_hours = usize::try_from(missing).unwrap_or(usize::MAX);
-        let produced = match policy {
-            GapPolicy::Exclude => keys.len() as u64,
-            GapPolicy::Zero => keys.len() as u64 + missing,
-        };
-        if produced > MAX_HOURS as u64 {
-            return Err(too_many(produced));
-        }
-        let produced = produced as usize;
-        self.values.reserve(produced);
-        self.starts.reserve(produced);
-        self.timeline.src.reserve(produced);
-        Ok(produced)
-    }
-
-    /// With [`GapPolicy::Zero`], the hours after `prev` and before `k`, 0 GPUs busy and from
-    /// no sample: how many.
-    fn fill_gap(&mut self, policy: GapPolicy, prev: Option<i64>, k: i64, off: i32) -> i64 {
-        match prev {
-            Some(p) if policy == GapPolicy::Zero => {
-                for kk in p + 1..k {
-                    self.push(kk, off, 0.0, NO_SOURCE);
-                }
-                k - p - 1
-            }
-            _ => 0,
-        }
-    }
-
-    /// Hour `k` (a key in the offset `off`): `v` GPUs busy, from the samples' hour `src`.
-    fn push(&mut self, k: i64, off: i32, v: f64, src: u32) {
-        self.values.push(v);
-        self.starts.push(hour_start_s(k, off));
-        self.timeline.src.push(src);
-    }
 }
 
 /// Finite and non-negative (tiny negative rounding residue becomes 0).
@@ -743,26 +716,47 @@ pub(crate) fn hourly_typed<O: Ordered + ?Sized>(
         (keys, vals, masks, src) = (k2, v2, m2, s2);
     }
 
+    let (missing, gaps) = list_gaps(&keys, off);
+    out.total.missing_hours = usize::try_from(missing).unwrap_or(usize::MAX);
+    out.total.gaps = gaps;
+    let produced = match policy {
+        GapPolicy::Exclude => keys.len() as u64,
+        GapPolicy::Zero => keys.len() as u64 + missing,
+    };
+    if produced > MAX_HOURS as u64 {
+        return Err(too_many(produced));
+    }
+    let produced = produced as usize;
     let h = &mut out.total;
-    let produced = h.gaps_for(&keys, off, policy)?;
+    h.values.reserve(produced);
+    h.starts.reserve(produced);
+    h.timeline.src.reserve(produced);
     for t in &mut out.types {
         t.values.reserve(produced);
     }
     let mut prev_k: Option<i64> = None;
     for (i, &k) in keys.iter().enumerate() {
-        let filled = h.fill_gap(policy, prev_k, k, off);
-        for t in &mut out.types {
-            for _ in 0..filled {
-                t.push(0.0, false);
+        if policy == GapPolicy::Zero {
+            if let Some(p) = prev_k {
+                for kk in p + 1..k {
+                    h.values.push(0.0);
+                    h.starts.push(hour_start_s(kk, off));
+                    h.timeline.src.push(NO_SOURCE);
+                    for t in &mut out.types {
+                        t.push(0.0, false);
+                    }
+                }
             }
         }
+        h.timeline.src.push(src[i]);
         let mut total = 0.0;
         for (t, th) in out.types.iter_mut().enumerate() {
             let v = clean(vals[i * ntypes + t]);
             total += v;
             th.push(v, masks[i] & (1 << t) != 0);
         }
-        h.push(k, off, clean(total), src[i]);
+        h.values.push(clean(total));
+        h.starts.push(hour_start_s(k, off));
         prev_k = Some(k);
     }
     let outside = match policy {
@@ -773,6 +767,25 @@ pub(crate) fn hourly_typed<O: Ordered + ?Sized>(
         t.gap_hours = outside + t.no_data.iter().map(|r| r.len()).sum::<usize>();
     }
     Ok(out)
+}
+
+/// Missing hours between consecutive hour keys, and the first [`MAX_LISTED_GAPS`] runs.
+fn list_gaps(keys: &[i64], off: i32) -> (u64, Vec<Gap>) {
+    let mut missing: u64 = 0;
+    let mut gaps = Vec::new();
+    for w in keys.windows(2) {
+        let d = (w[1] - w[0] - 1) as u64;
+        if d > 0 {
+            missing += d;
+            if gaps.len() < MAX_LISTED_GAPS {
+                gaps.push(Gap {
+                    start: hour_start_s(w[0] + 1, off),
+                    hours: d as usize,
+                });
+            }
+        }
+    }
+    (missing, gaps)
 }
 
 /// Typed jobs (`types[i]` = the type of `jobs[i]`, `< ntypes`): [`jobs`] per type, on the
