@@ -193,19 +193,6 @@ pub fn non_negative(field: Field, value: f64, max: f64) -> Result<f64, InputErro
     Ok(value)
 }
 
-/// Validate a whole count from `min` to `max`.
-pub fn count_in(field: Field, value: u32, min: u32, max: u32) -> Result<u32, InputError> {
-    if value < min {
-        let min = f64::from(min);
-        return Err(InputError::new(field, Problem::TooSmall { min }));
-    }
-    if value > max {
-        let max = f64::from(max);
-        return Err(InputError::new(field, Problem::TooLarge { max }));
-    }
-    Ok(value)
-}
-
 /// Validate a count: a finite whole number from 0 to `max`.
 pub fn whole(field: Field, value: f64, max: f64) -> Result<f64, InputError> {
     let v = non_negative(field, value, max)?;

@@ -11,7 +11,7 @@
 //! equivalent *on/off* profile: G GPUs all busy for h hours of an H-hour month and idle
 //! otherwise (see `docs/formulas.md` § "Without a history").
 
-use super::error::{count_in, non_negative, Field, InputError, Problem};
+use super::error::{non_negative, Field, InputError, Problem};
 use super::series::UsageSeries;
 use crate::core::calendar::{civil_from_days, weekday};
 
@@ -73,9 +73,27 @@ impl ProfileSettings {
     /// Validate: lookback 1..=3650 days, 0 <= start < end <= 24.
     pub fn validate(&self) -> Result<(), InputError> {
         if let Lookback::Days(d) = self.lookback {
-            count_in(Field::UsageHistory, d, 1, MAX_LOOKBACK_DAYS)?;
+            if d == 0 {
+                return Err(InputError::new(
+                    Field::UsageHistory,
+                    Problem::TooSmall { min: 1.0 },
+                ));
+            }
+            if d > MAX_LOOKBACK_DAYS {
+                return Err(InputError::new(
+                    Field::UsageHistory,
+                    Problem::TooLarge {
+                        max: MAX_LOOKBACK_DAYS as f64,
+                    },
+                ));
+            }
         }
-        count_in(Field::BandHours, self.day_end_hour, 0, 24)?;
+        if self.day_end_hour > 24 {
+            return Err(InputError::new(
+                Field::BandHours,
+                Problem::TooLarge { max: 24.0 },
+            ));
+        }
         if self.day_start_hour >= self.day_end_hour {
             return Err(InputError::new(
                 Field::BandHours,

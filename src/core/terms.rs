@@ -19,7 +19,7 @@
 //! pay back within it (on demand always qualifies); ties go to the shorter commitment.
 
 use super::commitment::monthly_cost;
-use super::error::{count_in, non_negative, Field, InputError};
+use super::error::{non_negative, Field, InputError, Problem};
 use super::money::Money;
 use super::prices::Prices;
 use super::profile::LevelProfile;
@@ -247,7 +247,33 @@ pub fn term_price(v: f64) -> Result<f64, InputError> {
 
 /// Validate the horizon (1..=120 months; the field and the engine share this check).
 pub fn horizon(months: u32) -> Result<u32, InputError> {
-    count_in(Field::Horizon, months, 1, MAX_HORIZON_MONTHS)
+    if months == 0 {
+        return Err(InputError::new(
+            Field::Horizon,
+            Problem::TooSmall { min: 1.0 },
+        ));
+    }
+    if months > MAX_HORIZON_MONTHS {
+        return Err(InputError::new(
+            Field::Horizon,
+            Problem::TooLarge {
+                max: f64::from(MAX_HORIZON_MONTHS),
+            },
+        ));
+    }
+    Ok(months)
+}
+
+fn months_left(months: u32) -> Result<u32, InputError> {
+    if months > MAX_HORIZON_MONTHS {
+        return Err(InputError::new(
+            Field::MonthsLeft,
+            Problem::TooLarge {
+                max: f64::from(MAX_HORIZON_MONTHS),
+            },
+        ));
+    }
+    Ok(months)
 }
 
 /// The 3-day waterline w₃ = #{k : O₃(k) ≥ (1 − q)·T₃}: GPUs busy at least (1 − q) of the
@@ -298,7 +324,7 @@ pub fn terms(
     drop_level: Option<u32>,
 ) -> Result<Terms, InputError> {
     let horizon_months = horizon(offers.horizon_months)?;
-    let left = count_in(Field::MonthsLeft, offers.months_left, 0, MAX_HORIZON_MONTHS)?;
+    let left = months_left(offers.months_left)?;
     let h = horizon_months.saturating_sub(left);
     let on_demand_row = monthly_cost(levels, prices, 0);
     let all_on_demand = on_demand_row.total;
