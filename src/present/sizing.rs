@@ -156,7 +156,7 @@ mod tests {
     use crate::core::commitment::commitment;
     use crate::core::error::{Field, Problem};
     use crate::core::money::Money;
-    use crate::core::prices::Prices;
+    use crate::core::prices::example_prices;
     use crate::core::profile::{profile, ProfileSettings};
     use crate::core::series::UsageSeries;
     use crate::core::sizing::sizing_table;
@@ -168,7 +168,7 @@ mod tests {
     ) {
         // u = [0, 1.5, 3, 2.25], P = 9 000, r = 25, H = 730 (core::sizing's hand example):
         // T = 4, H/T = 182.5; N* = 2 (H* = 9 000 / 25 = 360 h).
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
+        let prices = example_prices();
         let s = UsageSeries::from_values(vec![0.0, 1.5, 3.0, 2.25]);
         let p = profile(&s, &ProfileSettings::default()).unwrap();
         let w = waterline(&p, 5.0).unwrap();
