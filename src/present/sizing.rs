@@ -217,9 +217,10 @@ mod tests {
         assert_eq!(avg.coverage, "81.5 %");
         assert_eq!(avg.saving_vs_on_demand, "¥7,093.75");
         assert_eq!(avg.saving_vs_peak, "¥3,296.87");
-        assert_eq!(en.rows[1].testid, "sizing-waterline");
-        assert_eq!(en.rows[1].fixed_utilization, "—");
-        assert_eq!(en.rows[1].saving_vs_peak, "-¥3,796.88");
+        let wl = &en.rows[1];
+        assert_eq!(wl.testid, "sizing-waterline");
+        assert_eq!(wl.fixed_utilization, "—");
+        assert_eq!(wl.saving_vs_peak, "-¥3,796.88");
         assert_eq!(
             en.extremes,
             "All on demand: ¥30,796.88 · all monthly at the peak: ¥27,000.00"
