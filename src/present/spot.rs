@@ -257,6 +257,15 @@ mod tests {
         }
     }
 
+    /// λ = 1/h, R = 2 h: reclaimed every hour, two hours to restart.
+    fn reclaimed_hourly() -> PlanInputs {
+        PlanInputs {
+            interruption_rate: 1.0,
+            restart_hours: 2.0,
+            ..PlanInputs::default()
+        }
+    }
+
     /// λ = 0: never reclaimed.
     fn never_reclaimed() -> PlanInputs {
         PlanInputs {
@@ -343,10 +352,8 @@ mod tests {
     #[test]
     fn costs_more_than_on_demand_and_never_reclaimed() {
         let i = PlanInputs {
-            interruption_rate: 1.0,
             checkpoint_save_hours: 0.5,
-            restart_hours: 2.0,
-            ..PlanInputs::default()
+            ..reclaimed_hourly()
         };
         let v = with_checkpoints(Lang::En, "¥", &i);
         assert_eq!(v.verdict, None);
@@ -393,12 +400,7 @@ mod tests {
         assert_eq!(zh.hours.text, "8.72 小时");
 
         // λ = 1: 3 × (e^8 − 1) = 8939.87 h, 8 × that = 71 518.99 > 200.00: the warning.
-        let i = PlanInputs {
-            interruption_rate: 1.0,
-            restart_hours: 2.0,
-            ..PlanInputs::default()
-        };
-        let zh = without_checkpoints(Lang::Zh, &i);
+        let zh = without_checkpoints(Lang::Zh, &reclaimed_hourly());
         assert_eq!(zh.cost.value, "71518.99");
         assert_eq!(
             zh.warning.as_deref(),
