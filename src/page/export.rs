@@ -643,6 +643,13 @@ mod tests {
     use crate::core::plan::plan;
     use crate::core::review::ReviewMonthInput;
 
+    /// Each of `parts` is in `text`.
+    fn assert_has(text: &str, parts: &[&str]) {
+        for part in parts {
+            assert!(text.contains(part), "{part:?} not in:\n{text}");
+        }
+    }
+
     /// The worked example of § 15 in both exports.
     #[test]
     fn exports_carry_the_term_table() {
@@ -654,17 +661,13 @@ mod tests {
         };
         let out = plan(&inputs);
         let md = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=2");
-        assert!(
-            md.contains("**Commit 1 GPU for 1 year, all upfront, run the rest on demand"),
-            "{md}"
-        );
-        assert!(
-            md.contains("| 1 year, all upfront (recommended) | ¥7,500.00 | 1 | ¥7,500.00 | ¥5,000.00 | 8 | ¥90,000.00 |"),
-            "{md}"
-        );
-        assert!(
-            md.contains("| Monthly | ¥9,000.00 | 1 | ¥9,000.00 | ¥3,500.00 | 1 | ¥108,000.00 |"),
-            "{md}"
+        assert_has(
+            &md,
+            &[
+                "**Commit 1 GPU for 1 year, all upfront, run the rest on demand",
+                "| 1 year, all upfront (recommended) | ¥7,500.00 | 1 | ¥7,500.00 | ¥5,000.00 | 8 | ¥90,000.00 |",
+                "| Monthly | ¥9,000.00 | 1 | ¥9,000.00 | ¥3,500.00 | 1 | ¥108,000.00 |",
+            ],
         );
         let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=2");
         assert!(zh.contains("| 包年（全预付）（推荐） |"), "{zh}");
@@ -692,11 +695,16 @@ mod tests {
             "¥",
             "https://x.test/?v=1",
         );
-        assert!(md.contains("**Commit no GPU monthly"), "{md}");
-        assert!(md.contains("¥13,359.11"), "{md}");
-        assert!(md.contains("Break-even: **360 hours per month**"), "{md}");
-        assert!(md.contains("| Cost-optimal N* | 0 |"), "{md}");
-        assert!(md.contains("Budget split:"), "{md}");
+        assert_has(
+            &md,
+            &[
+                "**Commit no GPU monthly",
+                "¥13,359.11",
+                "Break-even: **360 hours per month**",
+                "| Cost-optimal N* | 0 |",
+                "Budget split:",
+            ],
+        );
         assert!(
             md.ends_with("Open the plan: <https://x.test/?v=1>\n"),
             "{md}"
@@ -730,16 +738,13 @@ mod tests {
         let mut out = plan(&inputs);
         out.growth = Some(crate::core::plan::plan_growth(&inputs, None, &out));
         let md = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=4");
-        assert!(
-            md.contains("\n### Growth over the horizon\n\nGrowth used: +10 % a month, as typed.\n"),
-            "{md}"
-        );
-        assert!(md.contains("| The ladder (recommended) | 11 first, 17 by month 6 | ¥708,326.97 | ¥48,000.00 | ¥70,344.90 |\n"), "{md}");
-        assert!(
-            md.contains(
-                "| now | +11 | 1 year | ¥528,000.00 |\n| month 1 | +1 | monthly | ¥45,000.00 |\n"
-            ),
-            "{md}"
+        assert_has(
+            &md,
+            &[
+                "\n### Growth over the horizon\n\nGrowth used: +10 % a month, as typed.\n",
+                "| The ladder (recommended) | 11 first, 17 by month 6 | ¥708,326.97 | ¥48,000.00 | ¥70,344.90 |\n",
+                "| now | +11 | 1 year | ¥528,000.00 |\n| month 1 | +1 | monthly | ¥45,000.00 |\n",
+            ],
         );
         let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=4");
         assert!(
@@ -760,17 +765,16 @@ mod tests {
         let md = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=1");
         // Prices and usage always (5), then what differs: the interval and the idle time (in
         // minutes, as the field shows it); 61 - 5 - 2 others at their defaults.
-        assert!(
-            md.contains("\n### Inputs\n\n- Monthly price per GPU: 9000\n"),
-            "{md}"
+        assert_has(
+            &md,
+            &[
+                "\n### Inputs\n\n- Monthly price per GPU: 9000\n",
+                "- Spot price per GPU-hour: 6.5\n",
+                "- Checkpoint interval (hours): 2\n",
+                "- Idle time before auto-stop (minutes): 15\n",
+                "- 56 other inputs at their defaults",
+            ],
         );
-        assert!(md.contains("- Spot price per GPU-hour: 6.5\n"), "{md}");
-        assert!(md.contains("- Checkpoint interval (hours): 2\n"), "{md}");
-        assert!(
-            md.contains("- Idle time before auto-stop (minutes): 15\n"),
-            "{md}"
-        );
-        assert!(md.contains("- 56 other inputs at their defaults"), "{md}");
         let zh = markdown(Lang::Zh, &inputs, &out, None, "¥", "https://x.test/?v=1");
         assert!(zh.contains("- 自动关机前的闲置时间（分钟）：15\n"), "{zh}");
     }
@@ -854,28 +858,19 @@ mod tests {
             "¥",
             "https://x.test/?v=2",
         );
-        // The answer is the fleet's: 163 250 a month, 207 500 − 163 250 = 44 250 saved (21.3 %).
-        assert!(
-            md.contains("**Commit 3 × A100 and 1 × H100 monthly; run the rest on demand.** ¥163,250.00 per month, saving vs all on-demand: ¥44,250.00 (21.3 %).\n"),
-            "{md}"
+        assert_has(
+            &md,
+            &[
+                // The answer is the fleet's: 163 250 a month, 207 500 − 163 250 = 44 250 saved (21.3 %).
+                "**Commit 3 × A100 and 1 × H100 monthly; run the rest on demand.** ¥163,250.00 per month, saving vs all on-demand: ¥44,250.00 (21.3 %).\n",
+                "\n### The fleet: every GPU type under one budget\n\n| GPU type | Waterline | N* | Commit | Fixed | On demand | Spot | Monthly total | Fixed GPUs busy |\n",
+                // A100: 3 × 9 000 fixed + 25 × 1 130 h = 28 250 elastic; H100: 20 000 + 50 × 1 760 h.
+                "| A100 | 4 | 4 | 3 (of 4) | ¥27,000.00 | ¥28,250.00 | ¥0.00 | ¥55,250.00 | 100 % |\n",
+                "| H100 | 3 | 3 | 1 (of 3) | ¥20,000.00 | ¥88,000.00 | ¥0.00 | ¥108,000.00 | 100 % |\n",
+                "| **Fleet** |  |  | 4 | ¥47,000.00 | ¥116,250.00 | ¥0.00 | **¥163,250.00** |  |\n",
+                "\nThe fixed budget of ¥54,000.00 buys ¥47,000.00 of monthly GPUs; ¥7,000.00 is left. Without that limit each type would commit its own N*: 4 × A100 and 3 × H100 (¥96,000.00 fixed), saving ¥86,500.00 a month against all on demand instead of ¥44,250.00.\n",
+            ],
         );
-        assert!(md.contains("\n### The fleet: every GPU type under one budget\n\n| GPU type | Waterline | N* | Commit | Fixed | On demand | Spot | Monthly total | Fixed GPUs busy |\n"), "{md}");
-        // A100: 3 × 9 000 fixed + 25 × 1 130 h = 28 250 elastic; H100: 20 000 + 50 × 1 760 h.
-        assert!(
-            md.contains("| A100 | 4 | 4 | 3 (of 4) | ¥27,000.00 | ¥28,250.00 | ¥0.00 | ¥55,250.00 | 100 % |\n"),
-            "{md}"
-        );
-        assert!(
-            md.contains("| H100 | 3 | 3 | 1 (of 3) | ¥20,000.00 | ¥88,000.00 | ¥0.00 | ¥108,000.00 | 100 % |\n"),
-            "{md}"
-        );
-        assert!(
-            md.contains(
-                "| **Fleet** |  |  | 4 | ¥47,000.00 | ¥116,250.00 | ¥0.00 | **¥163,250.00** |  |\n"
-            ),
-            "{md}"
-        );
-        assert!(md.contains("\nThe fixed budget of ¥54,000.00 buys ¥47,000.00 of monthly GPUs; ¥7,000.00 is left. Without that limit each type would commit its own N*: 4 × A100 and 3 × H100 (¥96,000.00 fixed), saving ¥86,500.00 a month against all on demand instead of ¥44,250.00.\n"), "{md}");
         // Then the selected type's own plan (its rule: 4 A100), as its cards show it.
         let own = md
             .find("### A100: the selected type on its own")
@@ -893,21 +888,17 @@ mod tests {
             "¥",
             "https://x.test/?v=2",
         );
-        assert!(zh.contains("**包月固定 3 × A100、1 × H100；其余按量。** ¥163,250.00 /月， 比全部按量节省 ¥44,250.00 (21.3%).\n"),
-            "{zh}");
-        assert!(zh.contains("| GPU 型号 | 水位线 | N* | 固定 | 固定支出 | 按量 | 竞价 | 每月合计 | 固定卡利用率 |"), "{zh}");
-        assert!(
-            zh.contains(
-                "| A100 | 4 | 4 | 3（规则 4） | ¥27,000.00 | ¥28,250.00 | ¥0.00 | ¥55,250.00 |"
-            ),
-            "{zh}"
+        assert_has(
+            &zh,
+            &[
+                "**包月固定 3 × A100、1 × H100；其余按量。** ¥163,250.00 /月， 比全部按量节省 ¥44,250.00 (21.3%).\n",
+                "| GPU 型号 | 水位线 | N* | 固定 | 固定支出 | 按量 | 竞价 | 每月合计 | 固定卡利用率 |",
+                "| A100 | 4 | 4 | 3（规则 4） | ¥27,000.00 | ¥28,250.00 | ¥0.00 | ¥55,250.00 |",
+                "| **机群合计** |  |  | 4 | ¥47,000.00 | ¥116,250.00 | ¥0.00 | **¥163,250.00** |  |",
+                "固定预算 ¥54,000.00 购入包月 GPU ¥47,000.00，剩余 ¥7,000.00。",
+                "### A100：所选型号单独的方案",
+            ],
         );
-        assert!(zh.contains("| **机群合计** |  |  | 4 | ¥47,000.00 | ¥116,250.00 | ¥0.00 | **¥163,250.00** |  |"), "{zh}");
-        assert!(
-            zh.contains("固定预算 ¥54,000.00 购入包月 GPU ¥47,000.00，剩余 ¥7,000.00。"),
-            "{zh}"
-        );
-        assert!(zh.contains("### A100：所选型号单独的方案"), "{zh}");
         // One type: no fleet section at all.
         let one = markdown(Lang::En, &inputs, &out, None, "¥", "https://x.test/?v=2");
         assert!(
@@ -981,10 +972,12 @@ mod tests {
             "¥",
             "https://x.test/",
         );
-        assert!(md.contains("\n| A\\|B C | 4 | 4 |"), "{md}");
-        assert!(
-            md.contains("### A\\|B C: the selected type on its own"),
-            "{md}"
+        assert_has(
+            &md,
+            &[
+                "\n| A\\|B C | 4 | 4 |",
+                "### A\\|B C: the selected type on its own",
+            ],
         );
     }
 }

@@ -578,6 +578,16 @@ mod tests {
         )
     }
 
+    /// The card in English for the fleet `f`, its type `selected` chosen.
+    fn in_fleet(
+        i: &PlanInputs,
+        o: &PlanOutputs,
+        f: &FleetPlan,
+        selected: usize,
+    ) -> Presented<ActionView> {
+        present(Lang::En, "¥", i, o, Some(FleetScope { plan: f, selected }))
+    }
+
     #[test]
     fn a_fleet_configures_every_type_at_what_the_budget_buys() {
         let (i, o, f) = fleet_example();
@@ -657,17 +667,7 @@ mod tests {
             zh.gist
         );
         // The selected type's figures follow the selection.
-        let hv = present(
-            Lang::En,
-            "¥",
-            &i,
-            &o,
-            Some(FleetScope {
-                plan: &f,
-                selected: 1,
-            }),
-        )
-        .unwrap();
+        let hv = in_fleet(&i, &o, &f, 1).unwrap();
         assert_eq!(hv.volcano, v.volcano);
         // The Markdown export carries the scope and the fleet's snippets.
         let md = markdown(Lang::En, "¥", &i, &o, Some(scope));
@@ -680,17 +680,7 @@ mod tests {
     #[test]
     fn a_fleet_snippet_parses_as_one_document_per_type() {
         let (i, o, f) = fleet_example();
-        let v = present(
-            Lang::En,
-            "¥",
-            &i,
-            &o,
-            Some(FleetScope {
-                plan: &f,
-                selected: 0,
-            }),
-        )
-        .unwrap();
+        let v = in_fleet(&i, &o, &f, 0).unwrap();
         for (text, kind) in [(&v.volcano, "Queue"), (&v.keda, "ScaledObject")] {
             let docs: Vec<yaml_serde::Value> = yaml_serde::Deserializer::from_str(text)
                 .map(|d| serde::Deserialize::deserialize(d).unwrap())
@@ -713,17 +703,7 @@ mod tests {
             crate::core::error::Field::UsageHistory,
             crate::core::error::Problem::Empty,
         ));
-        let e = present(
-            Lang::En,
-            "¥",
-            &i,
-            &o,
-            Some(FleetScope {
-                plan: &f,
-                selected: 0,
-            }),
-        )
-        .unwrap_err();
+        let e = in_fleet(&i, &o, &f, 0).unwrap_err();
         assert!(e.starts_with("H100: "), "{e}");
     }
 

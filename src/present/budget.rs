@@ -107,15 +107,14 @@ mod tests {
     use crate::core::budget::{budget_split, implied_split, DEFAULT_SHARES};
     use crate::core::error::{Field, Problem};
     use crate::core::money::Money;
-    use crate::core::prices::Prices;
+    use crate::core::prices::example_prices;
 
     /// B = 100 000 at 60 / 25 / 15, P = 9 000, r = 25, s = 8: 60 000 buys ⌊60 000 / 9 000⌋ = 6
     /// GPUs (6 000 left), 25 000 buys 1 000 on-demand GPU-hours, 15 000 buys 1 875 spot
     /// GPU-hours. A plan of 18 000 + 2 500 + 1 500 = 22 000 implies 81.8 % / 11.4 % / 6.8 %.
     #[test]
     fn hand_example_in_both_languages() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
-        let split = budget_split(100_000.0, DEFAULT_SHARES, &prices, 8.0, None);
+        let split = budget_split(100_000.0, DEFAULT_SHARES, &example_prices(), 8.0, None);
         let implied = Ok(implied_split(
             Money::from_cents(1_800_000),
             Money::from_cents(250_000),
@@ -161,7 +160,7 @@ mod tests {
     /// sentence; bad shares stop the card.
     #[test]
     fn one_gpu_no_implied_split_and_errors() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
+        let prices = example_prices();
         let split = budget_split(10_000.0, [100.0, 0.0, 0.0], &prices, 8.0, None);
         let no_plan = Err(InputError::new(
             Field::OnDemandPrice,

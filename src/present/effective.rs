@@ -138,15 +138,14 @@ mod tests {
     use super::*;
     use crate::core::effective::effective_cost;
     use crate::core::error::{Field, Problem};
-    use crate::core::prices::Prices;
+    use crate::core::prices::example_prices;
 
     /// P = 9 000, H = 730, r = 25, 4 GPUs used 200 h: a used hour costs 9 000 / 200 = 45
     /// (1.8× on demand); 530 idle hours (72.6 %) burn 9 000 × 530 / 730 = 6 534.25 per GPU,
     /// 4 × 6 534.25 = 26 137.00 for the fleet (the fleet is four rounded GPUs).
     #[test]
     fn hand_example_in_both_languages() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
-        let ec = effective_cost(&prices, 200.0, 4);
+        let ec = effective_cost(&example_prices(), 200.0, 4);
         let en = present(Lang::En, "¥", &ec, 9000.0, 25.0, false).unwrap();
         assert_eq!(en.hourly, Shown::new("¥45.00 · 1.8× on-demand", "45.00"));
         assert_eq!(en.idle_hours, Shown::new("530 h (72.6 %)", "530"));
@@ -174,8 +173,7 @@ mod tests {
 
     #[test]
     fn no_hour_used_and_errors() {
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
-        let ec = effective_cost(&prices, 0.0, 1);
+        let ec = effective_cost(&example_prices(), 0.0, 1);
         let v = present(Lang::En, "$", &ec, 9000.0, 25.0, false).unwrap();
         assert_eq!(v.hourly, Shown::new("— (no hour used)", ""));
         assert!(v.verdict.contains("monthly") || v.verdict.contains("on-demand"));

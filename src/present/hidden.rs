@@ -123,8 +123,11 @@ mod tests {
     use super::*;
     use crate::core::plan::plan;
 
-    fn elastic_hours(inputs: &PlanInputs) -> Option<f64> {
-        plan(inputs).pools.ok().map(|p| p.elastic_gpu_hours)
+    /// The card as the page presents it: the plan's hidden costs over its elastic GPU-hours.
+    fn presented(l: Lang, cur: &str, inputs: &PlanInputs) -> Presented<HiddenView> {
+        let out = plan(inputs);
+        let e = out.pools.ok().map(|p| p.elastic_gpu_hours);
+        present(l, cur, &out.hidden, e, inputs)
     }
 
     /// The defaults: storage 200 + IP 20 + snapshots 50 + egress 0.8 × 100 = 80 + auto-stop
@@ -134,9 +137,7 @@ mod tests {
     #[test]
     fn hand_example_in_both_languages() {
         let inputs = PlanInputs::default();
-        let out = plan(&inputs);
-        let e = elastic_hours(&inputs);
-        let en = present(Lang::En, "¥", &out.hidden, e, &inputs).unwrap();
+        let en = presented(Lang::En, "¥", &inputs).unwrap();
         assert_eq!(en.storage, Shown::new("¥200.00", "200.00"));
         assert_eq!(en.public_ip, Shown::new("¥20.00", "20.00"));
         assert_eq!(en.snapshots, Shown::new("¥50.00", "50.00"));
@@ -156,7 +157,7 @@ mod tests {
             "200 + 20 + 50 + 0.8 × 100 + auto-stop × 60 × 0.5 h × 25 = ¥1,100.00;  \
              ¥1,100.00 / 800 GPU·h = ¥1.38;  25 + ¥1.38 = ¥26.38"
         );
-        let zh = present(Lang::Zh, "¥", &out.hidden, e, &inputs).unwrap();
+        let zh = presented(Lang::Zh, "¥", &inputs).unwrap();
         assert_eq!(
             zh.verdict,
             "隐性成本每月 ¥1,100.00，摊到每个弹性 GPU 小时 ¥1.38，按量的真实价格是每 GPU 小时 ¥26.38，而不是 ¥25.00。"
@@ -171,15 +172,14 @@ mod tests {
             used_hours: 400.0,
             ..PlanInputs::default()
         };
-        let out = plan(&inputs);
-        let zh = present(Lang::Zh, "¥", &out.hidden, elastic_hours(&inputs), &inputs).unwrap();
+        let zh = presented(Lang::Zh, "¥", &inputs).unwrap();
         assert_eq!(zh.elastic_gpu_hours, Shown::new("0", "0"));
         assert_eq!(zh.per_elastic_hour, Shown::new("—（没有弹性小时）", ""));
         assert_eq!(
             zh.verdict,
             "隐性成本每月 ¥1,100.00。当前方案没有弹性 GPU 小时，无法分摊。"
         );
-        let en = present(Lang::En, "$", &out.hidden, None, &inputs).unwrap();
+        let en = present(Lang::En, "$", &plan(&inputs).hidden, None, &inputs).unwrap();
         assert_eq!(en.elastic_gpu_hours, Shown::new("—", ""));
         assert_eq!(en.effective_on_demand.text, "— (no elastic hours)");
         assert!(en.formula.ends_with("$1,100.00 / — GPU·h = —;  25 + — = —"));

@@ -125,14 +125,18 @@ mod tests {
     use super::*;
     use crate::core::plan::plan;
 
+    /// The card as the page presents it from `inputs`.
+    fn presented(l: Lang, cur: &str, inputs: &PlanInputs) -> Presented<OwnHardwareView> {
+        present(l, cur, &plan(inputs).own_hardware, inputs)
+    }
+
     /// The defaults: 100 000 / 36 = 2 777.78; 0.4 kW × 1.5 × 730 h = 438 kWh × 0.8 = 350.40;
     /// colo 500.00 → P_own = 3 628.18. / 25 = 145.1272 h a month → × 24 / 730 = 4.77 h a
     /// day, 145.1272 / 730 = 19.9 %; against renting at 9 000: 9 000 − 3 628.18 = 5 371.82.
     #[test]
     fn hand_example_in_both_languages() {
         let inputs = PlanInputs::default();
-        let own = plan(&inputs).own_hardware;
-        let en = present(Lang::En, "¥", &own, &inputs).unwrap();
+        let en = presented(Lang::En, "¥", &inputs).unwrap();
         assert_eq!(en.never_pays, None);
         assert_eq!(en.monthly, Shown::new("¥3,628.18", "3628.18"));
         assert_eq!(en.depreciation, Shown::new("¥2,777.78", "2777.78"));
@@ -152,7 +156,7 @@ mod tests {
             "P_own = 100,000 / 36 + 0.4 kW × 1.5 × 730 h × 0.8 + 500 = ¥2,777.78 + ¥350.40 + ¥500.00 = ¥3,628.18;  \
              P_own / r = 3628.18 / 25 = 145.13 h;  × 24 / 730 = 4.77 h/day"
         );
-        let zh = present(Lang::Zh, "¥", &own, &inputs).unwrap();
+        let zh = presented(Lang::Zh, "¥", &inputs).unwrap();
         assert_eq!(zh.breakeven_per_day.text, "4.77 小时/天");
         assert_eq!(zh.breakeven_utilization.text, "19.9%");
         assert_eq!(
@@ -171,15 +175,14 @@ mod tests {
             own_depreciation_months: 12.0,
             ..PlanInputs::default()
         };
-        let own = plan(&inputs).own_hardware;
-        let en = present(Lang::En, "¥", &own, &inputs).unwrap();
+        let en = presented(Lang::En, "¥", &inputs).unwrap();
         assert_eq!(en.verdict, None);
         assert_eq!(
             en.never_pays.as_deref(),
             Some("⚠ Owning never pays against on demand: ¥84,183.73 a month buys more than the 730 hours of a month on demand (3,367.3 GPU-hours needed). Rent instead.")
         );
         assert_eq!(en.saving_vs_monthly, Shown::new("-¥75,183.73", "-75183.73"));
-        let zh = present(Lang::Zh, "¥", &own, &inputs).unwrap();
+        let zh = presented(Lang::Zh, "¥", &inputs).unwrap();
         assert_eq!(
             zh.never_pays.as_deref(),
             Some("⚠ 自购永远比按量贵：每月 ¥84,183.73 足够按量用满一个月的 730 小时（需要 3,367.3 个 GPU 小时才回本）。请租用。")
@@ -190,7 +193,7 @@ mod tests {
             monthly_price: 3000.0,
             ..PlanInputs::default()
         };
-        let v = present(Lang::En, "¥", &plan(&dear).own_hardware, &dear).unwrap();
+        let v = presented(Lang::En, "¥", &dear).unwrap();
         assert!(v
             .verdict
             .unwrap()
@@ -200,8 +203,6 @@ mod tests {
             own_pue: 0.5,
             ..PlanInputs::default()
         };
-        assert!(present(Lang::En, "$", &plan(&bad).own_hardware, &bad)
-            .unwrap_err()
-            .contains("PUE"));
+        assert!(presented(Lang::En, "$", &bad).unwrap_err().contains("PUE"));
     }
 }

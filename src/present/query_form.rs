@@ -231,7 +231,10 @@ pub fn answer(
 mod tests {
     use super::*;
 
-    fn fields<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> String + 'a {
+    /// A form's fields as (test id, value) pairs.
+    type Fields<'a> = &'a [(&'a str, &'a str)];
+
+    fn fields<'a>(pairs: Fields<'a>) -> impl Fn(&str) -> String + 'a {
         move |id| {
             pairs
                 .iter()
@@ -283,39 +286,35 @@ mod tests {
 
     #[test]
     fn messages_name_the_field() {
-        let (text, _) = answer(
-            Lang::En,
-            fields(&[
-                ("query-engine", "sacct"),
-                ("query-start", "2026-11-05"),
-                ("query-end", "2026-11-01"),
-            ]),
-        );
-        assert_eq!(
-            text,
-            Err("First and last day: dates, the last on or after the first.".into())
-        );
-        let (text, _) = answer(
-            Lang::Zh,
-            fields(&[("query-engine", "sacct"), ("query-start", "x")]),
-        );
-        assert_eq!(
-            text,
-            Err("开始与结束日期：须为日期，且结束不早于开始。".into())
-        );
-        let (text, _) = answer(
-            Lang::En,
-            fields(&[
-                ("query-engine", "promql"),
-                ("query-start", "2026-11-01"),
-                ("query-end", "2026-11-01"),
-                ("query-threshold", "150"),
-            ]),
-        );
-        assert_eq!(
-            text,
-            Err("Busy threshold: a percentage from 0 to 100.".into())
-        );
+        let wrong: [(Lang, Fields, &str); 3] = [
+            (
+                Lang::En,
+                &[
+                    ("query-engine", "sacct"),
+                    ("query-start", "2026-11-05"),
+                    ("query-end", "2026-11-01"),
+                ],
+                "First and last day: dates, the last on or after the first.",
+            ),
+            (
+                Lang::Zh,
+                &[("query-engine", "sacct"), ("query-start", "x")],
+                "开始与结束日期：须为日期，且结束不早于开始。",
+            ),
+            (
+                Lang::En,
+                &[
+                    ("query-engine", "promql"),
+                    ("query-start", "2026-11-01"),
+                    ("query-end", "2026-11-01"),
+                    ("query-threshold", "150"),
+                ],
+                "Busy threshold: a percentage from 0 to 100.",
+            ),
+        ];
+        for (l, f, message) in wrong {
+            assert_eq!(answer(l, fields(f)).0, Err(message.into()), "{f:?}");
+        }
         let (text, _) = answer(
             Lang::En,
             fields(&[

@@ -156,7 +156,7 @@ mod tests {
     use crate::core::commitment::commitment;
     use crate::core::error::{Field, Problem};
     use crate::core::money::Money;
-    use crate::core::prices::Prices;
+    use crate::core::prices::example_prices;
     use crate::core::profile::{profile, ProfileSettings};
     use crate::core::series::UsageSeries;
     use crate::core::sizing::sizing_table;
@@ -168,7 +168,7 @@ mod tests {
     ) {
         // u = [0, 1.5, 3, 2.25], P = 9 000, r = 25, H = 730 (core::sizing's hand example):
         // T = 4, H/T = 182.5; N* = 2 (H* = 9 000 / 25 = 360 h).
-        let prices = Prices::new(9000.0, 25.0, 730.0).unwrap();
+        let prices = example_prices();
         let s = UsageSeries::from_values(vec![0.0, 1.5, 3.0, 2.25]);
         let p = profile(&s, &ProfileSettings::default()).unwrap();
         let w = waterline(&p, 5.0).unwrap();
@@ -217,9 +217,10 @@ mod tests {
         assert_eq!(avg.coverage, "81.5 %");
         assert_eq!(avg.saving_vs_on_demand, "¥7,093.75");
         assert_eq!(avg.saving_vs_peak, "¥3,296.87");
-        assert_eq!(en.rows[1].testid, "sizing-waterline");
-        assert_eq!(en.rows[1].fixed_utilization, "—");
-        assert_eq!(en.rows[1].saving_vs_peak, "-¥3,796.88");
+        let wl = &en.rows[1];
+        assert_eq!(wl.testid, "sizing-waterline");
+        assert_eq!(wl.fixed_utilization, "—");
+        assert_eq!(wl.saving_vs_peak, "-¥3,796.88");
         assert_eq!(
             en.extremes,
             "All on demand: ¥30,796.88 · all monthly at the peak: ¥27,000.00"

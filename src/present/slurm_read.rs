@@ -230,44 +230,49 @@ mod tests {
         lines.iter().find(|x| x.testid == id).expect(id)
     }
 
+    /// Each (test id, text) of `want` is a line of `lines` with that text.
+    fn assert_texts(lines: &[Line], want: &[(&str, &str)]) {
+        for (id, text) in want {
+            assert_eq!(find(lines, id).text, *text, "{id}");
+        }
+    }
+
     #[test]
     fn english_lines_name_each_count() {
         let lines = report_lines(Lang::En, &report(), &Zone::fixed(480));
-        assert_eq!(
-            find(&lines, "slurm-jobs").text,
-            "5 jobs (allocation rows, by JobIDRaw)"
+        assert_texts(
+            &lines,
+            &[
+                ("slurm-jobs", "5 jobs (allocation rows, by JobIDRaw)"),
+                ("slurm-steps", "4 skipped (their job's allocation row is in the file); 1 counted as jobs (no allocation row for them)"),
+                // 12:00 UTC is 20:00 at UTC+8.
+                ("slurm-running", "1 job (End Unknown), counted as running until 2026-03-01 20:00, the latest time in the file"),
+                ("slurm-types", "a100 (2 jobs), no type (gres/gpu) (1 job). GPUs that name no type are planned as their own type."),
+            ],
         );
         assert_eq!(find(&lines, "slurm-gpu-jobs").value, "3");
         assert!(find(&lines, "slurm-gpu-jobs")
             .text
             .starts_with("3 jobs, 12.5 GPU-hours"));
-        assert_eq!(
-            find(&lines, "slurm-steps").text,
-            "4 skipped (their job's allocation row is in the file); 1 counted as jobs (no allocation row for them)"
-        );
         assert_eq!(find(&lines, "slurm-never-started").value, "2");
-        // 12:00 UTC is 20:00 at UTC+8.
-        assert_eq!(
-            find(&lines, "slurm-running").text,
-            "1 job (End Unknown), counted as running until 2026-03-01 20:00, the latest time in the file"
-        );
-        assert_eq!(
-            find(&lines, "slurm-types").text,
-            "a100 (2 jobs), no type (gres/gpu) (1 job). GPUs that name no type are planned as their own type."
-        );
         assert_eq!(find(&lines, "slurm-no-gpu").value, "1");
     }
 
     #[test]
     fn chinese_lines() {
         let lines = report_lines(Lang::Zh, &report(), &Zone::fixed(0));
-        assert_eq!(
-            find(&lines, "slurm-running").text,
-            "1 个作业（End 为 Unknown），按运行到 2026-03-01 12:00 计（文件中最晚的时间）"
-        );
-        assert_eq!(
-            find(&lines, "slurm-never-started").text,
-            "跳过 2 个作业（排队中，或开始前已取消：Start 为 Unknown 或 None）"
+        assert_texts(
+            &lines,
+            &[
+                (
+                    "slurm-running",
+                    "1 个作业（End 为 Unknown），按运行到 2026-03-01 12:00 计（文件中最晚的时间）",
+                ),
+                (
+                    "slurm-never-started",
+                    "跳过 2 个作业（排队中，或开始前已取消：Start 为 Unknown 或 None）",
+                ),
+            ],
         );
         assert!(find(&lines, "slurm-types")
             .text

@@ -257,11 +257,37 @@ mod tests {
         }
     }
 
+    /// λ = 1/h, R = 2 h: reclaimed every hour, two hours to restart.
+    fn reclaimed_hourly() -> PlanInputs {
+        PlanInputs {
+            interruption_rate: 1.0,
+            restart_hours: 2.0,
+            ..PlanInputs::default()
+        }
+    }
+
+    /// λ = 0: never reclaimed.
+    fn never_reclaimed() -> PlanInputs {
+        PlanInputs {
+            interruption_rate: 0.0,
+            ..PlanInputs::default()
+        }
+    }
+
+    /// The with-checkpoints card as the page presents it from `i`.
+    fn with_checkpoints(l: Lang, cur: &str, i: &PlanInputs) -> SpotView {
+        present(l, cur, &plan(i).spot, i).unwrap()
+    }
+
+    /// The without-checkpoints card as the page presents it from `i`, in yuan.
+    fn without_checkpoints(l: Lang, i: &PlanInputs) -> NoCheckpointView {
+        present_no_checkpoint(l, "¥", &plan(i).spot_no_checkpoint, i).unwrap()
+    }
+
     #[test]
     fn with_checkpoints_hand_example_in_both_languages() {
         let i = hand_inputs();
-        let o = plan(&i);
-        let en = present(Lang::En, "¥", &o.spot, &i).unwrap();
+        let en = with_checkpoints(Lang::En, "¥", &i);
         assert_eq!(
             en.effective_price,
             Shown::new("¥8.40 (list price ¥8.00 × 1.05)", "8.40")
@@ -287,7 +313,7 @@ mod tests {
             en.formula,
             "τ = √(2δ/λ) = √(2 × 0.04 / 0.02) = 2 h;  s_eff = s·(1 + δ/τ + λ(τ/2 + R)) = 8 × (1 + 0.04 / 2 + 0.02 × (2 / 2 + 0.5)) = 8 × 1.05 = ¥8.40;  λ(τ + R) = 0.05, δ/τ = 0.02 (first order valid while both ≤ 0.1)"
         );
-        let zh = present(Lang::Zh, "¥", &o.spot, &i).unwrap();
+        let zh = with_checkpoints(Lang::Zh, "¥", &i);
         assert_eq!(zh.interval.text, "2 小时（Young 最优）");
         assert_eq!(zh.checkpoint_overhead.text, "2%");
         assert_eq!(
@@ -309,7 +335,7 @@ mod tests {
             checkpoint_interval_hours: Some(10.0),
             ..hand_inputs()
         };
-        let v = present(Lang::En, "$", &plan(&i).spot, &i).unwrap();
+        let v = with_checkpoints(Lang::En, "$", &i);
         assert_eq!(v.interval, Shown::new("10 h (yours)", "10"));
         assert_eq!(v.young_interval.value, "2");
         assert_eq!(v.effective_price.value, "8.91");
@@ -326,29 +352,24 @@ mod tests {
     #[test]
     fn costs_more_than_on_demand_and_never_reclaimed() {
         let i = PlanInputs {
-            interruption_rate: 1.0,
             checkpoint_save_hours: 0.5,
-            restart_hours: 2.0,
-            ..PlanInputs::default()
+            ..reclaimed_hourly()
         };
-        let v = present(Lang::En, "¥", &plan(&i).spot, &i).unwrap();
+        let v = with_checkpoints(Lang::En, "¥", &i);
         assert_eq!(v.verdict, None);
         assert_eq!(v.saving, Shown::new("-¥7.00", "-7.00"));
         assert_eq!(
             v.warning.as_deref(),
             Some("⚠ Spot costs more than on demand here: ¥32.00 per useful GPU-hour with checkpoints, ¥7.00 above the on-demand ¥25.00. Use on demand for this work.")
         );
-        let zh = present(Lang::Zh, "¥", &plan(&i).spot, &i).unwrap();
+        let zh = with_checkpoints(Lang::Zh, "¥", &i);
         assert_eq!(
             zh.warning.as_deref(),
             Some("⚠ 这种情况下竞价比按量还贵：带检查点每有效 GPU 小时 ¥32.00，比按量 ¥25.00 高 ¥7.00。这类任务请用按量。")
         );
 
-        let i = PlanInputs {
-            interruption_rate: 0.0,
-            ..PlanInputs::default()
-        };
-        let v = present(Lang::En, "¥", &plan(&i).spot, &i).unwrap();
+        let i = never_reclaimed();
+        let v = with_checkpoints(Lang::En, "¥", &i);
         assert_eq!(v.young_interval, Shown::new("— (never reclaimed)", ""));
         assert_eq!(v.interval, Shown::new("— (never reclaimed)", ""));
         assert_eq!(v.formula, "λ = 0: s_eff = s = ¥8.00");
@@ -356,7 +377,7 @@ mod tests {
             v.first_order.text,
             "Yes: λ(τ + R) = 0 and δ/τ = 0 are both ≤ 0.1."
         );
-        let zh = present(Lang::Zh, "¥", &plan(&i).spot, &i).unwrap();
+        let zh = with_checkpoints(Lang::Zh, "¥", &i);
         assert_eq!(zh.interval.text, "—（从不回收）");
     }
 
@@ -365,8 +386,7 @@ mod tests {
     #[test]
     fn without_checkpoints_hand_example_in_both_languages() {
         let i = PlanInputs::default();
-        let o = plan(&i);
-        let en = present_no_checkpoint(Lang::En, "¥", &o.spot_no_checkpoint, &i).unwrap();
+        let en = without_checkpoints(Lang::En, &i);
         assert_eq!(en.hours, Shown::new("8.72 h", "8.72"));
         assert_eq!(en.cost, Shown::new("¥69.75", "69.75"));
         assert_eq!(en.on_demand, Shown::new("¥200.00", "200.00"));
@@ -376,27 +396,17 @@ mod tests {
             en.formula,
             "E[wall] = (1/λ + R)(e^(λJ) − 1) = (50 + 0.25) × (e^0.16 − 1) = 8.72 h;  s × E[wall] = 8 × 8.72 = ¥69.75;  r × J = 25 × 8 = ¥200.00"
         );
-        let zh = present_no_checkpoint(Lang::Zh, "¥", &o.spot_no_checkpoint, &i).unwrap();
+        let zh = without_checkpoints(Lang::Zh, &i);
         assert_eq!(zh.hours.text, "8.72 小时");
 
         // λ = 1: 3 × (e^8 − 1) = 8939.87 h, 8 × that = 71 518.99 > 200.00: the warning.
-        let i = PlanInputs {
-            interruption_rate: 1.0,
-            restart_hours: 2.0,
-            ..PlanInputs::default()
-        };
-        let o = plan(&i);
-        let zh = present_no_checkpoint(Lang::Zh, "¥", &o.spot_no_checkpoint, &i).unwrap();
+        let zh = without_checkpoints(Lang::Zh, &reclaimed_hourly());
         assert_eq!(zh.cost.value, "71518.99");
         assert_eq!(
             zh.warning.as_deref(),
             Some("⚠ 不做检查点时，这个任务用竞价（¥71,518.99）比按量（¥200.00）还贵。请加检查点，或改用按量。")
         );
-        let i = PlanInputs {
-            interruption_rate: 0.0,
-            ..PlanInputs::default()
-        };
-        let v = present_no_checkpoint(Lang::En, "¥", &plan(&i).spot_no_checkpoint, &i).unwrap();
+        let v = without_checkpoints(Lang::En, &never_reclaimed());
         assert_eq!(v.formula, "λ = 0: E[wall] = J = 8 h");
     }
 
