@@ -450,7 +450,6 @@ pub fn checkpoint_minutes(hours: f64) -> u64 {
     ((hours * 60.0).round() as u64).max(1)
 }
 
-/// Slurm QOS and partition lines, the auto-stop rule and the spot checkpoint interval.
 /// What a comment of [`slurm_fleet`] calls a part of the plan: `alone` without a type name,
 /// else the name (with its space), then `named`.
 fn part(name: &str, alone: &str, named: &str) -> String {
@@ -461,6 +460,7 @@ fn part(name: &str, alone: &str, named: &str) -> String {
     }
 }
 
+/// Slurm QOS and partition lines, the auto-stop rule and the spot checkpoint interval.
 pub fn slurm(a: &ActionInputs) -> String {
     slurm_fleet(std::slice::from_ref(a))
 }
