@@ -1,9 +1,10 @@
 //! The page's computation as plain functions, from a state and its history to the figures.
 //!
-//! The page runs each step in its own memo (components/planner.rs, fleet_memos.rs), so a change recomputes
-//! only what it touches; the first-stage module (src/first_stage.rs, issue 21) runs the same
-//! steps once, in order, for the link it was opened with ([`headline_for_query`]). One code
-//! path: the figures shown before the application has mounted are the application's own.
+//! The page runs each step in its own memo (components/planner.rs, fleet_memos.rs), so a
+//! change recomputes only what it touches; the first-stage module (src/first_stage.rs, issue
+//! 21) runs the same steps once, in order, for the link it was opened with
+//! ([`headline_for_query`]). One code path: the figures shown before the application has
+//! mounted are the application's own.
 
 use crate::core::error::{Field, InputError, Problem};
 use crate::core::fleet_plan::{plan_fleet, TypePlan};
