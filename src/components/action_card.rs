@@ -19,8 +19,7 @@ use crate::components::when::When;
 use crate::core::action::{DEFAULT_METRIC, DEFAULT_PROMETHEUS, DEFAULT_TARGET};
 use crate::i18n::pick;
 use crate::inputs::{by_testid, Group};
-use crate::page::context::{error_of, flag_of, is_ok, shown_of, text_of, use_ctx, Part};
-use crate::present::action::ActionView;
+use crate::page::context::{error_of, is_ok, use_ctx, Part};
 use crate::web::browser;
 
 /// One snippet: its text in `<pre data-testid>` (exactly what Copy copies) and the button.
@@ -69,8 +68,6 @@ fn Snippet(
 pub fn ActionCard() -> impl IntoView {
     let lang = use_ctx().lang;
     let part = Part::of(|p| &p.action);
-    let text = move |f: fn(&ActionView) -> String| text_of(part, f);
-    let shown = move |f| shown_of(part, f);
     let text_field = |id: &'static str, placeholder: &'static str| {
         by_testid(id).map(|spec| view! { <TextField spec placeholder /> })
     };
@@ -79,7 +76,7 @@ pub fn ActionCard() -> impl IntoView {
         <section node_ref=part.view.node class="card" aria-labelledby="action-heading" data-testid="action-card">
             <details class="disclosure what-if" open=starts_open(&ACTION_INPUTS)>
             <WhatIfSummary heading_id="action-heading" title=("Put it into practice", "付诸实践")
-                gist=text_of(part, |v| v.gist.clone()) />
+                gist=part.text(|v| v.gist.clone()) />
             <p class="explainer">
                 {bilingual(
                     lang,
@@ -98,57 +95,57 @@ pub fn ActionCard() -> impl IntoView {
             </div>
             <div class="split-out">
             <CardBody ok=is_ok(part) error=error_of(part)>
-                <p class="explainer" data-testid="region-sentence">{text(|v| v.region_sentence.clone())}</p>
-                <When when=flag_of(part, |v| !v.region_note.is_empty())>
+                <p class="explainer" data-testid="region-sentence">{part.text(|v| v.region_sentence.clone())}</p>
+                <When when=part.flag(|v| !v.region_note.is_empty())>
                     <p class="explainer action-note">
                         {bilingual(lang, "Second region: ", "第二区域：")}
-                        <span data-testid="region-note-shown">{text(|v| v.region_note.clone())}</span>
+                        <span data-testid="region-note-shown">{part.text(|v| v.region_note.clone())}</span>
                     </p>
                 </When>
                 <dl class="figures">
                     <Figure testid="elastic-region" en="Elastic pool runs in" zh="弹性池所在区域"
-                        shown=shown(|v| &v.elastic_region) />
+                        shown=part.shown(|v| &v.elastic_region) />
                     <Figure testid="spot-region" en="Spot pool runs in" zh="竞价池所在区域"
-                        shown=shown(|v| &v.spot_region) />
+                        shown=part.shown(|v| &v.spot_region) />
                     <Figure testid="home-elastic-price" en="Home on-demand price per GPU-hour" zh="本区域每卡时按需价格"
-                        shown=shown(|v| &v.home_price) />
+                        shown=part.shown(|v| &v.home_price) />
                     <Figure testid="alt-effective-price"
                         en="Second region per GPU-hour, transfer included" zh="第二区域每卡时价格（含流量）"
-                        shown=shown(|v| &v.alt_effective_price) />
+                        shown=part.shown(|v| &v.alt_effective_price) />
                     <Figure testid="alt-spot-effective-price"
                         en="Second region spot per useful GPU-hour, transfer included" zh="第二区域竞价每有效卡时（含流量）"
-                        shown=shown(|v| &v.alt_spot_price) />
+                        shown=part.shown(|v| &v.alt_spot_price) />
                     <Figure testid="region-saving" en="Monthly saving" zh="每月节省"
-                        shown=shown(|v| &v.region_saving) />
+                        shown=part.shown(|v| &v.region_saving) />
                     <Figure testid="region-breakeven-gb"
                         en="Break-even data per GPU-hour (above it, home is cheaper)" zh="盈亏平衡数据量（每卡时，超过则本区域更便宜）"
-                        shown=shown(|v| &v.region_breakeven_gb) />
+                        shown=part.shown(|v| &v.region_breakeven_gb) />
                 </dl>
-                <HowComputed formula=text(|v| v.formula.clone()) anchor="region" />
+                <HowComputed formula=part.text(|v| v.formula.clone()) anchor="region" />
                 <h3>{bilingual(lang, "Configuration", "配置")}</h3>
                 <dl class="figures">
                     <Figure testid="action-committed" en="Committed GPUs (guaranteed)" zh="包月 GPU（保证配额）"
-                        shown=shown(|v| &v.committed) />
+                        shown=part.shown(|v| &v.committed) />
                     <Figure testid="action-elastic-max" en="Elastic GPUs at most" zh="弹性 GPU 上限"
-                        shown=shown(|v| &v.elastic_max) />
+                        shown=part.shown(|v| &v.elastic_max) />
                 </dl>
-                <p class="explainer" data-testid="auto-stop-rule">{text(|v| v.auto_stop.clone())}</p>
-                <p class="explainer" data-testid="checkpoint-rule">{text(|v| v.checkpoint.clone())}</p>
+                <p class="explainer" data-testid="auto-stop-rule">{part.text(|v| v.auto_stop.clone())}</p>
+                <p class="explainer" data-testid="checkpoint-rule">{part.text(|v| v.checkpoint.clone())}</p>
             </CardBody>
             </div>
             </div>
             <When when=is_ok(part)>
-                <Note class="explainer" testid="action-scope" when=flag_of(part, |v| !v.scope.is_empty())
-                    text=text(|v| v.scope.clone()) />
+                <Note class="explainer" testid="action-scope" when=part.flag(|v| !v.scope.is_empty())
+                    text=part.text(|v| v.scope.clone()) />
                 <div class="snippet-grid">
                 <Snippet testid="snippet-volcano" title=("Volcano Queue", "Volcano 队列（Queue）")
-                    text=text(|v| v.volcano.clone()) />
+                    text=part.text(|v| v.volcano.clone()) />
                 <Snippet testid="snippet-keda" title=("KEDA ScaledObject", "KEDA ScaledObject")
-                    text=text(|v| v.keda.clone()) />
+                    text=part.text(|v| v.keda.clone()) />
                 <Snippet testid="snippet-slurm" title=("Slurm", "Slurm")
-                    text=text(|v| v.slurm.clone()) />
+                    text=part.text(|v| v.slurm.clone()) />
                 </div>
-                <HowComputed formula=text(|v| v.formula.clone()) anchor="action" />
+                <HowComputed formula=part.text(|v| v.formula.clone()) anchor="action" />
             </When>
         </details>
         </section>

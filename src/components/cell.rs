@@ -10,7 +10,7 @@ use crate::present::Shown;
 #[component]
 pub fn Cell(
     #[prop(into)] testid: String,
-    /// The figure (`context::shown_of` / `shown_at`).
+    /// The figure (`Part::shown` / `context::shown_at`).
     shown: Signal<Shown>,
     /// Its column's name, (English, Chinese), as `data-label`: what a table shown one block
     /// per row (on a phone, on paper) writes before the figure.

@@ -9,7 +9,7 @@ use crate::page::context::use_ctx;
 
 #[component]
 pub fn HowComputed(
-    /// The formula with this plan's numbers (`context::text_of`).
+    /// The formula with this plan's numbers (`Part::text`).
     formula: Signal<String>,
     /// Its paragraph's `data-testid`, where it has one.
     #[prop(optional)]

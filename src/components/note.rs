@@ -12,9 +12,9 @@ pub fn Note(
     /// `warning` (announced: `role="alert"`) or `explainer`.
     class: &'static str,
     testid: &'static str,
-    /// Whether the presentation has it (`context::flag_of`).
+    /// Whether the presentation has it (`Part::flag`).
     when: Memo<bool>,
-    /// Its text (`context::text_of`).
+    /// Its text (`Part::text`).
     text: Signal<String>,
 ) -> impl IntoView {
     let role = (class == "warning").then_some("alert");

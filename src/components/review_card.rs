@@ -28,9 +28,8 @@ use crate::core::review::{ReviewMonthInput, MAX_QUEUE_HOURS, MAX_REVIEW_SPEND};
 use crate::format::{number_trim, parse_number, plain};
 use crate::i18n::{error_message, pick, Lang};
 use crate::inputs::Group;
-use crate::page::context::{count_of, error_of, is_ok, shown_at, text_at, text_of};
-use crate::page::context::{flag_of, use_ctx, Part};
-use crate::present::review::ReviewView;
+use crate::page::context::{count_of, error_of, is_ok, shown_at, text_at};
+use crate::page::context::{use_ctx, Part};
 
 /// One typed month as the user's text.
 #[derive(Clone, Copy)]
@@ -328,7 +327,6 @@ pub fn ReviewCard() -> impl IntoView {
 
     // The review as shown: one memo; every text and data-value below reads its own part.
     let review = Part::of(|p| &p.review);
-    let text = move |part: fn(&ReviewView) -> String| text_of(review, part);
     let rows = count_of(review, |v| v.rows.len());
     let actions = count_of(review, |v| v.actions.len());
 
@@ -339,7 +337,7 @@ pub fn ReviewCard() -> impl IntoView {
                 <InputFields group_of=Group::Review />
             </div>
             <CardBody ok=is_ok(review) error=error_of(review)>
-                <When when=flag_of(review, |v| !v.has_months)>
+                <When when=review.flag(|v| !v.has_months)>
                     <p class="explainer" data-testid="review-empty">
                         {bilingual(
                             lang,
@@ -348,11 +346,11 @@ pub fn ReviewCard() -> impl IntoView {
                         )}
                     </p>
                 </When>
-                <When when=flag_of(review, |v| v.has_months)>
-                    <p class="explainer" data-testid="review-source" data-value=text(|v| v.source_key.clone())>
-                        {text(|v| v.source.clone())}
-                        <strong data-testid="review-baseline" data-value=text(|v| v.baseline.value.clone())>
-                            {text(|v| v.baseline.text.clone())}
+                <When when=review.flag(|v| v.has_months)>
+                    <p class="explainer" data-testid="review-source" data-value=review.text(|v| v.source_key.clone())>
+                        {review.text(|v| v.source.clone())}
+                        <strong data-testid="review-baseline" data-value=review.text(|v| v.baseline.value.clone())>
+                            {review.text(|v| v.baseline.text.clone())}
                         </strong>
                     </p>
                     <div class="table-wrap" tabindex="0">
@@ -399,7 +397,7 @@ pub fn ReviewCard() -> impl IntoView {
                             </li>
                         }.into_any()) />
                     </ul>
-                    <HowComputed formula=text(|v| v.formula.clone()) anchor="review" />
+                    <HowComputed formula=review.text(|v| v.formula.clone()) anchor="review" />
                 </When>
             </CardBody>
             <h3 id="review-months-heading">{bilingual(lang, "Type your months", "手动填写各月数据")}</h3>

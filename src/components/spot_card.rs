@@ -18,8 +18,7 @@ use crate::components::input_fields::InputFields;
 use crate::components::note::Note;
 use crate::components::when::When;
 use crate::inputs::{young_or_one, Group};
-use crate::page::context::{error_of, flag_of, is_ok, memo_of, shown_of, text_of, use_ctx, Part};
-use crate::present::spot::{NoCheckpointView, SpotView};
+use crate::page::context::{error_of, is_ok, memo_of, use_ctx, Part};
 
 #[component]
 pub fn SpotCard() -> impl IntoView {
@@ -43,16 +42,12 @@ pub fn SpotCard() -> impl IntoView {
     // checkpoints fail separately); every text below reads its own part of one of them.
     let checkpoints = Part::of(|p| &p.spot);
     let no_checkpoint = Part::in_card(checkpoints.view, |p| &p.spot_no_checkpoint);
-    let text = move |part: fn(&SpotView) -> String| text_of(checkpoints, part);
-    let shown = move |part| shown_of(checkpoints, part);
-    let text_nc = move |part: fn(&NoCheckpointView) -> String| text_of(no_checkpoint, part);
-    let shown_nc = move |part| shown_of(no_checkpoint, part);
 
     view! {
         <section node_ref=checkpoints.view.node class="card" aria-labelledby="spot-heading">
             <details class="disclosure what-if" open=starts_open(&SPOT_INPUTS)>
             <WhatIfSummary heading_id="spot-heading" title=("Spot instances with checkpoints", "竞价实例（带检查点）")
-                gist=text_of(checkpoints, |v| v.verdict.clone().or_else(|| v.warning.clone()).unwrap_or_default()) />
+                gist=checkpoints.text(|v| v.verdict.clone().or_else(|| v.warning.clone()).unwrap_or_default()) />
             <div class="split">
             <div class="split-in">
             <InputFields group_of=Group::Spot />
@@ -78,33 +73,33 @@ pub fn SpotCard() -> impl IntoView {
             </div>
             <div class="split-out">
             <CardBody ok=is_ok(checkpoints) error=error_of(checkpoints)>
-                <Note class="warning" testid="spot-warning" when=flag_of(checkpoints, |v| v.warning.is_some())
-                    text=text(|v| v.warning.clone().unwrap_or_default()) />
+                <Note class="warning" testid="spot-warning" when=checkpoints.flag(|v| v.warning.is_some())
+                    text=checkpoints.text(|v| v.warning.clone().unwrap_or_default()) />
                 <dl class="figures">
                     <Figure testid="spot-effective-price"
                         en="Spot price per useful GPU-hour (with checkpoints)" zh="竞价每有效 GPU 小时价格（带检查点）"
-                        shown=shown(|v| &v.effective_price) />
+                        shown=checkpoints.shown(|v| &v.effective_price) />
                     <Figure testid="spot-saving"
                         en="Saving against on demand per useful GPU-hour" zh="相比按量每有效 GPU 小时节省"
-                        shown=shown(|v| &v.saving) />
+                        shown=checkpoints.shown(|v| &v.saving) />
                     <Figure testid="spot-young-interval"
                         en="Young's optimum checkpoint interval" zh="Young 最优检查点间隔"
-                        shown=shown(|v| &v.young_interval) />
+                        shown=checkpoints.shown(|v| &v.young_interval) />
                     <Figure testid="spot-interval" en="Checkpoint interval used" zh="采用的检查点间隔"
-                        shown=shown(|v| &v.interval) />
+                        shown=checkpoints.shown(|v| &v.interval) />
                     <Figure testid="spot-checkpoint-overhead"
                         en="Time lost saving checkpoints (δ/τ)" zh="保存检查点损失的时间（δ/τ）"
-                        shown=shown(|v| &v.checkpoint_overhead) />
+                        shown=checkpoints.shown(|v| &v.checkpoint_overhead) />
                     <Figure testid="spot-reclaim-overhead"
                         en="Time lost to reclaims (λ(τ/2 + R))" zh="被回收损失的时间（λ(τ/2 + R)）"
-                        shown=shown(|v| &v.reclaim_overhead) />
+                        shown=checkpoints.shown(|v| &v.reclaim_overhead) />
                     <Figure testid="spot-first-order"
                         en="First-order formula accurate?" zh="一阶近似是否适用？"
-                        shown=shown(|v| &v.first_order) />
+                        shown=checkpoints.shown(|v| &v.first_order) />
                 </dl>
-                <Note class="explainer" testid="spot-verdict" when=flag_of(checkpoints, |v| v.verdict.is_some())
-                    text=text(|v| v.verdict.clone().unwrap_or_default()) />
-                <HowComputed formula=text(|v| v.formula.clone()) anchor="spot" />
+                <Note class="explainer" testid="spot-verdict" when=checkpoints.flag(|v| v.verdict.is_some())
+                    text=checkpoints.text(|v| v.verdict.clone().unwrap_or_default()) />
+                <HowComputed formula=checkpoints.text(|v| v.formula.clone()) anchor="spot" />
             </CardBody>
             </div>
             </div>
@@ -115,23 +110,23 @@ pub fn SpotCard() -> impl IntoView {
             </div>
             <div class="split-out">
             <CardBody ok=is_ok(no_checkpoint) error=error_of(no_checkpoint)>
-                <Note class="warning" testid="spot-no-checkpoint-warning" when=flag_of(no_checkpoint, |v| v.warning.is_some())
-                    text=text_nc(|v| v.warning.clone().unwrap_or_default()) />
+                <Note class="warning" testid="spot-no-checkpoint-warning" when=no_checkpoint.flag(|v| v.warning.is_some())
+                    text=no_checkpoint.text(|v| v.warning.clone().unwrap_or_default()) />
                 <dl class="figures">
                     <Figure testid="spot-no-checkpoint-hours"
                         en="Expected wall time per GPU" zh="每卡预计实际耗时"
-                        shown=shown_nc(|v| &v.hours) />
+                        shown=no_checkpoint.shown(|v| &v.hours) />
                     <Figure testid="spot-no-checkpoint-cost"
                         en="Expected spot cost per GPU" zh="每卡预计竞价费用"
-                        shown=shown_nc(|v| &v.cost) />
+                        shown=no_checkpoint.shown(|v| &v.cost) />
                     <Figure testid="spot-no-checkpoint-on-demand"
                         en="Same job on demand per GPU" zh="同样任务按量（每卡）"
-                        shown=shown_nc(|v| &v.on_demand) />
+                        shown=no_checkpoint.shown(|v| &v.on_demand) />
                     <Figure testid="spot-no-checkpoint-price"
                         en="Spot price per useful GPU-hour without checkpoints" zh="不做检查点时竞价每有效 GPU 小时价格"
-                        shown=shown_nc(|v| &v.price) />
+                        shown=no_checkpoint.shown(|v| &v.price) />
                 </dl>
-                <HowComputed formula=text_nc(|v| v.formula.clone()) anchor="spot" />
+                <HowComputed formula=no_checkpoint.text(|v| v.formula.clone()) anchor="spot" />
             </CardBody>
             </div>
             </div>

@@ -16,7 +16,7 @@ use crate::components::how_computed::HowComputed;
 use crate::components::input_fields::InputFields;
 use crate::components::rows::Rows;
 use crate::inputs::Group;
-use crate::page::context::{count_of, error_of, is_ok, text_at, text_of, use_ctx, Part};
+use crate::page::context::{count_of, error_of, is_ok, text_at, use_ctx, Part};
 use crate::present::terms::TermsView;
 
 #[component]
@@ -59,7 +59,7 @@ pub fn TermsCard() -> impl IntoView {
                 </p>
                 <p data-testid="terms-sentence">{view.text(|v| v.sentence.clone())}</p>
                 <p class="field-hint">{view.text(|v| v.compared.clone())}</p>
-                <p data-testid="terms-growth">{text_of(growth, |g| g.terms_line.clone())}</p>
+                <p data-testid="terms-growth">{growth.text(|g| g.terms_line.clone())}</p>
                 <ul class="reasons" data-testid="terms-not-recommended">
                     <Rows count=reasons row=Arc::new(move |i| view! {
                         <li>{reason(i, |v, i| v.not_recommended[i].clone())}</li>

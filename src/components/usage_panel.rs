@@ -15,7 +15,7 @@ use crate::core::prom_samples::PromSample;
 use crate::core::zone::{offset_label, ZoneChoice};
 use crate::i18n::{pick, Lang};
 use crate::inputs::Group;
-use crate::page::context::{memo_of, text_of, use_ctx, HistoryFile, Part};
+use crate::page::context::{memo_of, use_ctx, HistoryFile, Part};
 use crate::state::UsageMode;
 
 fn sample_name(l: Lang, s: Example) -> &'static str {
@@ -399,7 +399,7 @@ pub fn UsagePanel() -> impl IntoView {
                         </select>
                     </label>
                 </div>
-                <p class="field-hint" data-testid="history-trend">{text_of(trend, |g| g.history_line.clone())}</p>
+                <p class="field-hint" data-testid="history-trend">{trend.text(|g| g.history_line.clone())}</p>
                 <InputFields group_of=Group::Quantile />
             </div>
         </section>
